@@ -1,0 +1,15 @@
+# dtrace_add_gtest(<name> SOURCES ... [LIBS ...] [LABELS ...])
+# A GoogleTest binary registered with ctest, one ctest test per TEST().
+# Tests find the built CLI through dt::test::dtrace_bin() (support/).
+include(GoogleTest)
+find_package(GTest REQUIRED)
+function(dtrace_add_gtest name)
+  cmake_parse_arguments(T "" "" "SOURCES;LIBS;LABELS" ${ARGN})
+  add_executable(${name} ${T_SOURCES})
+  target_link_libraries(${name} PRIVATE dtrace_test_support GTest::gtest_main ${T_LIBS})
+  if(NOT T_LABELS)
+    set(T_LABELS unit)
+  endif()
+  gtest_discover_tests(${name} PROPERTIES LABELS "${T_LABELS}"
+    DISCOVERY_TIMEOUT 60)
+endfunction()

@@ -1,0 +1,317 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * dtrace/plugin.h - the provider plugin ABI (the SDK's one header).
+ *
+ * A provider is a shared object that the consumer loads on demand. It
+ * exports exactly one C function, DT_PLUGIN_ENTRY_SYMBOL, returning a
+ * size-prefixed operations table. The consumer never calls anything else
+ * in the object, so a plugin built against an older or newer copy of this
+ * header keeps working as long as the major ABI version matches:
+ *
+ *   consumer (libdtrace)                       plugin (libdt_<name>.so)
+ *   --------------------                       ------------------------
+ *   dlopen()  ──────────────────────────────►  dtrace_plugin_entry(&host)
+ *             ◄──────────────────────────────  const dt_plugin_ops_t *
+ *   check ops->sz, ops->abi_major
+ *   ops->init(&host, &state)
+ *   ops->probes(state, &query, cb, arg)   ──►  cb(arg, &probe) for each probe
+ *   ops->probe_args(state, &probe, cb, arg) ►  cb(arg, &argdesc) for each arg
+ *   ops->kmod / ops->bpf                       engine hooks (see below)
+ *   ops->fini(state)
+ *
+ * Extending the ABI (the libbpf "opts" rule): every struct that crosses
+ * the boundary begins with a size_t `sz` that the producer sets to
+ * sizeof() as *it* was compiled. New fields are only ever appended. A
+ * reader treats a field that lies beyond `sz` as zero/NULL (see
+ * DT_ABI_HAS()). Removing or reordering a field, or changing a callback's
+ * signature, is a major version bump: the consumer refuses such a plugin
+ * with a warning that names the file.
+ *
+ * Strings the plugin passes to a callback need only live until the
+ * callback returns; the consumer copies what it keeps. Strings in the ops
+ * table itself (name, module names) must live as long as the object is
+ * loaded.
+ *
+ * Error convention: functions return 0 on success or a negative errno;
+ * a plugin never prints, it reports through host->log. A plugin must not
+ * let a C++ exception escape any function of this table.
+ */
+#ifndef DTRACE_PLUGIN_H
+#define DTRACE_PLUGIN_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Bumped on any incompatible change; the consumer requires equality. */
+#define DT_PLUGIN_ABI_MAJOR 1
+/* Bumped when fields are appended; informational (sz is what counts). */
+#define DT_PLUGIN_ABI_MINOR 0
+
+#define DT_PLUGIN_ENTRY_SYMBOL "dtrace_plugin_entry"
+
+/* True if the struct *p, as its producer built it, contains `field`. */
+#define DT_ABI_HAS(p, field) \
+	((p)->sz >= offsetof(__typeof__(*(p)), field) + sizeof((p)->field))
+
+/*
+ * Stability attributes (illumos dtrace.h, "DTrace Stability Attributes").
+ * Printed by `dtrace -lv`; ordered from least to most stable.
+ */
+enum dt_stability {
+	DT_STABILITY_INTERNAL = 0,
+	DT_STABILITY_PRIVATE,
+	DT_STABILITY_OBSOLETE,
+	DT_STABILITY_EXTERNAL,
+	DT_STABILITY_UNSTABLE,
+	DT_STABILITY_EVOLVING,
+	DT_STABILITY_STABLE,
+	DT_STABILITY_STANDARD,
+};
+
+enum dt_class {
+	DT_CLASS_UNKNOWN = 0,
+	DT_CLASS_CPU,
+	DT_CLASS_PLATFORM,
+	DT_CLASS_GROUP,
+	DT_CLASS_ISA,
+	DT_CLASS_COMMON,
+};
+
+typedef struct dt_attribute {
+	uint8_t name;  /* enum dt_stability of identifier names */
+	uint8_t data;  /* enum dt_stability of data semantics */
+	uint8_t klass; /* enum dt_class of the dependency */
+} dt_attribute_t;
+
+/* One attribute per probe-description field, and one for the arguments. */
+typedef struct dt_pattr {
+	dt_attribute_t provider;
+	dt_attribute_t mod;
+	dt_attribute_t func;
+	dt_attribute_t name;
+	dt_attribute_t args;
+} dt_pattr_t;
+
+/* Privilege classes (illumos DTRACE_PRIV_*): who may enable the probes. */
+#define DT_PRIV_NONE 0x0000
+#define DT_PRIV_KERNEL 0x0001
+#define DT_PRIV_USER 0x0002
+#define DT_PRIV_PROC 0x0004
+#define DT_PRIV_OWNER 0x0008
+
+/* Logging back into the host; the plugin never writes to stdio. */
+enum dt_log_level { DT_LOG_DEBUG = 0, DT_LOG_WARN = 1, DT_LOG_ERROR = 2 };
+
+/*
+ * What the host offers a plugin. Passed to the entry function and to
+ * init(); lives until fini() returns.
+ */
+typedef struct dt_plugin_host {
+	size_t sz;
+	uint32_t abi_major;
+	uint32_t abi_minor;
+	/* printf-style; `host` is this struct. May be called from any plugin op. */
+	void (*log)(const struct dt_plugin_host *host, int level,
+		    const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+	/* Root of the tracefs mount the host found (or mounted), or NULL. */
+	const char *tracefs;
+	/* Process IDs grabbed with -p or created with -c, in order; nprocs may be 0. */
+	const int32_t *procs;
+	uint32_t nprocs;
+	void *host_private; /* the host's own; plugins must not touch it */
+} dt_plugin_host_t;
+
+/*
+ * A probe as a plugin reports it. `provider` may differ from the plugin's
+ * name for plugins that own a family of providers (pid -> pid1234).
+ * `mod` and `func` may be "" (unanchored probe), never NULL.
+ */
+typedef struct dt_probe_info {
+	size_t sz;
+	const char *provider;
+	const char *mod;
+	const char *func;
+	const char *name;
+	/*
+	 * Opaque to the host; given back in probe_args() and the engine hooks
+	 * so the plugin need not look the probe up again (e.g. a syscall
+	 * number, a symbol address).
+	 */
+	uint64_t cookie;
+} dt_probe_info_t;
+
+/*
+ * What the consumer wants enumerated. Every field is a DTrace glob
+ * (`*`, `?`, `[...]`, `\`) or "" for "any". The host filters everything a
+ * plugin reports against the query, so the query is only a hint: a plugin
+ * uses it to avoid work (not reading every symbol of every library when
+ * `func` is a plain name) and to create probes on demand (profile-N).
+ */
+typedef struct dt_probe_query {
+	size_t sz;
+	const char *provider;
+	const char *mod;
+	const char *func;
+	const char *name;
+} dt_probe_query_t;
+
+/* Return non-zero from a callback to stop the enumeration early. */
+typedef int (*dt_probe_cb)(void *arg, const dt_probe_info_t *probe);
+
+/*
+ * One argument of a probe, as `dtrace -lv` and args[] see it.
+ *   native:  the C type the probe site passes (e.g. "struct task_struct *");
+ *   xlate:   the type D programs see through a translator (e.g. "psinfo_t *"),
+ *            or NULL when args[ndx] has the native type;
+ *   name:    the argument's name where one exists ("filename"), or NULL;
+ *   mapping: which native argument args[ndx] is built from (usually ndx).
+ */
+typedef struct dt_arg_desc {
+	size_t sz;
+	int32_t ndx;
+	int32_t mapping;
+	const char *native;
+	const char *xlate;
+	const char *name;
+} dt_arg_desc_t;
+
+typedef int (*dt_arg_cb)(void *arg, const dt_arg_desc_t *desc);
+
+/*
+ * Engine hooks. Each engine owns one size-prefixed table; a NULL table
+ * (or a NULL function in it) means "this engine cannot run this
+ * provider", which the consumer reports by name rather than ignoring.
+ */
+
+/* kmod engine: the kernel half of the provider. */
+typedef struct dt_plugin_kmod_ops {
+	size_t sz;
+	/* Module name for modprobe/finit_module, e.g. "dtrace_syscall". */
+	const char *module;
+	/*
+	 * Optional: the provider name the kernel half registers, when it
+	 * differs from the plugin's name. NULL means the same.
+	 */
+	const char *kernel_provider;
+} dt_plugin_kmod_ops_t;
+
+/* How the bpf engine attaches a program for one probe. */
+enum dt_bpf_attach_kind {
+	DT_BPF_ATTACH_NONE = 0,
+	DT_BPF_ATTACH_TRACEPOINT,     /* target "group:event" */
+	DT_BPF_ATTACH_RAW_TRACEPOINT, /* target "event" */
+	DT_BPF_ATTACH_KPROBE,	      /* target symbol, offset */
+	DT_BPF_ATTACH_KRETPROBE,      /* target symbol */
+	DT_BPF_ATTACH_FENTRY,	      /* target symbol (BTF) */
+	DT_BPF_ATTACH_FEXIT,	      /* target symbol (BTF) */
+	DT_BPF_ATTACH_UPROBE,	      /* target path, offset, pid */
+	DT_BPF_ATTACH_URETPROBE,      /* target path, offset, pid */
+	DT_BPF_ATTACH_PERF_EVENT,     /* period_ns, cpu (-1: every CPU) */
+	DT_BPF_ATTACH_CONSUMER,	      /* fired by the consumer (BEGIN/END) */
+};
+
+typedef struct dt_bpf_attach {
+	size_t sz;
+	int32_t kind; /* enum dt_bpf_attach_kind */
+	const char *target;
+	uint64_t offset;
+	int32_t pid;
+	int32_t cpu;
+	uint64_t period_ns;
+	/* Provider-specific filter, e.g. the syscall number on sys_enter. */
+	int64_t filter;
+	int32_t has_filter;
+} dt_bpf_attach_t;
+
+typedef struct dt_plugin_bpf_ops {
+	size_t sz;
+	/*
+	 * Describe how to attach `probe` (as reported by probes()). Fill *out
+	 * (its sz is set by the host); strings must live until the next call
+	 * or fini(). Return 0, or -ENOTSUP with host->log explaining what
+	 * this kernel lacks.
+	 */
+	int (*attach)(void *state, const dt_probe_info_t *probe,
+		      dt_bpf_attach_t *out);
+} dt_plugin_bpf_ops_t;
+
+/* Plugin flags. */
+/*
+ * The plugin owns every provider whose name is `name` followed by a
+ * process ID (pid -> pid1234); probes() reports the full provider name.
+ */
+#define DT_PLUGIN_F_PER_PROCESS 0x1
+
+/* The operations table a plugin returns from its entry function. */
+typedef struct dt_plugin_ops {
+	size_t sz;
+	uint32_t abi_major; /* DT_PLUGIN_ABI_MAJOR the plugin was built with */
+	uint32_t abi_minor;
+	const char *name; /* provider name, or the family prefix */
+	const char *description; /* one line, for humans */
+	dt_pattr_t attr;
+	uint32_t priv;	/* DT_PRIV_* */
+	uint32_t flags; /* DT_PLUGIN_F_* */
+
+	/*
+	 * init: prepare for queries. *state is handed back to every other
+	 * function. Return 0 or a negative errno; on failure the provider is
+	 * skipped with a warning.
+	 */
+	int (*init)(const dt_plugin_host_t *host, void **state);
+	void (*fini)(void *state);
+
+	/*
+	 * probes: call cb once per probe that may match `query` (see
+	 * dt_probe_query_t). Return 0 or a negative errno; a non-zero return
+	 * from cb stops the walk (and probes() then returns 0).
+	 */
+	int (*probes)(void *state, const dt_probe_query_t *query,
+		      dt_probe_cb cb, void *arg);
+
+	/*
+	 * probe_args: call cb once per argument of `probe`, in order of ndx.
+	 * A probe without arguments makes no call. May be NULL.
+	 */
+	int (*probe_args)(void *state, const dt_probe_info_t *probe,
+			  dt_arg_cb cb, void *arg);
+
+	const dt_plugin_kmod_ops_t *kmod; /* NULL until the provider has one */
+	const dt_plugin_bpf_ops_t *bpf;	  /* NULL until the provider has one */
+} dt_plugin_ops_t;
+
+/*
+ * The one symbol a plugin exports. `host` is valid until fini(); the
+ * function must be cheap and must not fail except by returning NULL.
+ */
+typedef const dt_plugin_ops_t *(*dt_plugin_entry_fn)(
+	const dt_plugin_host_t *host);
+
+#if defined(__GNUC__)
+#define DT_PLUGIN_EXPORT __attribute__((visibility("default")))
+#else
+#define DT_PLUGIN_EXPORT
+#endif
+
+/* The entry point every plugin defines (C linkage, default visibility). */
+DT_PLUGIN_EXPORT const dt_plugin_ops_t *dtrace_plugin_entry(
+	const dt_plugin_host_t *host);
+
+/* Define the entry function: DT_PLUGIN_DEFINE(my_ops); */
+#define DT_PLUGIN_DEFINE(ops)                                                 \
+	DT_PLUGIN_EXPORT const dt_plugin_ops_t *dtrace_plugin_entry(          \
+		const dt_plugin_host_t *host)                                 \
+	{                                                                     \
+		(void)host;                                                   \
+		return &(ops);                                                \
+	}
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* DTRACE_PLUGIN_H */

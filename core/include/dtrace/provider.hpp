@@ -1,0 +1,122 @@
+// SPDX-License-Identifier: MIT
+//
+// dtrace/provider.hpp - the consumer's view of providers and their probes.
+//
+//   provider_registry                      one per dtrace invocation
+//     ├── built-in "dtrace" provider       BEGIN, END, ERROR (ids 1-3)
+//     └── plugin providers                 dt_<name>.so, loaded on demand
+//            found on the search path (see plugin_search_path()), opened
+//            with Poco::SharedLibrary only when a description could match
+//            them; checked for ABI size and version before use.
+//
+// Probe IDs are given out by the registry in the order probes are first
+// seen: the dtrace provider first, then the plugins by provider name.
+// (An engine that has its own probe table, such as the kernel module,
+// supplies its IDs instead.)
+//
+// Errors: nothing here prints. Problems with a plugin (cannot be loaded,
+// no entry point, wrong ABI, threw) become warnings delivered to the
+// warning callback, and the plugin is skipped; the registry stays usable.
+#pragma once
+
+#include <dtrace/plugin.h>
+#include <dtrace/probe_desc.hpp>
+
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace dt {
+
+struct arg_desc {
+	int ndx = 0;
+	int mapping = 0;
+	std::string native;
+	std::string xlate; // empty when args[ndx] has the native type
+	std::string name;  // empty when unknown
+
+	// The type D programs see: the translated type, else the native one.
+	[[nodiscard]] const std::string &d_type() const
+	{
+		return xlate.empty() ? native : xlate;
+	}
+};
+
+class provider;
+
+struct probe {
+	uint32_t id = 0;
+	probe_desc desc;
+	uint64_t cookie = 0;
+	provider *prov = nullptr;
+};
+
+// One provider: either the built-in dtrace provider or a loaded plugin.
+class provider {
+public:
+	virtual ~provider() = default;
+	[[nodiscard]] virtual const dt_plugin_ops_t &ops() const = 0;
+	// Where it came from ("built-in" or the .so's path).
+	[[nodiscard]] virtual const std::string &origin() const = 0;
+	[[nodiscard]] const char *name() const { return ops().name; }
+	[[nodiscard]] bool per_process() const
+	{
+		return (ops().flags & DT_PLUGIN_F_PER_PROCESS) != 0;
+	}
+	// Could a provider glob match one of this provider's names?
+	[[nodiscard]] bool could_match(std::string_view provider_glob) const;
+	// Enumerate probes that may match; returns 0 or a negative errno.
+	virtual int probes(const dt_probe_query_t &q,
+			   const std::function<void(const dt_probe_info_t &)> &cb) = 0;
+	// The probe's arguments (empty if it has none or the plugin cannot say).
+	virtual int args(const probe &p, std::vector<arg_desc> &out) = 0;
+};
+
+using warning_fn = std::function<void(const std::string &)>;
+
+// Where plugins are looked for, in order: $DTRACE_PLUGIN_PATH (colon
+// separated), <dir of the running executable>/../lib/dtrace/plugins (the
+// build tree and a relocated install), and the configured install dir.
+[[nodiscard]] std::vector<std::string> plugin_search_path();
+
+class provider_registry {
+public:
+	// `procs`: processes given with -p/-c (the pid provider's targets).
+	provider_registry(std::vector<std::string> search_path,
+			  std::vector<int32_t> procs, warning_fn warn);
+	~provider_registry();
+	provider_registry(const provider_registry &) = delete;
+	provider_registry &operator=(const provider_registry &) = delete;
+
+	// Load every plugin (for a plain `dtrace -l`).
+	void load_all();
+	// Load the plugins that could serve this provider glob.
+	void load_matching(std::string_view provider_glob);
+
+	// Every probe matching `d`, in ID order, loading plugins as needed.
+	// Each provider is asked once per description.
+	std::vector<const probe *> match(const probe_desc &d);
+	// Every probe of every provider (implies load_all()).
+	std::vector<const probe *> all();
+
+	// The probe's arguments, as the provider describes them.
+	[[nodiscard]] std::vector<arg_desc> args(const probe &p);
+
+	// Providers loaded so far, the built-in one first.
+	[[nodiscard]] std::vector<provider *> providers() const;
+	// The provider that owns a provider name (pid1234 -> pid), if loaded.
+	[[nodiscard]] provider *find_provider(std::string_view name) const;
+	[[nodiscard]] const std::string &tracefs() const { return tracefs_; }
+
+private:
+	struct impl;
+	std::unique_ptr<impl> impl_;
+	std::string tracefs_;
+	const probe *intern(provider *prov, const dt_probe_info_t &info);
+};
+
+} // namespace dt

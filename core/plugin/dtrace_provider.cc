@@ -1,0 +1,83 @@
+// SPDX-License-Identifier: MIT
+// The dtrace provider: BEGIN, END and ERROR. It belongs to the consumer
+// (as it belongs to the core on illumos), so it is built in rather than a
+// plugin, but it is described through the same ops table.
+#include "plugin_internal.hpp"
+
+#include <cerrno>
+
+namespace dt::detail {
+namespace {
+
+constexpr const char *k_probes[] = {"BEGIN", "END", "ERROR"};
+
+int dtrace_probes(void *, const dt_probe_query_t *, dt_probe_cb cb, void *arg)
+{
+	for (uint64_t i = 0; i < 3; i++) {
+		dt_probe_info_t p = {sizeof(p), "dtrace", "", "", k_probes[i], i};
+		if (cb(arg, &p))
+			break;
+	}
+	return 0;
+}
+
+// illumos types none of the dtrace provider's arguments (`dtrace -lv`
+// prints "None"); ERROR's untyped arg1..arg5 are the EPID, action index,
+// DIF offset, fault type and fault value.
+int dtrace_args(void *, const dt_probe_info_t *, dt_arg_cb, void *)
+{
+	return 0;
+}
+
+const dt_plugin_ops_t k_dtrace_ops = {
+	.sz = sizeof(dt_plugin_ops_t),
+	.abi_major = DT_PLUGIN_ABI_MAJOR,
+	.abi_minor = DT_PLUGIN_ABI_MINOR,
+	.name = "dtrace",
+	.description = "DTrace's own probes: BEGIN, END, ERROR",
+	.attr = {{DT_STABILITY_STABLE, DT_STABILITY_STABLE, DT_CLASS_COMMON},
+		 {DT_STABILITY_PRIVATE, DT_STABILITY_PRIVATE, DT_CLASS_UNKNOWN},
+		 {DT_STABILITY_PRIVATE, DT_STABILITY_PRIVATE, DT_CLASS_UNKNOWN},
+		 {DT_STABILITY_STABLE, DT_STABILITY_STABLE, DT_CLASS_COMMON},
+		 {DT_STABILITY_STABLE, DT_STABILITY_STABLE, DT_CLASS_COMMON}},
+	.priv = DT_PRIV_NONE,
+	.flags = 0,
+	.init = nullptr,
+	.fini = nullptr,
+	.probes = dtrace_probes,
+	.probe_args = dtrace_args,
+	.kmod = nullptr,
+	.bpf = nullptr,
+};
+
+class dtrace_provider final : public provider {
+public:
+	const dt_plugin_ops_t &ops() const override { return k_dtrace_ops; }
+	const std::string &origin() const override { return origin_; }
+	int probes(const dt_probe_query_t &q,
+		   const std::function<void(const dt_probe_info_t &)> &cb) override
+	{
+		auto tramp = [](void *a, const dt_probe_info_t *p) {
+			(*static_cast<const std::function<void(const dt_probe_info_t &)> *>(a))(*p);
+			return 0;
+		};
+		return dtrace_probes(nullptr, &q, tramp, const_cast<void *>(static_cast<const void *>(&cb)));
+	}
+	int args(const probe &, std::vector<arg_desc> &out) override
+	{
+		out.clear();
+		return 0;
+	}
+
+private:
+	std::string origin_ = "built-in";
+};
+
+} // namespace
+
+std::unique_ptr<provider> make_dtrace_provider()
+{
+	return std::make_unique<dtrace_provider>();
+}
+
+} // namespace dt::detail

@@ -1,0 +1,235 @@
+// SPDX-License-Identifier: MIT
+// The provider registry: discovers plugins on the search path, loads them
+// when a description could match them, and gives probes their IDs.
+#include "plugin_internal.hpp"
+
+#include <dtrace/provider.hpp>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstdarg>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <set>
+#include <tuple>
+
+namespace fs = std::filesystem;
+
+namespace dt {
+
+bool provider::could_match(std::string_view glob) const
+{
+	if (glob.empty())
+		return true;
+	if (glob_match(glob, name()))
+		return true;
+	if (!per_process())
+		return false;
+	// pid1234 is served by the "pid" plugin. A glob (pid*) is decided by
+	// the plugin, which knows the grabbed processes.
+	std::string_view n = name();
+	if (is_glob(glob))
+		return true;
+	if (!glob.starts_with(n) || glob.size() == n.size())
+		return false;
+	return std::all_of(glob.begin() + static_cast<long>(n.size()), glob.end(),
+			   [](char c) { return c >= '0' && c <= '9'; });
+}
+
+struct provider_registry::impl {
+	std::vector<std::string> search_path;
+	std::vector<int32_t> procs;
+	warning_fn warn;
+	dt_plugin_host_t host{};
+
+	// Discovered plugin files, by provider name (first on the path wins).
+	std::map<std::string, std::string> available;
+	std::set<std::string> attempted; // loaded or failed
+	std::unique_ptr<provider> builtin;
+	std::map<std::string, std::unique_ptr<provider>> loaded;
+
+	using key = std::tuple<std::string, std::string, std::string, std::string>;
+	std::map<key, std::unique_ptr<probe>> by_name;
+	uint32_t next_id = 1;
+
+	void discover()
+	{
+		for (const auto &dir : search_path) {
+			std::error_code ec;
+			std::vector<fs::path> files;
+			for (const auto &e : fs::directory_iterator(dir, ec))
+				files.push_back(e.path());
+			std::sort(files.begin(), files.end());
+			for (const auto &f : files) {
+				std::string name;
+				if (!detail::plugin_file_name(f.filename().string(), name))
+					continue;
+				available.emplace(name, f.string()); // keeps the first
+			}
+		}
+	}
+
+	void load(const std::string &name)
+	{
+		if (!attempted.insert(name).second)
+			return;
+		auto it = available.find(name);
+		if (it == available.end())
+			return;
+		std::string why;
+		auto p = detail::load_plugin(it->second, name, &host, warn, why);
+		if (!p) {
+			warn("failed to load provider plugin " + it->second + ": " + why);
+			return;
+		}
+		loaded.emplace(name, std::move(p));
+	}
+
+	// The host's log callback: plugin messages become warnings.
+	static void host_log(const dt_plugin_host_t *host, int level,
+			     const char *fmt, ...) __attribute__((format(printf, 3, 4)))
+	{
+		if (level == DT_LOG_DEBUG && std::getenv("DTRACE_DEBUG") == nullptr)
+			return;
+		char buf[1024];
+		va_list ap;
+		va_start(ap, fmt);
+		std::vsnprintf(buf, sizeof(buf), fmt, ap);
+		va_end(ap);
+		static_cast<impl *>(host->host_private)->warn(buf);
+	}
+
+	// Could plugin file `name` serve providers matching this glob? (Before
+	// loading we only know the file's name; per-process plugins are
+	// recognised by a literal pid<digits> or any glob.)
+	[[nodiscard]] bool may_serve(const std::string &name, std::string_view glob) const
+	{
+		if (glob.empty() || glob_match(glob, name) || is_glob(glob))
+			return true;
+		if (!glob.starts_with(name) || glob.size() == name.size())
+			return false;
+		return std::all_of(glob.begin() + static_cast<long>(name.size()),
+				   glob.end(), [](char c) { return c >= '0' && c <= '9'; });
+	}
+};
+
+provider_registry::provider_registry(std::vector<std::string> search_path,
+				     std::vector<int32_t> procs, warning_fn warn)
+	: impl_(std::make_unique<impl>()), tracefs_(detail::find_tracefs())
+{
+	impl_->search_path = std::move(search_path);
+	impl_->procs = std::move(procs);
+	impl_->warn = warn ? std::move(warn) : [](const std::string &) {};
+	auto &h = impl_->host;
+	h.sz = sizeof(h);
+	h.abi_major = DT_PLUGIN_ABI_MAJOR;
+	h.abi_minor = DT_PLUGIN_ABI_MINOR;
+	h.log = &impl::host_log;
+	h.tracefs = tracefs_.empty() ? nullptr : tracefs_.c_str();
+	h.procs = impl_->procs.data();
+	h.nprocs = static_cast<uint32_t>(impl_->procs.size());
+	h.host_private = impl_.get();
+	impl_->discover();
+	// The dtrace provider's probes are always IDs 1-3, as on illumos.
+	impl_->builtin = detail::make_dtrace_provider();
+	impl_->builtin->probes(dt_probe_query_t{sizeof(dt_probe_query_t), "", "", "", ""},
+			       [this](const dt_probe_info_t &info) {
+				       intern(impl_->builtin.get(), info);
+			       });
+}
+
+provider_registry::~provider_registry() = default;
+
+void provider_registry::load_all()
+{
+	for (const auto &[name, path] : impl_->available)
+		impl_->load(name);
+}
+
+void provider_registry::load_matching(std::string_view provider_glob)
+{
+	for (const auto &[name, path] : impl_->available)
+		if (impl_->may_serve(name, provider_glob))
+			impl_->load(name);
+}
+
+const probe *provider_registry::intern(provider *prov, const dt_probe_info_t &info)
+{
+	impl::key k{info.provider, info.mod, info.func, info.name};
+	auto it = impl_->by_name.find(k);
+	if (it != impl_->by_name.end())
+		return it->second.get();
+	auto p = std::make_unique<probe>();
+	p->id = impl_->next_id++;
+	p->desc = {info.provider, info.mod, info.func, info.name};
+	p->cookie = info.cookie;
+	p->prov = prov;
+	const probe *raw = p.get();
+	impl_->by_name.emplace(std::move(k), std::move(p));
+	return raw;
+}
+
+std::vector<provider *> provider_registry::providers() const
+{
+	std::vector<provider *> v{impl_->builtin.get()};
+	for (const auto &[name, p] : impl_->loaded)
+		v.push_back(p.get());
+	return v;
+}
+
+provider *provider_registry::find_provider(std::string_view name) const
+{
+	for (provider *p : providers())
+		if (!is_glob(name) && p->could_match(name))
+			return p;
+	return nullptr;
+}
+
+std::vector<const probe *> provider_registry::match(const probe_desc &d)
+{
+	load_matching(d.provider);
+	std::vector<const probe *> out;
+	std::set<const probe *> seen;
+	dt_probe_query_t q{sizeof(q), d.provider.c_str(), d.mod.c_str(),
+			   d.func.c_str(), d.name.c_str()};
+	for (provider *prov : providers()) {
+		if (!prov->could_match(d.provider))
+			continue;
+		int rc = prov->probes(q, [&](const dt_probe_info_t &info) {
+			if (!desc_matches(d, info.provider, info.mod, info.func, info.name))
+				return;
+			const probe *p = intern(prov, info);
+			if (seen.insert(p).second)
+				out.push_back(p);
+		});
+		if (rc < 0)
+			impl_->warn(std::string("provider ") + prov->name() +
+				    " could not list its probes: " + std::strerror(-rc));
+	}
+	std::sort(out.begin(), out.end(),
+		  [](const probe *a, const probe *b) { return a->id < b->id; });
+	return out;
+}
+
+std::vector<const probe *> provider_registry::all()
+{
+	load_all();
+	return match(probe_desc{});
+}
+
+std::vector<arg_desc> provider_registry::args(const probe &p)
+{
+	std::vector<arg_desc> out;
+	int rc = p.prov->args(p, out);
+	if (rc < 0)
+		impl_->warn("provider " + std::string(p.prov->name()) +
+			    " could not describe the arguments of " + p.desc.str() +
+			    ": " + std::strerror(-rc));
+	std::sort(out.begin(), out.end(),
+		  [](const arg_desc &a, const arg_desc &b) { return a.ndx < b.ndx; });
+	return out;
+}
+
+} // namespace dt
