@@ -1,0 +1,32 @@
+// SPDX-License-Identifier: MIT
+// Stability attribute names and ordering (core/probe/attributes.cc).
+#include <dtrace/attributes.hpp>
+
+#include <gtest/gtest.h>
+
+TEST(Attributes, StabilityNames)
+{
+	EXPECT_EQ(dt::stability_name(DT_STABILITY_INTERNAL), "Internal");
+	EXPECT_EQ(dt::stability_name(DT_STABILITY_PRIVATE), "Private");
+	EXPECT_EQ(dt::stability_name(DT_STABILITY_EVOLVING), "Evolving");
+	EXPECT_EQ(dt::stability_name(DT_STABILITY_STANDARD), "Standard");
+	EXPECT_EQ(dt::stability_name(42), "Unknown");
+}
+
+TEST(Attributes, ClassNames)
+{
+	EXPECT_EQ(dt::class_name(DT_CLASS_UNKNOWN), "Unknown");
+	EXPECT_EQ(dt::class_name(DT_CLASS_ISA), "ISA");
+	EXPECT_EQ(dt::class_name(DT_CLASS_COMMON), "Common");
+	EXPECT_EQ(dt::class_name(99), "Unknown");
+}
+
+TEST(Attributes, MinIsFieldWise)
+{
+	dt_attribute_t a{DT_STABILITY_STABLE, DT_STABILITY_PRIVATE, DT_CLASS_COMMON};
+	dt_attribute_t b{DT_STABILITY_EVOLVING, DT_STABILITY_STABLE, DT_CLASS_ISA};
+	dt_attribute_t m = dt::attr_min(a, b);
+	EXPECT_EQ(m.name, DT_STABILITY_EVOLVING);
+	EXPECT_EQ(m.data, DT_STABILITY_PRIVATE);
+	EXPECT_EQ(m.klass, DT_CLASS_ISA);
+}

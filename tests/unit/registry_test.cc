@@ -1,0 +1,243 @@
+// SPDX-License-Identifier: MIT
+// The plugin loader and registry (core/plugin/): discovery, on-demand
+// loading, every way a plugin can be broken, and probe IDs.
+#include <dtrace/provider.hpp>
+
+#include <gtest/gtest.h>
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+
+namespace fs = std::filesystem;
+
+namespace {
+
+struct registry_fixture : ::testing::Test {
+	std::vector<std::string> warnings;
+	std::unique_ptr<dt::provider_registry> reg;
+
+	void make(std::vector<std::string> path, std::vector<int32_t> procs = {})
+	{
+		reg = std::make_unique<dt::provider_registry>(
+			std::move(path), std::move(procs),
+			[this](const std::string &w) { warnings.push_back(w); });
+	}
+	[[nodiscard]] bool warned(const std::string &needle) const
+	{
+		return std::any_of(warnings.begin(), warnings.end(), [&](const auto &w) {
+			return w.find(needle) != std::string::npos;
+		});
+	}
+	[[nodiscard]] std::vector<std::string> names(const dt::probe_desc &d)
+	{
+		std::vector<std::string> v;
+		for (const auto *p : reg->match(d))
+			v.push_back(std::to_string(p->id) + " " + p->desc.str());
+		return v;
+	}
+};
+
+const std::string fixtures = DTRACE_FIXTURE_DIR;
+
+// A directory holding copies of only the named fixtures.
+std::string dir_with(const std::vector<std::string> &which)
+{
+	static int n = 0;
+	fs::path d = fs::temp_directory_path() /
+		     ("dt-registry-" + std::to_string(getpid()) + "-" + std::to_string(n++));
+	fs::remove_all(d);
+	fs::create_directories(d);
+	for (const auto &w : which)
+		fs::copy_file(fixtures + "/dt_" + w + ".so", d / ("dt_" + w + ".so"));
+	return d.string();
+}
+
+} // namespace
+
+TEST_F(registry_fixture, BuiltinDtraceProviderIsAlwaysIdsOneToThree)
+{
+	make({});
+	EXPECT_EQ(names({"dtrace", "", "", ""}),
+		  (std::vector<std::string>{"1 dtrace:::BEGIN", "2 dtrace:::END",
+					    "3 dtrace:::ERROR"}));
+	EXPECT_TRUE(warnings.empty());
+}
+
+TEST_F(registry_fixture, GoodPluginIsListedWithArgs)
+{
+	make({dir_with({"good"})});
+	auto probes = reg->match({"good", "", "", ""});
+	ASSERT_EQ(probes.size(), 3u);
+	EXPECT_EQ(probes[0]->id, 4u);
+	EXPECT_EQ(probes[1]->desc.str(), "good:mod:beta:entry");
+	auto args = reg->args(*probes[1]);
+	ASSERT_EQ(args.size(), 2u);
+	EXPECT_EQ(args[0].native, "char *");
+	EXPECT_EQ(args[0].d_type(), "string");
+	EXPECT_EQ(args[0].name, "who");
+	EXPECT_EQ(args[1].d_type(), "int");
+	EXPECT_TRUE(reg->args(*probes[0]).empty());
+	EXPECT_TRUE(warnings.empty());
+}
+
+TEST_F(registry_fixture, GlobsAreAppliedByTheHost)
+{
+	make({dir_with({"good"})});
+	EXPECT_EQ(names({"go*", "", "[ab]*", ""}),
+		  (std::vector<std::string>{"4 good:mod:alpha:entry", "5 good:mod:beta:entry"}));
+	EXPECT_TRUE(names({"good", "", "", "return"}).empty());
+}
+
+TEST_F(registry_fixture, IdsAreStableWithinARegistry)
+{
+	make({dir_with({"good"})});
+	auto first = names({"good", "", "gamma", ""});
+	auto all = names({"good", "", "", ""});
+	auto again = names({"good", "", "gamma", ""});
+	EXPECT_EQ(first, again);
+	EXPECT_EQ(all.size(), 3u);
+}
+
+TEST_F(registry_fixture, PluginsLoadOnlyWhenADescriptionCouldMatch)
+{
+	make({dir_with({"good", "initfail"})});
+	(void)reg->match({"dtrace", "", "", ""});
+	// initfail was never opened, so it could not complain.
+	EXPECT_TRUE(warnings.empty());
+	EXPECT_EQ(reg->providers().size(), 1u);
+	(void)reg->match({"good", "", "", ""});
+	EXPECT_EQ(reg->providers().size(), 2u);
+	EXPECT_TRUE(warnings.empty());
+}
+
+TEST_F(registry_fixture, AbiMismatchIsSkippedWithAWarningNamingTheFile)
+{
+	std::string d = dir_with({"badabi", "good"});
+	make({d});
+	reg->load_all();
+	EXPECT_TRUE(warned("failed to load provider plugin " + d + "/dt_badabi.so: "
+			   "built for plugin ABI version 2, this dtrace supports version 1"))
+		<< (warnings.empty() ? "" : warnings[0]);
+	EXPECT_EQ(reg->match({"good", "", "", ""}).size(), 3u);
+}
+
+TEST_F(registry_fixture, CorruptSharedObjectIsSkipped)
+{
+	std::string d = dir_with({"good"});
+	std::ofstream(d + "/dt_corrupt.so") << "this is not an ELF file\n";
+	make({d});
+	reg->load_all();
+	EXPECT_TRUE(warned("failed to load provider plugin " + d + "/dt_corrupt.so: "));
+	EXPECT_TRUE(warned("dt_corrupt.so: invalid ELF header") ||
+		    warned("file too short"))
+		<< warnings[0];
+	EXPECT_EQ(reg->match({"good", "", "", ""}).size(), 3u);
+}
+
+TEST_F(registry_fixture, EntryThatThrowsIsSkipped)
+{
+	std::string d = dir_with({"throws"});
+	make({d});
+	reg->load_all();
+	EXPECT_TRUE(warned(d + "/dt_throws.so: entry point threw an exception: "
+			       "fixture entry failure"));
+	EXPECT_EQ(reg->providers().size(), 1u);
+}
+
+TEST_F(registry_fixture, MissingEntryPointIsSkipped)
+{
+	std::string d = dir_with({"noentry"});
+	make({d});
+	reg->load_all();
+	EXPECT_TRUE(warned(d + "/dt_noentry.so: no entry point dtrace_plugin_entry"));
+}
+
+TEST_F(registry_fixture, NullOpsTableIsSkipped)
+{
+	std::string d = dir_with({"null"});
+	make({d});
+	reg->load_all();
+	EXPECT_TRUE(warned(d + "/dt_null.so: entry point returned no operations table"));
+}
+
+TEST_F(registry_fixture, TooSmallOpsTableIsSkipped)
+{
+	std::string d = dir_with({"small"});
+	make({d});
+	reg->load_all();
+	EXPECT_TRUE(warned(d + "/dt_small.so: operations table too small (8 bytes)"));
+}
+
+TEST_F(registry_fixture, InitFailureIsReportedWithThePluginsOwnMessage)
+{
+	std::string d = dir_with({"initfail"});
+	make({d});
+	reg->load_all();
+	EXPECT_TRUE(warned("fixture: no such device here"));
+	EXPECT_TRUE(warned(d + "/dt_initfail.so: init() failed: No such device"));
+}
+
+TEST_F(registry_fixture, NameMustMatchTheFile)
+{
+	std::string d = dir_with({"misnamed"});
+	make({d});
+	reg->load_all();
+	EXPECT_TRUE(warned("dt_misnamed.so: provides 'other' but its file is named for 'misnamed'"));
+}
+
+TEST_F(registry_fixture, ProbesThatThrowAreContained)
+{
+	std::string d = dir_with({"probethrow", "good"});
+	make({d});
+	EXPECT_TRUE(names({"probethrow", "", "", ""}).empty());
+	EXPECT_TRUE(warned(d + "/dt_probethrow.so threw in probes(): fixture probes() failure"));
+	EXPECT_EQ(reg->match({"good", "", "", ""}).size(), 3u);
+}
+
+TEST_F(registry_fixture, OlderPluginWithoutEngineHooksLoads)
+{
+	make({dir_with({"old"})});
+	auto probes = reg->match({"old", "", "", ""});
+	ASSERT_EQ(probes.size(), 3u);
+	// Fields beyond the plugin's sz read as NULL, whatever it left there.
+	EXPECT_EQ(probes[0]->prov->ops().kmod, nullptr);
+	EXPECT_EQ(probes[0]->prov->ops().bpf, nullptr);
+	EXPECT_TRUE(warnings.empty());
+}
+
+TEST_F(registry_fixture, FirstPluginOnThePathWins)
+{
+	std::string a = dir_with({"good"}), b = dir_with({"good"});
+	make({a, b});
+	(void)reg->match({"good", "", "", ""});
+	ASSERT_EQ(reg->providers().size(), 2u);
+	EXPECT_EQ(reg->providers()[1]->origin(), a + "/dt_good.so");
+}
+
+TEST_F(registry_fixture, PerProcessProvidersAreFoundByPid)
+{
+	make({dir_with({"family"})}, {1234, 42});
+	EXPECT_EQ(names({"family1234", "", "", ""}),
+		  (std::vector<std::string>{"4 family1234:mod:fn:entry"}));
+	EXPECT_EQ(names({"family*", "", "", ""}).size(), 2u);
+	EXPECT_TRUE(names({"family", "", "", ""}).empty());
+	ASSERT_NE(reg->find_provider("family42"), nullptr);
+	EXPECT_STREQ(reg->find_provider("family42")->name(), "family");
+	EXPECT_EQ(reg->find_provider("familyX"), nullptr);
+}
+
+TEST(PluginSearchPath, EnvironmentComesFirst)
+{
+	setenv("DTRACE_PLUGIN_PATH", "/a:/b::/c", 1);
+	auto p = dt::plugin_search_path();
+	unsetenv("DTRACE_PLUGIN_PATH");
+	ASSERT_GE(p.size(), 4u);
+	EXPECT_EQ(p[0], "/a");
+	EXPECT_EQ(p[1], "/b");
+	EXPECT_EQ(p[2], "/c");
+	// Then the directory beside the executable, then the install dir.
+	EXPECT_TRUE(p[3].ends_with("lib/dtrace/plugins")) << p[3];
+}

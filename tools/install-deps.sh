@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# Install the Debian 12 packages that building and testing dtrace need.
+# Idempotent: asks apt only for what is missing (and runs `apt-get update`
+# only then). Run as root.
+set -euo pipefail
+
+packages=(
+	# build
+	cmake ninja-build g++ pkg-config
+	# libraries (DESIGN.md §3)
+	libpoco-dev libelf-dev libdw-dev libbpf-dev libcapstone-dev
+	# tests and benchmarks
+	googletest libgtest-dev libbenchmark-dev binutils
+	# the kernel side: BPF objects are built with clang
+	clang
+)
+
+missing=()
+for p in "${packages[@]}"; do
+	if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
+		missing+=("$p")
+	fi
+done
+
+if [ ${#missing[@]} -eq 0 ]; then
+	echo "install-deps: all ${#packages[@]} packages present"
+	exit 0
+fi
+if [ "$(id -u)" -ne 0 ]; then
+	echo "install-deps: missing packages: ${missing[*]}; run as root to install them" >&2
+	exit 1
+fi
+echo "install-deps: installing ${missing[*]}"
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -qq
+apt-get install -y -qq --no-install-recommends "${missing[@]}"
