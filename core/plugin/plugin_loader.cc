@@ -17,7 +17,7 @@
 namespace dt::detail {
 namespace {
 
-std::string describe_exception(std::exception_ptr e)
+std::string describe_exception(const std::exception_ptr &e)
 {
 	try {
 		std::rethrow_exception(e);

@@ -1,0 +1,162 @@
+// SPDX-License-Identifier: MIT
+// The hello provider: an out-of-tree example built against the installed
+// DTrace SDK only (find_package(DtraceSDK)). It describes the static probe
+// sites of a demo "application" the way an in-tree plugin describes its
+// provider, so that `dtrace -l` / `dtrace -lv` list them:
+//
+//   demo program site                       DTrace probe
+//   -----------------                       ------------
+//   greet(who, times), on entry      ->     hello:demo:greet:entry
+//   greet(who, times), on return     ->     hello:demo:greet:return
+//   tick(n), each time it runs       ->     hello:demo:tick:fire
+//
+// The kernel half that fires these probes comes with the kmod engine; until
+// then the ops table leaves the kmod and bpf engine tables NULL.
+#include <dtrace/plugin.h>
+
+#include <cerrno>
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <iterator>
+#include <new>
+
+namespace dt::plugin::hello {
+namespace {
+
+struct arg_spec {
+	const char *native;
+	const char *xlate; // nullptr: args[N] has the native type
+	const char *name;
+};
+
+struct probe_spec {
+	const char *func;
+	const char *name;
+	const arg_spec *args;
+	size_t nargs;
+};
+
+constexpr const char *k_provider = "hello";
+constexpr const char *k_module = "demo";
+
+// greet() gets a C string; D programs see it as `string` (like the
+// illumos syscall provider's pathname arguments).
+constexpr arg_spec k_greet_entry_args[] = {
+	{"const char *", "string", "who"},
+	{"int", nullptr, "times"},
+};
+constexpr arg_spec k_greet_return_args[] = {
+	{"int", nullptr, "rval"},
+};
+constexpr arg_spec k_tick_fire_args[] = {
+	{"uint64_t", nullptr, "n"},
+};
+
+// The probe's index in this table is its cookie.
+constexpr probe_spec k_probes[] = {
+	{"greet", "entry", k_greet_entry_args, std::size(k_greet_entry_args)},
+	{"greet", "return", k_greet_return_args, std::size(k_greet_return_args)},
+	{"tick", "fire", k_tick_fire_args, std::size(k_tick_fire_args)},
+};
+
+// A query field rules a probe out only when it is a plain name that
+// differs; globs and "" are left to the host, which filters everything.
+bool may_match(const char *query, const char *value)
+{
+	if (query == nullptr || *query == '\0' || std::strpbrk(query, "*?[\\"))
+		return true;
+	return std::strcmp(query, value) == 0;
+}
+
+// No C++ exception may cross the C ABI (plugin.h). This table is static
+// and nothing below throws today, but every op still runs its body through
+// guarded(), the pattern a provider that allocates needs.
+template <typename F>
+int guarded(F &&body) noexcept
+{
+	try {
+		return body();
+	} catch (const std::bad_alloc &) {
+		return -ENOMEM;
+	} catch (...) {
+		return -EIO;
+	}
+}
+
+int hello_probes(void *, const dt_probe_query_t *q, dt_probe_cb cb, void *arg)
+{
+	return guarded([&] {
+		if (q != nullptr && !may_match(q->mod, k_module))
+			return 0;
+		for (size_t i = 0; i < std::size(k_probes); i++) {
+			const probe_spec &s = k_probes[i];
+			if (q != nullptr &&
+			    (!may_match(q->func, s.func) || !may_match(q->name, s.name)))
+				continue;
+			dt_probe_info_t p = {sizeof(p), k_provider, k_module, s.func, s.name, i};
+			if (cb(arg, &p))
+				break;
+		}
+		return 0;
+	});
+}
+
+int hello_probe_args(void *, const dt_probe_info_t *probe, dt_arg_cb cb, void *arg)
+{
+	return guarded([&] {
+		if (probe == nullptr || probe->cookie >= std::size(k_probes))
+			return -ENOENT;
+		const probe_spec &s = k_probes[probe->cookie];
+		for (size_t i = 0; i < s.nargs; i++) {
+			dt_arg_desc_t d = {};
+			d.sz = sizeof(d);
+			d.ndx = static_cast<int32_t>(i);
+			d.mapping = d.ndx; // args[N] is the site's Nth argument
+			d.native = s.args[i].native;
+			d.xlate = s.args[i].xlate;
+			d.name = s.args[i].name;
+			if (cb(arg, &d))
+				break;
+		}
+		return 0;
+	});
+}
+
+// Attributes, as for an application's own (USDT-style) provider on
+// illumos: the provider and probe names are an interface the application
+// promises to keep for now (Evolving, Common), the module and function
+// names are its implementation detail (Private), and the arguments are
+// Evolving with the names.
+//
+// Privilege: these probes fire in one process and expose only that
+// process's data, so the process's owner may enable them (dtrace_proc,
+// restricted to processes one owns), as for pid and USDT probes; neither
+// kernel nor other users' data is reachable through them.
+const dt_plugin_ops_t k_hello_ops = {
+	.sz = sizeof(dt_plugin_ops_t),
+	.abi_major = DT_PLUGIN_ABI_MAJOR,
+	.abi_minor = DT_PLUGIN_ABI_MINOR,
+	.name = k_provider,
+	.description = "Example application provider built with the DTrace SDK",
+	.attr = {{DT_STABILITY_EVOLVING, DT_STABILITY_EVOLVING, DT_CLASS_COMMON},
+		 {DT_STABILITY_PRIVATE, DT_STABILITY_PRIVATE, DT_CLASS_UNKNOWN},
+		 {DT_STABILITY_PRIVATE, DT_STABILITY_PRIVATE, DT_CLASS_UNKNOWN},
+		 {DT_STABILITY_EVOLVING, DT_STABILITY_EVOLVING, DT_CLASS_COMMON},
+		 {DT_STABILITY_EVOLVING, DT_STABILITY_EVOLVING, DT_CLASS_COMMON}},
+	.priv = DT_PRIV_PROC | DT_PRIV_OWNER,
+	.flags = 0,
+	.init = nullptr,
+	.fini = nullptr,
+	.probes = hello_probes,
+	.probe_args = hello_probe_args,
+	.kmod = nullptr,
+	.bpf = nullptr,
+};
+
+} // namespace
+} // namespace dt::plugin::hello
+
+extern "C" {
+DT_PLUGIN_DEFINE(dt::plugin::hello::k_hello_ops)
+}

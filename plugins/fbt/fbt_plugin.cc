@@ -1,0 +1,237 @@
+// SPDX-License-Identifier: MIT
+// The fbt provider (illumos fbt: function boundary tracing):
+//
+//   kernel function F in vmlinux      ->  fbt:vmlinux:F:entry, fbt:vmlinux:F:return
+//   kernel function F in module M     ->  fbt:M:F:entry,       fbt:M:F:return
+//
+// The functions come from <tracefs>/available_filter_functions when it is
+// readable (exactly what ftrace can patch), else from /proc/kallsyms text
+// symbols; function_source.hpp has the naming rules. The cookie is the
+// function's address when the source gives one (kallsyms), else 0.
+//
+// Arguments come from BTF (btf_args.hpp), loaded on the first probe_args()
+// and kept for the session:
+//
+//   entry:  args[i] = parameter i, typed and named as in BTF;
+//   return: args[0] = int, the return offset (illumos);
+//           args[1] = the return type (absent for void functions).
+//
+// Laziness: the source is read once per probes() call and filtered by the
+// query's module and function as it is read; only matching functions are
+// remembered (to list a function repeated by kallsyms once).
+#include "btf_args.hpp"
+#include "function_source.hpp"
+
+#include <dtrace/plugin.h>
+
+#include <fnmatch.h>
+
+#include <cerrno>
+#include <cstring>
+#include <memory>
+#include <new>
+#include <optional>
+#include <string>
+#include <unordered_set>
+
+namespace dt::plugin::fbt {
+namespace {
+
+struct state {
+	explicit state(const dt_plugin_host_t *h) : host(h), btf(h) {}
+	const dt_plugin_host_t *host;
+	btf_cache btf;
+	std::optional<std::unordered_set<std::string>> blacklist;
+	bool logged_source = false;
+};
+
+// A query field: "" (or absent) matches anything. libc's fnmatch(3)
+// implements the same shell glob as DTrace's gmatch(3GEN); the host
+// re-filters everything with its own matcher, so this is only a hint.
+bool field_matches(const char *glob, const char *s)
+{
+	return glob == nullptr || *glob == '\0' || fnmatch(glob, s, 0) == 0;
+}
+
+bool is_glob(const char *s)
+{
+	return std::strpbrk(s, "*?[\\") != nullptr;
+}
+
+// A query field compiled for the per-line test: plain names compare as
+// strings, globs through fnmatch on a NUL-terminated copy.
+class field_filter {
+public:
+	explicit field_filter(const char *glob)
+		: glob_(glob && *glob ? glob : ""),
+		  plain_(!glob_.empty() && !is_glob(glob_.c_str()))
+	{
+	}
+	bool operator()(std::string_view s)
+	{
+		if (glob_.empty())
+			return true;
+		if (plain_)
+			return s == glob_;
+		scratch_.assign(s);
+		return fnmatch(glob_.c_str(), scratch_.c_str(), 0) == 0;
+	}
+
+private:
+	std::string glob_;
+	bool plain_;
+	std::string scratch_;
+};
+
+int list_probes(state &s, const dt_probe_query_t *q, dt_probe_cb cb, void *arg)
+{
+	bool want_entry = field_matches(q->name, "entry");
+	bool want_return = field_matches(q->name, "return");
+	if (!want_entry && !want_return)
+		return 0;
+	if (!s.blacklist)
+		s.blacklist = read_kprobe_blacklist();
+	field_filter mod_ok(q->mod), func_ok(q->func);
+	std::unordered_set<std::string> seen; // "mod\0func" of listed functions
+	std::string key, mod, func;
+	bool stop = false;
+	source_kind used = source_kind::none;
+	std::string why;
+	int err = walk_functions(s.host->tracefs, [&](const function_entry &e) {
+		if (!func_ok(e.func) || !mod_ok(e.mod) || !is_probeable(e))
+			return false;
+		func.assign(e.func);
+		if (s.blacklist->count(func))
+			return false;
+		mod.assign(e.mod);
+		key.assign(mod).append(1, '\0').append(func);
+		if (!seen.insert(key).second)
+			return false;
+		if (want_entry) {
+			dt_probe_info_t p = {sizeof(p), "fbt", mod.c_str(), func.c_str(),
+					     "entry", e.addr};
+			if (cb(arg, &p))
+				return stop = true;
+		}
+		if (want_return) {
+			dt_probe_info_t p = {sizeof(p), "fbt", mod.c_str(), func.c_str(),
+					     "return", e.addr};
+			if (cb(arg, &p))
+				return stop = true;
+		}
+		return false;
+	}, used, why);
+	if (!s.logged_source) {
+		s.logged_source = true;
+		s.host->log(s.host, DT_LOG_DEBUG, "fbt: functions from %s%s%s%s",
+			    source_name(used), why.empty() ? "" : " (", why.c_str(),
+			    why.empty() ? "" : ")");
+	}
+	if (err < 0 && !stop) {
+		s.host->log(s.host, DT_LOG_WARN,
+			    "fbt provider: cannot read the kernel's function list "
+			    "(%s; /proc/kallsyms: %s)", why.c_str(), std::strerror(-err));
+		return err;
+	}
+	return 0;
+}
+
+int emit_arg(dt_arg_cb cb, void *arg, int ndx, const std::string &type,
+	     const std::string &name)
+{
+	dt_arg_desc_t a = {sizeof(a), ndx, ndx, type.c_str(), nullptr,
+			   name.empty() ? nullptr : name.c_str()};
+	return cb(arg, &a);
+}
+
+int describe_args(state &s, const dt_probe_info_t *p, dt_arg_cb cb, void *arg)
+{
+	bool entry = std::strcmp(p->name, "entry") == 0;
+	if (!entry && std::strcmp(p->name, "return") != 0)
+		return 0;
+	func_sig sig;
+	if (!s.btf.lookup(p->mod, p->func, sig))
+		return 0; // no BTF for it: untyped, not an error
+	if (entry) {
+		int ndx = 0;
+		for (const auto &param : sig.params)
+			if (emit_arg(cb, arg, ndx++, param.type, param.name))
+				break;
+		return 0;
+	}
+	if (emit_arg(cb, arg, 0, "int", "") == 0 && !sig.ret.empty())
+		emit_arg(cb, arg, 1, sig.ret, "");
+	return 0;
+}
+
+/*
+ * Operations
+ */
+
+int fbt_init(const dt_plugin_host_t *host, void **statep)
+{
+	try {
+		*statep = new state(host);
+		return 0;
+	} catch (const std::bad_alloc &) {
+		return -ENOMEM;
+	} catch (...) {
+		return -EIO;
+	}
+}
+
+void fbt_fini(void *st)
+{
+	delete static_cast<state *>(st);
+}
+
+int fbt_probes(void *st, const dt_probe_query_t *q, dt_probe_cb cb, void *arg)
+{
+	try {
+		return list_probes(*static_cast<state *>(st), q, cb, arg);
+	} catch (const std::bad_alloc &) {
+		return -ENOMEM;
+	} catch (...) {
+		return -EIO;
+	}
+}
+
+int fbt_probe_args(void *st, const dt_probe_info_t *p, dt_arg_cb cb, void *arg)
+{
+	try {
+		return describe_args(*static_cast<state *>(st), p, cb, arg);
+	} catch (const std::bad_alloc &) {
+		return -ENOMEM;
+	} catch (...) {
+		return -EIO;
+	}
+}
+
+// illumos fbt_attr.
+const dt_plugin_ops_t k_ops = {
+	.sz = sizeof(dt_plugin_ops_t),
+	.abi_major = DT_PLUGIN_ABI_MAJOR,
+	.abi_minor = DT_PLUGIN_ABI_MINOR,
+	.name = "fbt",
+	.description = "kernel function entry and return (function boundary tracing)",
+	.attr = {{DT_STABILITY_EVOLVING, DT_STABILITY_EVOLVING, DT_CLASS_COMMON},
+		 {DT_STABILITY_PRIVATE, DT_STABILITY_PRIVATE, DT_CLASS_UNKNOWN},
+		 {DT_STABILITY_PRIVATE, DT_STABILITY_PRIVATE, DT_CLASS_ISA},
+		 {DT_STABILITY_EVOLVING, DT_STABILITY_EVOLVING, DT_CLASS_COMMON},
+		 {DT_STABILITY_PRIVATE, DT_STABILITY_PRIVATE, DT_CLASS_ISA}},
+	.priv = DT_PRIV_KERNEL,
+	.flags = 0,
+	.init = fbt_init,
+	.fini = fbt_fini,
+	.probes = fbt_probes,
+	.probe_args = fbt_probe_args,
+	.kmod = nullptr,
+	.bpf = nullptr,
+};
+
+} // namespace
+} // namespace dt::plugin::fbt
+
+extern "C" {
+DT_PLUGIN_DEFINE(dt::plugin::fbt::k_ops)
+}

@@ -1,0 +1,245 @@
+// SPDX-License-Identifier: MIT
+// The pid provider (dt_pid.so): function-boundary and instruction probes
+// in user processes, one provider per process (illumos fasttrap's pid).
+//
+// Probe-name mapping:
+//   /proc/PID/maps object .../libc.so.6, function symbol malloc
+//     -> pidPID:libc.so.6:malloc:entry   the function's first instruction
+//     -> pidPID:libc.so.6:malloc:return  its returns (a uretprobe on entry)
+//     -> pidPID:libc.so.6:malloc:<hex>   the instruction at that offset from
+//                                        the function start: 0, 1, 4, 1c ...
+//   The module is the object's basename. A literal module naming it the
+//   classic way -- `libc` or `libc.so` for libc.so.6, `a.out` for the
+//   executable, the object's full path -- is reported as written, as
+//   illumos dt_pid does (match.hpp, module_for()).
+//
+// Which processes: provider `pid<digits>` is that process, grabbed or not
+// (DTrace allows `pid1234:::`); a glob or "" is each process of -p / -c
+// (host->procs) whose pid<PID> it matches. A process that does not exist
+// is a warning and no probes.
+//
+// Which functions: .symtab, else .dynsym, STT_FUNC and STT_GNU_IFUNC with
+// a size (elf_functions.hpp). Objects are opened only when the module
+// could match, and a plain function name is compared before anything is
+// built for a symbol.
+//
+// Offset probes are reported only when the query names a function (func
+// non-empty) and its probe name is "", a glob or hex digits: so
+// `pid123::malloc:` lists entry, return and every instruction offset as
+// illumos does, while `dtrace -l -p 123` with no description lists entry
+// and return only (every offset of every library would be millions).
+//
+// Cookie: the file offset, in the object file, of the instruction the
+// probe is placed on: the function's first byte for entry and return,
+// that plus the offset for an offset probe. An engine resolves (pid,
+// module) to the object's path as here and sets a uprobe at
+// (/proc/PID/root/<path>, cookie) -- a uretprobe for `return`.
+//
+// Arguments: pid probes are untyped (args[N] are the function's integer
+// arguments; `dtrace -lv` prints "None"), so probe_args is NULL.
+#include "elf_functions.hpp"
+#include "insn_offsets.hpp"
+#include "match.hpp"
+#include "proc_objects.hpp"
+
+#include <dtrace/plugin.h>
+
+#include <libelf.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <new>
+#include <string>
+#include <vector>
+
+namespace dt::plugin::pid {
+namespace {
+
+// A query field; NULL (which the ABI does not allow) is read as "any".
+std::string field(const char *s)
+{
+	return s ? s : "";
+}
+
+struct pid_state {
+	const dt_plugin_host_t *host;
+};
+
+// One probes() call: the query, the callback, and what the walk needs
+// along the way.
+class walk {
+public:
+	walk(const dt_plugin_host_t *host, const dt_probe_query_t &q, dt_probe_cb cb,
+	     void *arg)
+		: host_(host), provider_(field(q.provider)), mod_(field(q.mod)),
+		  func_(field(q.func)), name_(field(q.name)), cb_(cb), arg_(arg),
+		  offsets_(wants_offsets(func_, name_))
+	{
+	}
+
+	void run()
+	{
+		if (auto pid = literal_pid(provider_)) {
+			process(*pid, provider_.substr(3));
+			return;
+		}
+		if (!provider_.empty() && !is_glob(provider_))
+			return; // "pid", "pidx": no process
+		std::vector<int32_t> done;
+		uint32_t n = DT_ABI_HAS(host_, nprocs) ? host_->nprocs : 0;
+		for (uint32_t i = 0; i < n && !stopped_; i++) {
+			int32_t pid = host_->procs[i];
+			if (std::find(done.begin(), done.end(), pid) != done.end())
+				continue;
+			done.push_back(pid);
+			if (glob_match(provider_, ("pid" + std::to_string(pid)).c_str()))
+				process(pid, std::to_string(pid));
+		}
+	}
+
+private:
+	const dt_plugin_host_t *host_;
+	std::string provider_, mod_, func_, name_;
+	dt_probe_cb cb_;
+	void *arg_;
+	bool offsets_;
+	bool stopped_ = false;
+	insn_decoder decoder_;
+
+	bool emit(const std::string &prov, const std::string &mod, const char *func,
+		  const std::string &name, uint64_t cookie)
+	{
+		dt_probe_info_t p = {sizeof(p), prov.c_str(), mod.c_str(), func,
+				     name.c_str(), cookie};
+		if (cb_(arg_, &p))
+			stopped_ = true;
+		return stopped_;
+	}
+
+	// Process `pid` (-1: a number too large for one); `written` is its
+	// number as the user wrote it, for the provider name and messages.
+	void process(int64_t pid, const std::string &written)
+	{
+		std::vector<mapped_object> objs;
+		int rc = pid > 0 ? read_objects(static_cast<int32_t>(pid), objs) : -ESRCH;
+		if (rc == -ENOENT || rc == -ESRCH) {
+			host_->log(host_, DT_LOG_WARN, "failed to grab pid %s: No such process",
+				   written.c_str());
+			return;
+		}
+		if (rc < 0) {
+			host_->log(host_, DT_LOG_WARN, "failed to grab pid %s: %s",
+				   written.c_str(), std::strerror(-rc));
+			return;
+		}
+		std::string prov = "pid" + written;
+		for (const auto &o : objs) {
+			if (stopped_)
+				return;
+			if (auto mod = module_for(mod_, o))
+				object(static_cast<int32_t>(pid), prov, o, *mod);
+		}
+	}
+
+	void object(int32_t pid, const std::string &prov, const mapped_object &o,
+		    const std::string &mod)
+	{
+		elf_object elf;
+		std::string why;
+		std::string path = host_path(pid, o.path);
+		if (elf.open(path, why) < 0) {
+			host_->log(host_, DT_LOG_DEBUG, "pid provider: skipping %s: %s",
+				   path.c_str(), why.c_str());
+			return;
+		}
+		bool decode = offsets_;
+		if (decode && decoder_.open(elf.machine(), why) < 0) {
+			host_->log(host_, DT_LOG_DEBUG, "pid provider: no offset probes in %s: %s",
+				   path.c_str(), why.c_str());
+			decode = false;
+		}
+		bool literal = !func_.empty() && !is_glob(func_);
+		auto want = [&](const char *name) {
+			return literal ? func_ == name : glob_match(func_, name);
+		};
+		bool want_entry = glob_match(name_, "entry");
+		bool want_return = glob_match(name_, "return");
+		elf.for_each_function(want, [&](const elf_function &fn) {
+			if (want_entry && emit(prov, mod, fn.name, "entry", fn.file_offset))
+				return true;
+			if (want_return && emit(prov, mod, fn.name, "return", fn.file_offset))
+				return true;
+			if (!decode)
+				return false;
+			bool complete = false;
+			for (uint64_t off : decoder_.offsets(fn.bytes, fn.size, complete))
+				if (emit(prov, mod, fn.name, offset_name(off), fn.file_offset + off))
+					return true;
+			if (!complete)
+				host_->log(host_, DT_LOG_DEBUG,
+					   "pid provider: %s`%s: stopped at a byte sequence "
+					   "that is not an instruction", o.basename.c_str(), fn.name);
+			return false;
+		});
+	}
+};
+
+int pid_init(const dt_plugin_host_t *host, void **state)
+{
+	if (elf_version(EV_CURRENT) == EV_NONE) {
+		host->log(host, DT_LOG_ERROR, "pid provider: libelf is too old: %s",
+			  elf_errmsg(-1));
+		return -ENOTSUP;
+	}
+	auto *s = new (std::nothrow) pid_state{host};
+	if (s == nullptr)
+		return -ENOMEM;
+	*state = s;
+	return 0;
+}
+
+void pid_fini(void *state)
+{
+	delete static_cast<pid_state *>(state);
+}
+
+int pid_probes(void *state, const dt_probe_query_t *query, dt_probe_cb cb, void *arg)
+{
+	auto *s = static_cast<pid_state *>(state);
+	try {
+		walk(s->host, *query, cb, arg).run();
+		return 0;
+	} catch (const std::bad_alloc &) {
+		return -ENOMEM;
+	} catch (...) {
+		return -EIO;
+	}
+}
+
+// illumos fasttrap's pid provider attributes (fasttrap.c, pid_attr).
+const dt_plugin_ops_t k_pid_ops = {
+	.sz = sizeof(dt_plugin_ops_t),
+	.abi_major = DT_PLUGIN_ABI_MAJOR,
+	.abi_minor = DT_PLUGIN_ABI_MINOR,
+	.name = "pid",
+	.description = "user function entry, return and instruction probes per process",
+	.attr = {{DT_STABILITY_EVOLVING, DT_STABILITY_EVOLVING, DT_CLASS_ISA},
+		 {DT_STABILITY_PRIVATE, DT_STABILITY_PRIVATE, DT_CLASS_UNKNOWN},
+		 {DT_STABILITY_PRIVATE, DT_STABILITY_PRIVATE, DT_CLASS_UNKNOWN},
+		 {DT_STABILITY_EVOLVING, DT_STABILITY_EVOLVING, DT_CLASS_ISA},
+		 {DT_STABILITY_PRIVATE, DT_STABILITY_PRIVATE, DT_CLASS_UNKNOWN}},
+	.priv = DT_PRIV_PROC | DT_PRIV_OWNER,
+	.flags = DT_PLUGIN_F_PER_PROCESS,
+	.init = pid_init,
+	.fini = pid_fini,
+	.probes = pid_probes,
+	.probe_args = nullptr,
+	.kmod = nullptr,
+	.bpf = nullptr,
+};
+
+} // namespace
+} // namespace dt::plugin::pid
+
+DT_PLUGIN_DEFINE(dt::plugin::pid::k_pid_ops)

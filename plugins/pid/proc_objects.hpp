@@ -1,0 +1,31 @@
+// SPDX-License-Identifier: MIT
+// The objects a process has mapped for execution, from /proc/PID/maps:
+// its executable and loaded shared libraries, in address order, each once.
+// Anonymous and special mappings ([vdso], [vsyscall], JIT code) are left
+// out: they have no file to read symbols from.
+#pragma once
+
+#include "match.hpp"
+
+#include <sys/types.h>
+
+#include <string>
+#include <vector>
+
+namespace dt::plugin::pid {
+
+struct mapped_object : object_name {
+	dev_t dev = 0;
+	ino_t ino = 0;
+};
+
+// Fill `out` with the executable mappings of process `pid`. Returns 0, or
+// a negative errno (-ENOENT: no such process, -EACCES ...).
+[[nodiscard]] int read_objects(int32_t pid, std::vector<mapped_object> &out);
+
+// The path to open `obj` from this process: through /proc/PID/root so
+// that a process in another mount namespace (a container) is read from
+// its own filesystem.
+[[nodiscard]] std::string host_path(int32_t pid, const std::string &path);
+
+} // namespace dt::plugin::pid

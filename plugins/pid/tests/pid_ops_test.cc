@@ -1,0 +1,60 @@
+// SPDX-License-Identifier: MIT
+// The pid plugin's ops table as the consumer loads it, and the queries it
+// answers without reading any process.
+#include "plugin_handle.hpp"
+
+#include <gtest/gtest.h>
+
+namespace {
+
+using dt::test::pid::plugin_handle;
+
+bool same(dt_attribute_t a, uint8_t n, uint8_t d, uint8_t k)
+{
+	return a.name == n && a.data == d && a.klass == k;
+}
+
+TEST(PidOps, TableIsIllumosPidProvider)
+{
+	plugin_handle h;
+	const dt_plugin_ops_t *ops = h.ops();
+	ASSERT_NE(ops, nullptr);
+	EXPECT_EQ(ops->sz, sizeof(dt_plugin_ops_t));
+	EXPECT_EQ(ops->abi_major, static_cast<uint32_t>(DT_PLUGIN_ABI_MAJOR));
+	EXPECT_STREQ(ops->name, "pid");
+	EXPECT_EQ(ops->flags, static_cast<uint32_t>(DT_PLUGIN_F_PER_PROCESS));
+	EXPECT_EQ(ops->priv, static_cast<uint32_t>(DT_PRIV_PROC | DT_PRIV_OWNER));
+	EXPECT_TRUE(same(ops->attr.provider, DT_STABILITY_EVOLVING, DT_STABILITY_EVOLVING, DT_CLASS_ISA));
+	EXPECT_TRUE(same(ops->attr.mod, DT_STABILITY_PRIVATE, DT_STABILITY_PRIVATE, DT_CLASS_UNKNOWN));
+	EXPECT_TRUE(same(ops->attr.func, DT_STABILITY_PRIVATE, DT_STABILITY_PRIVATE, DT_CLASS_UNKNOWN));
+	EXPECT_TRUE(same(ops->attr.name, DT_STABILITY_EVOLVING, DT_STABILITY_EVOLVING, DT_CLASS_ISA));
+	EXPECT_TRUE(same(ops->attr.args, DT_STABILITY_PRIVATE, DT_STABILITY_PRIVATE, DT_CLASS_UNKNOWN));
+	EXPECT_EQ(ops->probe_args, nullptr); // untyped: -lv prints None
+	EXPECT_EQ(ops->kmod, nullptr);
+	EXPECT_EQ(ops->bpf, nullptr);
+}
+
+TEST(PidOps, NoProcessesNoProbes)
+{
+	plugin_handle h;
+	ASSERT_NE(h.ops(), nullptr);
+	for (const char *prov : {"", "pid*", "pid", "pidx", "syscall"}) {
+		int rc = -1;
+		EXPECT_TRUE(h.probes(prov, "", "", "", &rc).empty()) << prov;
+		EXPECT_EQ(rc, 0);
+	}
+	EXPECT_TRUE(h.messages().empty());
+}
+
+TEST(PidOps, ImpossiblePidsAreMissingProcesses)
+{
+	plugin_handle h;
+	ASSERT_NE(h.ops(), nullptr);
+	EXPECT_TRUE(h.probes("pid0", "", "", "").empty());
+	EXPECT_TRUE(h.probes("pid99999999999999999999", "", "", "").empty());
+	ASSERT_EQ(h.messages().size(), 2u);
+	EXPECT_EQ(h.messages()[0], "failed to grab pid 0: No such process");
+	EXPECT_EQ(h.messages()[1], "failed to grab pid 99999999999999999999: No such process");
+}
+
+} // namespace

@@ -1,0 +1,284 @@
+// SPDX-License-Identifier: MIT
+// proc provider: what `dtrace -l`/`-lv` print for it, byte for byte, and
+// what the plugin's ops table says that -lv does not show (argument
+// mappings, native types, cookies).
+//
+// Probe IDs: the registry numbers probes in the order it first sees
+// them, the dtrace provider's BEGIN/END/ERROR being 1-3. With only proc
+// loaded (-P proc), proc's probes are 4..15 in table order; with -n
+// naming one probe, that probe alone is seen, as 4.
+#include "run_dtrace.hpp"
+
+#include <dtrace/plugin.h>
+
+#include <dlfcn.h>
+#include <gtest/gtest.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <string>
+#include <vector>
+
+namespace {
+
+using dt::test::dtrace;
+
+constexpr const char *k_header =
+	"   ID   PROVIDER            MODULE                          FUNCTION NAME\n";
+
+// The specification: the Dynamic Tracing Guide's proc probes, in the
+// order we list them, with the D type -lv shows for each argument.
+struct expected_probe {
+	const char *name;
+	std::vector<std::string> d_types;
+};
+
+const std::vector<expected_probe> k_expected = {
+	{"create", {"psinfo_t *"}},
+	{"exec", {"string"}},
+	{"exec-success", {}},
+	{"exec-failure", {"int"}},
+	{"exit", {"int"}},
+	{"start", {}},
+	{"lwp-create", {"lwpsinfo_t *", "psinfo_t *"}},
+	{"lwp-start", {}},
+	{"lwp-exit", {}},
+	{"signal-send", {"lwpsinfo_t *", "psinfo_t *", "int"}},
+	{"signal-handle", {"int", "siginfo_t *", "void (*)(void)"}},
+	{"signal-clear", {"int"}},
+};
+
+std::string row(unsigned id, const char *name)
+{
+	char buf[256];
+	std::snprintf(buf, sizeof(buf), "%5u %10s %17s %33s %s\n", id, "proc",
+		      "vmlinux", "", name);
+	return buf;
+}
+
+// print_probe_info()'s -v block for a proc probe.
+std::string verbose_block(const expected_probe &p)
+{
+	std::string s =
+		"\n\tProbe Description Attributes\n"
+		"\t\tIdentifier Names: Private\n"
+		"\t\tData Semantics:   Private\n"
+		"\t\tDependency Class: Unknown\n"
+		"\n\tArgument Attributes\n"
+		"\t\tIdentifier Names: Evolving\n"
+		"\t\tData Semantics:   Evolving\n"
+		"\t\tDependency Class: ISA\n"
+		"\n\tArgument Types\n";
+	for (size_t i = 0; i < p.d_types.size(); i++)
+		s += "\t\targs[" + std::to_string(i) + "]: " + p.d_types[i] + "\n";
+	if (p.d_types.empty())
+		s += "\t\tNone\n";
+	return s + "\n";
+}
+
+TEST(ProcCli, ListsTwelveProbesInTableOrder)
+{
+	auto r = dtrace({"-l", "-P", "proc"});
+	ASSERT_EQ(r.status, 0) << r.err;
+	EXPECT_EQ(r.err, "");
+	EXPECT_EQ(r.out,
+		  std::string(k_header) +
+			  "    4       proc           vmlinux                                   create\n"
+			  "    5       proc           vmlinux                                   exec\n"
+			  "    6       proc           vmlinux                                   exec-success\n"
+			  "    7       proc           vmlinux                                   exec-failure\n"
+			  "    8       proc           vmlinux                                   exit\n"
+			  "    9       proc           vmlinux                                   start\n"
+			  "   10       proc           vmlinux                                   lwp-create\n"
+			  "   11       proc           vmlinux                                   lwp-start\n"
+			  "   12       proc           vmlinux                                   lwp-exit\n"
+			  "   13       proc           vmlinux                                   signal-send\n"
+			  "   14       proc           vmlinux                                   signal-handle\n"
+			  "   15       proc           vmlinux                                   signal-clear\n");
+}
+
+TEST(ProcCli, SignalSendVerbose)
+{
+	auto r = dtrace({"-lv", "-n", "proc:::signal-send"});
+	ASSERT_EQ(r.status, 0) << r.err;
+	EXPECT_EQ(r.err, "");
+	EXPECT_EQ(r.out, std::string(k_header) +
+				 "    4       proc           vmlinux                                   signal-send\n"
+				 "\n"
+				 "\tProbe Description Attributes\n"
+				 "\t\tIdentifier Names: Private\n"
+				 "\t\tData Semantics:   Private\n"
+				 "\t\tDependency Class: Unknown\n"
+				 "\n"
+				 "\tArgument Attributes\n"
+				 "\t\tIdentifier Names: Evolving\n"
+				 "\t\tData Semantics:   Evolving\n"
+				 "\t\tDependency Class: ISA\n"
+				 "\n"
+				 "\tArgument Types\n"
+				 "\t\targs[0]: lwpsinfo_t *\n"
+				 "\t\targs[1]: psinfo_t *\n"
+				 "\t\targs[2]: int\n"
+				 "\n");
+}
+
+TEST(ProcCli, EveryProbeVerbose)
+{
+	auto r = dtrace({"-lv", "-P", "proc"});
+	ASSERT_EQ(r.status, 0) << r.err;
+	std::string want = k_header;
+	unsigned id = 4;
+	for (const auto &p : k_expected)
+		want += row(id++, p.name) + verbose_block(p);
+	EXPECT_EQ(r.out, want);
+}
+
+TEST(ProcCli, GlobOverNamesKeepsTableOrder)
+{
+	auto r = dtrace({"-l", "-n", "proc:vmlinux::lwp-*"});
+	ASSERT_EQ(r.status, 0) << r.err;
+	EXPECT_EQ(r.out, std::string(k_header) + row(4, "lwp-create") +
+				 row(5, "lwp-start") + row(6, "lwp-exit"));
+}
+
+TEST(ProcCli, UnknownProbeDoesNotMatch)
+{
+	auto r = dtrace({"-l", "-n", "proc:::fault"});
+	EXPECT_EQ(r.status, 1);
+	EXPECT_EQ(r.out, k_header);
+	EXPECT_EQ(r.err, "dtrace: invalid probe specifier proc:::fault: "
+			 "probe description proc:::fault does not match any probes\n");
+}
+
+// ---- the ops table, loaded directly -------------------------------------
+
+struct arg_seen {
+	int32_t ndx, mapping;
+	std::string native, xlate;
+};
+
+class ProcPlugin : public ::testing::Test {
+protected:
+	void SetUp() override
+	{
+		handle_ = dlopen(DT_PROC_PLUGIN, RTLD_NOW | RTLD_LOCAL);
+		ASSERT_NE(handle_, nullptr) << dlerror();
+		auto entry = reinterpret_cast<dt_plugin_entry_fn>(
+			dlsym(handle_, DT_PLUGIN_ENTRY_SYMBOL));
+		ASSERT_NE(entry, nullptr);
+		host_.sz = sizeof(host_);
+		host_.abi_major = DT_PLUGIN_ABI_MAJOR;
+		ops_ = entry(&host_);
+		ASSERT_NE(ops_, nullptr);
+	}
+	void TearDown() override
+	{
+		if (handle_)
+			dlclose(handle_);
+	}
+
+	std::vector<dt_probe_info_t> probes(const char *name = "")
+	{
+		dt_probe_query_t q = {sizeof(q), "", "", "", name};
+		std::vector<dt_probe_info_t> out;
+		EXPECT_EQ(ops_->probes(nullptr, &q,
+				       [](void *a, const dt_probe_info_t *p) {
+					       static_cast<std::vector<dt_probe_info_t> *>(a)->push_back(*p);
+					       return 0;
+				       },
+				       &out),
+			  0);
+		return out;
+	}
+
+	int args(const dt_probe_info_t &p, std::vector<arg_seen> &out)
+	{
+		return ops_->probe_args(nullptr, &p,
+					[](void *a, const dt_arg_desc_t *d) {
+						static_cast<std::vector<arg_seen> *>(a)->push_back(
+							{d->ndx, d->mapping, d->native,
+							 d->xlate ? d->xlate : ""});
+						return 0;
+					},
+					&out);
+	}
+
+	void *handle_ = nullptr;
+	dt_plugin_host_t host_{};
+	const dt_plugin_ops_t *ops_ = nullptr;
+};
+
+TEST_F(ProcPlugin, DescribesItself)
+{
+	EXPECT_STREQ(ops_->name, "proc");
+	EXPECT_EQ(ops_->abi_major, DT_PLUGIN_ABI_MAJOR);
+	EXPECT_EQ(ops_->sz, sizeof(dt_plugin_ops_t));
+	EXPECT_EQ(ops_->priv, DT_PRIV_USER);
+	EXPECT_EQ(ops_->kmod, nullptr);
+	EXPECT_EQ(ops_->bpf, nullptr);
+	EXPECT_EQ(ops_->attr.provider.name, DT_STABILITY_EVOLVING);
+	EXPECT_EQ(ops_->attr.provider.klass, DT_CLASS_ISA);
+	EXPECT_EQ(ops_->attr.mod.data, DT_STABILITY_PRIVATE);
+	EXPECT_EQ(ops_->attr.func.klass, DT_CLASS_UNKNOWN);
+	EXPECT_EQ(ops_->attr.args.data, DT_STABILITY_EVOLVING);
+}
+
+TEST_F(ProcPlugin, CookiesIndexTheTable)
+{
+	auto all = probes();
+	ASSERT_EQ(all.size(), k_expected.size());
+	for (size_t i = 0; i < all.size(); i++) {
+		EXPECT_STREQ(all[i].provider, "proc");
+		EXPECT_STREQ(all[i].mod, "vmlinux");
+		EXPECT_STREQ(all[i].func, "");
+		EXPECT_STREQ(all[i].name, k_expected[i].name);
+		EXPECT_EQ(all[i].cookie, i);
+	}
+}
+
+TEST_F(ProcPlugin, NativeTypesAndMappings)
+{
+	auto all = probes();
+	ASSERT_EQ(all.size(), 12u);
+	std::vector<arg_seen> a;
+
+	ASSERT_EQ(args(all[1], a), 0); // exec
+	ASSERT_EQ(a.size(), 1u);
+	EXPECT_EQ(a[0].native, "char *");
+	EXPECT_EQ(a[0].xlate, "string");
+
+	a.clear();
+	ASSERT_EQ(args(all[6], a), 0); // lwp-create: both from the task
+	ASSERT_EQ(a.size(), 2u);
+	EXPECT_EQ(a[0].native, "struct task_struct *");
+	EXPECT_EQ(a[1].native, "struct task_struct *");
+	EXPECT_EQ(a[0].mapping, 0);
+	EXPECT_EQ(a[1].mapping, 0);
+
+	a.clear();
+	ASSERT_EQ(args(all[9], a), 0); // signal-send
+	ASSERT_EQ(a.size(), 3u);
+	EXPECT_EQ(a[1].mapping, 0);
+	EXPECT_EQ(a[2].ndx, 2);
+	EXPECT_EQ(a[2].mapping, 1);
+	EXPECT_EQ(a[2].native, "int");
+	EXPECT_EQ(a[2].xlate, "");
+
+	a.clear();
+	ASSERT_EQ(args(all[10], a), 0); // signal-handle
+	ASSERT_EQ(a.size(), 3u);
+	EXPECT_EQ(a[1].native, "siginfo_t *");
+	EXPECT_EQ(a[2].mapping, 2);
+}
+
+TEST_F(ProcPlugin, RefusesAProbeItDidNotReport)
+{
+	std::vector<arg_seen> a;
+	dt_probe_info_t bogus = {sizeof(bogus), "proc", "vmlinux", "", "create", 99};
+	EXPECT_EQ(args(bogus, a), -ENOENT);
+	dt_probe_info_t renamed = {sizeof(renamed), "proc", "vmlinux", "", "exec", 0};
+	EXPECT_EQ(args(renamed, a), -ENOENT);
+	EXPECT_TRUE(a.empty());
+}
+
+} // namespace

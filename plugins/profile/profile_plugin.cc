@@ -1,0 +1,128 @@
+// SPDX-License-Identifier: MIT
+// The profile provider (dt_profile.so): timed probes, as illumos
+// profile.c. The perf events each probe will be built on (the engines
+// attach them later) give the probe-name mapping:
+//
+//   perf cpu-clock, period N, one event per online CPU -> profile:::profile-N
+//   perf cpu-clock, period N, one CPU                  -> profile:::tick-N
+//
+// N is a number with an optional unit (interval.hpp). Module and function
+// are always empty. With no name, or a glob, we report illumos' default
+// set below (profile_rates[] and profile_ticks[], in hertz) and the host
+// filters it; any other valid name is created on demand, as
+// profile_provide() does for a description it is asked about.
+//
+// Cookie: the interval in nanoseconds, bit 63 set for tick-N (see
+// cookie_of() in interval.hpp).
+//
+// Arguments: as on illumos, none is typed (`dtrace -lv` prints None).
+// When the probe fires, arg0 is the kernel PC that was interrupted (0 in
+// user mode) and arg1 the user PC (0 in kernel mode).
+#include "interval.hpp"
+
+#include <dtrace/plugin.h>
+
+#include <cerrno>
+#include <cstring>
+
+namespace dt::plugin::profile {
+namespace {
+
+constexpr const char *k_default_probes[] = {
+	"profile-97",  "profile-199",  "profile-499", "profile-997", "profile-1999",
+	"profile-4001", "profile-4999", "tick-1",      "tick-10",     "tick-100",
+	"tick-500",    "tick-1000",    "tick-5000",
+};
+
+constexpr const char *k_provider = "profile";
+
+// DTrace globs (gmatch): a name with one of these is a pattern, and
+// creates nothing. (The core's is_glob() is not part of the plugin SDK.)
+bool is_glob(const char *s)
+{
+	return std::strpbrk(s, "*?[\\") != nullptr;
+}
+
+// Report the probe `name` names. True if it is a valid profile-N/tick-N
+// name (reported; `stop` then holds the callback's answer), else false.
+bool report(const dt_plugin_host_t *host, const char *name, dt_probe_cb cb,
+	    void *arg, bool &stop)
+{
+	auto parsed = parse_probe_name(name);
+	if (!parsed)
+		return false;
+	if (parsed->status != interval_status::ok) {
+		if (host != nullptr && host->log != nullptr)
+			host->log(host, DT_LOG_DEBUG, "profile: no probe %s: %s", name,
+				  describe(parsed->status));
+		return false;
+	}
+	dt_probe_info_t p = {sizeof(p), k_provider, "", "", name,
+			     cookie_of(parsed->spec)};
+	stop = cb(arg, &p) != 0;
+	return true;
+}
+
+// The state is the host (for its log); nothing else is kept.
+int profile_init(const dt_plugin_host_t *host, void **state)
+{
+	*state = const_cast<dt_plugin_host_t *>(host);
+	return 0;
+}
+
+int profile_probes(void *state, const dt_probe_query_t *query, dt_probe_cb cb,
+		   void *arg)
+{
+	try {
+		const auto *host = static_cast<const dt_plugin_host_t *>(state);
+		const char *name = query != nullptr && query->name != nullptr
+					   ? query->name
+					   : "";
+		bool stop = false;
+		if (*name != '\0' && !is_glob(name)) {
+			report(host, name, cb, arg, stop);
+			return 0;
+		}
+		for (const char *n : k_default_probes)
+			if (report(host, n, cb, arg, stop) && stop)
+				break;
+		return 0;
+	} catch (...) {
+		return -EIO;
+	}
+}
+
+// None typed: see the head comment.
+int profile_probe_args(void *, const dt_probe_info_t *, dt_arg_cb, void *)
+{
+	return 0;
+}
+
+// illumos profile.c profile_attr.
+const dt_plugin_ops_t k_profile_ops = {
+	.sz = sizeof(dt_plugin_ops_t),
+	.abi_major = DT_PLUGIN_ABI_MAJOR,
+	.abi_minor = DT_PLUGIN_ABI_MINOR,
+	.name = k_provider,
+	.description = "timed probes: profile-N on every CPU, tick-N on one",
+	.attr = {{DT_STABILITY_EVOLVING, DT_STABILITY_EVOLVING, DT_CLASS_COMMON},
+		 {DT_STABILITY_UNSTABLE, DT_STABILITY_UNSTABLE, DT_CLASS_COMMON},
+		 {DT_STABILITY_PRIVATE, DT_STABILITY_PRIVATE, DT_CLASS_UNKNOWN},
+		 {DT_STABILITY_EVOLVING, DT_STABILITY_EVOLVING, DT_CLASS_COMMON},
+		 {DT_STABILITY_UNSTABLE, DT_STABILITY_UNSTABLE, DT_CLASS_COMMON}},
+	.priv = DT_PRIV_USER,
+	.flags = 0,
+	.init = profile_init,
+	.fini = nullptr,
+	.probes = profile_probes,
+	.probe_args = profile_probe_args,
+	.kmod = nullptr,
+	.bpf = nullptr,
+};
+
+} // namespace
+} // namespace dt::plugin::profile
+
+extern "C" {
+DT_PLUGIN_DEFINE(dt::plugin::profile::k_profile_ops)
+}

@@ -1,0 +1,317 @@
+// SPDX-License-Identifier: MIT
+// profile provider: what `dtrace -l`/`-lv` print for it, byte for byte,
+// and what its ops table reports (cookies, on-demand probes, the debug
+// reason for a refused name).
+//
+// Probe IDs: the registry numbers probes in the order it first sees
+// them, BEGIN/END/ERROR being 1-3. Only probes that match the description
+// are numbered, and no other provider has profile-N/tick-N names, so a
+// listing's first profile probe is 4 even when -n loads every plugin.
+#include "run_dtrace.hpp"
+
+#include <dtrace/plugin.h>
+
+#include <dlfcn.h>
+#include <gtest/gtest.h>
+
+#include <cstdarg>
+#include <cstdio>
+#include <string>
+#include <vector>
+
+namespace {
+
+using dt::test::dtrace;
+
+constexpr const char *k_header =
+	"   ID   PROVIDER            MODULE                          FUNCTION NAME\n";
+
+std::string row(unsigned id, const char *name)
+{
+	char buf[256];
+	std::snprintf(buf, sizeof(buf), "%5u %10s %17s %33s %s\n", id, "profile",
+		      "", "", name);
+	return buf;
+}
+
+const std::string k_default_list =
+	std::string(k_header) +
+	"    4    profile                                                     profile-97\n"
+	"    5    profile                                                     profile-199\n"
+	"    6    profile                                                     profile-499\n"
+	"    7    profile                                                     profile-997\n"
+	"    8    profile                                                     profile-1999\n"
+	"    9    profile                                                     profile-4001\n"
+	"   10    profile                                                     profile-4999\n"
+	"   11    profile                                                     tick-1\n"
+	"   12    profile                                                     tick-10\n"
+	"   13    profile                                                     tick-100\n"
+	"   14    profile                                                     tick-500\n"
+	"   15    profile                                                     tick-1000\n"
+	"   16    profile                                                     tick-5000\n";
+
+TEST(ProfileCli, DefaultSet)
+{
+	auto r = dtrace({"-l", "-n", "profile:::"});
+	ASSERT_EQ(r.status, 0) << r.err;
+	EXPECT_EQ(r.err, "");
+	EXPECT_EQ(r.out, k_default_list);
+}
+
+TEST(ProfileCli, DefaultSetByProvider)
+{
+	auto r = dtrace({"-l", "-P", "profile"});
+	ASSERT_EQ(r.status, 0) << r.err;
+	EXPECT_EQ(r.out, k_default_list);
+}
+
+TEST(ProfileCli, RateCreatedOnDemand)
+{
+	auto r = dtrace({"-l", "-n", "profile-1234hz"});
+	ASSERT_EQ(r.status, 0) << r.err;
+	EXPECT_EQ(r.out, std::string(k_header) +
+				 "    4    profile                                                     profile-1234hz\n");
+}
+
+TEST(ProfileCli, TickCreatedOnDemand)
+{
+	auto r = dtrace({"-l", "-n", "tick-1ms"});
+	ASSERT_EQ(r.status, 0) << r.err;
+	EXPECT_EQ(r.out, std::string(k_header) +
+				 "    4    profile                                                     tick-1ms\n");
+}
+
+TEST(ProfileCli, SeveralOnDemandInOneRun)
+{
+	// Each new name gets the next ID; a name seen again keeps its ID.
+	auto r = dtrace({"-l", "-n", "profile:::tick-2s", "-n", "profile:::profile-10ms",
+			 "-n", "profile:::tick-2s"});
+	ASSERT_EQ(r.status, 0) << r.err;
+	EXPECT_EQ(r.err, "");
+	EXPECT_EQ(r.out, std::string(k_header) + row(4, "tick-2s") +
+				 row(5, "profile-10ms") + row(4, "tick-2s"));
+}
+
+TEST(ProfileCli, BelowMinimumMatchesNothing)
+{
+	auto r = dtrace({"-l", "-n", "tick-100us"});
+	EXPECT_EQ(r.status, 1);
+	EXPECT_EQ(r.out, k_header);
+	EXPECT_EQ(r.err, "dtrace: invalid probe specifier tick-100us: probe "
+			 "description :::tick-100us does not match any probes\n");
+}
+
+TEST(ProfileCli, InvalidNamesMatchNothing)
+{
+	for (const char *n : {"profile-0", "profile-abc", "tick-5001", "tick-1fortnight",
+			      "profile-", "tick-106752d"}) {
+		std::string spec = std::string("profile:::") + n;
+		auto r = dtrace({"-l", "-n", spec});
+		EXPECT_EQ(r.status, 1) << n;
+		EXPECT_EQ(r.err, "dtrace: invalid probe specifier " + spec +
+					 ": probe description " + spec +
+					 " does not match any probes\n");
+	}
+}
+
+TEST(ProfileCli, RefusalReasonInDebugLog)
+{
+	auto r = dtrace({"-l", "-n", "profile:::tick-100us"}, {{"DTRACE_DEBUG", "1"}});
+	EXPECT_EQ(r.status, 1);
+	EXPECT_NE(r.err.find("dtrace: profile: no probe tick-100us: the "
+			     "interval is below the 200us minimum\n"),
+		  std::string::npos)
+		<< r.err;
+}
+
+TEST(ProfileCli, TickGlobFiltersDefaultSet)
+{
+	auto r = dtrace({"-l", "-n", "tick-*"});
+	ASSERT_EQ(r.status, 0) << r.err;
+	EXPECT_EQ(r.out, std::string(k_header) +
+				 "    4    profile                                                     tick-1\n"
+				 "    5    profile                                                     tick-10\n"
+				 "    6    profile                                                     tick-100\n"
+				 "    7    profile                                                     tick-500\n"
+				 "    8    profile                                                     tick-1000\n"
+				 "    9    profile                                                     tick-5000\n");
+}
+
+TEST(ProfileCli, GlobCreatesNothing)
+{
+	// A glob only filters the default set (illumos creates no probe for
+	// a pattern), so profile-1234* matches nothing.
+	auto r = dtrace({"-l", "-n", "profile:::profile-1234*"});
+	EXPECT_EQ(r.status, 1);
+	EXPECT_EQ(r.out, k_header);
+}
+
+TEST(ProfileCli, Profile97Verbose)
+{
+	auto r = dtrace({"-lv", "-n", "profile-97"});
+	ASSERT_EQ(r.status, 0) << r.err;
+	EXPECT_EQ(r.out, std::string(k_header) +
+				 "    4    profile                                                     profile-97\n"
+				 "\n"
+				 "\tProbe Description Attributes\n"
+				 "\t\tIdentifier Names: Private\n"
+				 "\t\tData Semantics:   Private\n"
+				 "\t\tDependency Class: Unknown\n"
+				 "\n"
+				 "\tArgument Attributes\n"
+				 "\t\tIdentifier Names: Unstable\n"
+				 "\t\tData Semantics:   Unstable\n"
+				 "\t\tDependency Class: Common\n"
+				 "\n"
+				 "\tArgument Types\n"
+				 "\t\tNone\n"
+				 "\n");
+}
+
+// ---- the ops table, loaded directly -------------------------------------
+
+struct probe_seen {
+	std::string provider, mod, func, name;
+	uint64_t cookie;
+};
+
+std::vector<std::string> g_log;
+
+void record_log(const dt_plugin_host_t *, int level, const char *fmt, ...)
+{
+	char buf[512];
+	va_list ap;
+	va_start(ap, fmt);
+	std::vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	g_log.push_back(std::to_string(level) + ":" + buf);
+}
+
+class ProfilePlugin : public ::testing::Test {
+protected:
+	void SetUp() override
+	{
+		g_log.clear();
+		handle_ = dlopen(DT_PROFILE_PLUGIN, RTLD_NOW | RTLD_LOCAL);
+		ASSERT_NE(handle_, nullptr) << dlerror();
+		auto entry = reinterpret_cast<dt_plugin_entry_fn>(
+			dlsym(handle_, DT_PLUGIN_ENTRY_SYMBOL));
+		ASSERT_NE(entry, nullptr);
+		host_.sz = sizeof(host_);
+		host_.abi_major = DT_PLUGIN_ABI_MAJOR;
+		host_.log = record_log;
+		ops_ = entry(&host_);
+		ASSERT_NE(ops_, nullptr);
+		ASSERT_NE(ops_->init, nullptr);
+		ASSERT_EQ(ops_->init(&host_, &state_), 0);
+	}
+	void TearDown() override
+	{
+		if (ops_ && ops_->fini)
+			ops_->fini(state_);
+		if (handle_)
+			dlclose(handle_);
+	}
+
+	std::vector<probe_seen> probes(const char *name)
+	{
+		dt_probe_query_t q = {sizeof(q), "profile", "", "", name};
+		std::vector<probe_seen> out;
+		EXPECT_EQ(ops_->probes(state_, &q,
+				       [](void *a, const dt_probe_info_t *p) {
+					       static_cast<std::vector<probe_seen> *>(a)->push_back(
+						       {p->provider, p->mod, p->func, p->name,
+							p->cookie});
+					       return 0;
+				       },
+				       &out),
+			  0);
+		return out;
+	}
+
+	void *handle_ = nullptr;
+	void *state_ = nullptr;
+	dt_plugin_host_t host_{};
+	const dt_plugin_ops_t *ops_ = nullptr;
+};
+
+constexpr uint64_t k_tick = uint64_t{1} << 63;
+
+TEST_F(ProfilePlugin, DescribesItself)
+{
+	EXPECT_STREQ(ops_->name, "profile");
+	EXPECT_EQ(ops_->priv, DT_PRIV_USER);
+	EXPECT_EQ(ops_->kmod, nullptr);
+	EXPECT_EQ(ops_->bpf, nullptr);
+	EXPECT_EQ(ops_->attr.provider.name, DT_STABILITY_EVOLVING);
+	EXPECT_EQ(ops_->attr.provider.klass, DT_CLASS_COMMON);
+	EXPECT_EQ(ops_->attr.mod.name, DT_STABILITY_UNSTABLE);
+	EXPECT_EQ(ops_->attr.func.name, DT_STABILITY_PRIVATE);
+	EXPECT_EQ(ops_->attr.name.data, DT_STABILITY_EVOLVING);
+	EXPECT_EQ(ops_->attr.args.name, DT_STABILITY_UNSTABLE);
+}
+
+TEST_F(ProfilePlugin, DefaultSetCookies)
+{
+	auto all = probes("");
+	ASSERT_EQ(all.size(), 13u);
+	EXPECT_EQ(all[0].name, "profile-97");
+	EXPECT_EQ(all[0].cookie, 1'000'000'000u / 97);
+	EXPECT_EQ(all[6].name, "profile-4999");
+	EXPECT_EQ(all[6].cookie, 200'040u);
+	EXPECT_EQ(all[7].name, "tick-1");
+	EXPECT_EQ(all[7].cookie, k_tick | 1'000'000'000u);
+	EXPECT_EQ(all[12].name, "tick-5000");
+	EXPECT_EQ(all[12].cookie, k_tick | 200'000u);
+	for (const auto &p : all) {
+		EXPECT_EQ(p.provider, "profile");
+		EXPECT_EQ(p.mod, "");
+		EXPECT_EQ(p.func, "");
+	}
+	// A glob gets the same set; the host filters it.
+	EXPECT_EQ(probes("tick-*").size(), 13u);
+}
+
+TEST_F(ProfilePlugin, OnDemandCookies)
+{
+	auto t = probes("tick-1ms");
+	ASSERT_EQ(t.size(), 1u);
+	EXPECT_EQ(t[0].name, "tick-1ms");
+	EXPECT_EQ(t[0].cookie, k_tick | 1'000'000u);
+
+	auto p = probes("profile-1234hz");
+	ASSERT_EQ(p.size(), 1u);
+	EXPECT_EQ(p[0].cookie, 810'372u);
+
+	auto d = probes("profile-2day");
+	ASSERT_EQ(d.size(), 1u);
+	EXPECT_EQ(d[0].cookie, 2 * 86'400'000'000'000u);
+	EXPECT_TRUE(g_log.empty());
+}
+
+TEST_F(ProfilePlugin, RefusedNamesAreLoggedAtDebug)
+{
+	EXPECT_TRUE(probes("tick-100us").empty());
+	EXPECT_TRUE(probes("syscall").empty()); // not ours: silent
+	ASSERT_EQ(g_log.size(), 1u);
+	EXPECT_EQ(g_log[0], std::to_string(DT_LOG_DEBUG) +
+				    ":profile: no probe tick-100us: the interval is below "
+				    "the 200us minimum");
+}
+
+TEST_F(ProfilePlugin, NoTypedArguments)
+{
+	dt_probe_info_t p = {sizeof(p), "profile", "", "", "profile-97",
+			     1'000'000'000u / 97};
+	int calls = 0;
+	EXPECT_EQ(ops_->probe_args(state_, &p,
+				   [](void *a, const dt_arg_desc_t *) {
+					   ++*static_cast<int *>(a);
+					   return 0;
+				   },
+				   &calls),
+		  0);
+	EXPECT_EQ(calls, 0);
+}
+
+} // namespace

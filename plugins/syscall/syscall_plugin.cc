@@ -1,0 +1,309 @@
+// SPDX-License-Identifier: MIT
+// The syscall provider (illumos systrace, FreeBSD systrace):
+//
+//   tracefs syscalls:sys_enter_X  ->  syscall:vmlinux:X:entry
+//   tracefs syscalls:sys_exit_X   ->  syscall:vmlinux:X:return
+//
+// A probe exists for every event directory under
+// <tracefs>/events/syscalls. Its cookie is the tracefs event ID, read from
+// the event's small `id` file (the same number as the `ID:` line of its
+// `format` file, without making the kernel print the whole format). The
+// `format` file itself is read only by probe_args():
+//
+//   entry:  one argument per field after __syscall_nr, typed as the
+//           kernel wrote it ("const char *", "umode_t");
+//   return: args[0] and args[1] both the return value, typed as the
+//           sys_exit event's `ret` field (FreeBSD systrace's convention).
+//
+// Laziness: a plain function name in the query touches only that system
+// call's two `id` files; a glob or "" lists the directory once.
+#include "tracefs_format.hpp"
+
+#include <dtrace/plugin.h>
+
+#include <dirent.h>
+#include <fcntl.h>
+#include <fnmatch.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <charconv>
+#include <cstring>
+#include <map>
+#include <memory>
+#include <new>
+#include <string>
+#include <string_view>
+
+namespace dt::plugin::syscall {
+namespace {
+
+constexpr std::string_view k_enter = "sys_enter_";
+constexpr std::string_view k_exit = "sys_exit_";
+
+struct state {
+	const dt_plugin_host_t *host = nullptr;
+	std::string dir; // <tracefs>/events/syscalls, or "" without tracefs
+	bool warned = false;
+};
+
+// Say once per session why there are no syscall probes.
+void warn_unavailable(state &s, const char *why)
+{
+	if (s.warned)
+		return;
+	s.warned = true;
+	s.host->log(s.host, DT_LOG_WARN,
+		    "syscall provider: no probes: %s; syscall probes need tracefs "
+		    "(events/syscalls, normally /sys/kernel/tracing) and root",
+		    why);
+}
+
+// A query field: "" (or absent) matches anything. libc's fnmatch(3)
+// implements the same shell glob as DTrace's gmatch(3GEN); the host
+// re-filters everything with its own matcher, so this is only a hint.
+bool field_matches(const char *glob, const char *s)
+{
+	return glob == nullptr || *glob == '\0' || fnmatch(glob, s, 0) == 0;
+}
+
+bool is_glob(const char *s)
+{
+	return std::strpbrk(s, "*?[\\") != nullptr;
+}
+
+// A system call name as it may appear in a path (no '/', not "." or "..").
+bool is_valid_name(std::string_view s)
+{
+	return !s.empty() && s != "." && s != ".." &&
+	       s.find('/') == std::string_view::npos;
+}
+
+// Read a small file whole. Returns 0 or a negative errno.
+int read_file(const std::string &path, std::string &out)
+{
+	out.clear();
+	int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	char buf[4096];
+	for (;;) {
+		ssize_t n = read(fd, buf, sizeof(buf));
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			int err = -errno;
+			close(fd);
+			return err;
+		}
+		if (n == 0)
+			break;
+		out.append(buf, static_cast<size_t>(n));
+	}
+	close(fd);
+	return 0;
+}
+
+// The event ID of <dir>/<event>; false if it cannot be read.
+bool event_id(const state &s, const std::string &event, uint64_t &id)
+{
+	std::string text;
+	if (read_file(s.dir + "/" + event + "/id", text) != 0)
+		return false;
+	while (!text.empty() && (text.back() == '\n' || text.back() == ' '))
+		text.pop_back();
+	auto [p, ec] = std::from_chars(text.data(), text.data() + text.size(), id);
+	return ec == std::errc() && p == text.data() + text.size();
+}
+
+struct wanted {
+	bool entry = false;
+	bool ret = false;
+};
+
+// Report the probes of one system call; true if the callback said stop.
+bool report(const state &s, const std::string &name, const wanted &w,
+	    const dt_probe_query_t *q, dt_probe_cb cb, void *arg)
+{
+	const char *qname = q->name;
+	uint64_t id = 0;
+	if (w.entry && field_matches(qname, "entry") &&
+	    event_id(s, std::string(k_enter) + name, id)) {
+		dt_probe_info_t p = {sizeof(p), "syscall", "vmlinux", name.c_str(),
+				     "entry", id};
+		if (cb(arg, &p))
+			return true;
+	}
+	if (w.ret && field_matches(qname, "return") &&
+	    event_id(s, std::string(k_exit) + name, id)) {
+		dt_probe_info_t p = {sizeof(p), "syscall", "vmlinux", name.c_str(),
+				     "return", id};
+		if (cb(arg, &p))
+			return true;
+	}
+	return false;
+}
+
+int list_probes(state &s, const dt_probe_query_t *q, dt_probe_cb cb, void *arg)
+{
+	if (s.dir.empty()) {
+		warn_unavailable(s, "no tracefs is mounted");
+		return 0;
+	}
+	if (!field_matches(q->mod, "vmlinux"))
+		return 0;
+	const char *func = q->func ? q->func : "";
+
+	// A plain name: look at that system call's files only.
+	if (*func != '\0' && !is_glob(func)) {
+		if (!is_valid_name(func))
+			return 0;
+		if (access(s.dir.c_str(), R_OK | X_OK) != 0) {
+			std::string why = s.dir + ": " + std::strerror(errno);
+			warn_unavailable(s, why.c_str());
+			return 0;
+		}
+		report(s, func, {true, true}, q, cb, arg);
+		return 0;
+	}
+
+	std::unique_ptr<DIR, int (*)(DIR *)> d(opendir(s.dir.c_str()), closedir);
+	if (!d) {
+		std::string why = s.dir + ": " + std::strerror(errno);
+		warn_unavailable(s, why.c_str());
+		return 0;
+	}
+	// Sorted by name, entry before return, as illumos lists systrace.
+	std::map<std::string, wanted> calls;
+	while (struct dirent *e = readdir(d.get())) {
+		std::string_view n = e->d_name;
+		bool enter = n.starts_with(k_enter);
+		if (!enter && !n.starts_with(k_exit))
+			continue;
+		std::string call(n.substr(enter ? k_enter.size() : k_exit.size()));
+		if (call.empty() || !field_matches(func, call.c_str()))
+			continue;
+		wanted &w = calls[call];
+		(enter ? w.entry : w.ret) = true;
+	}
+	d.reset();
+	for (const auto &[name, w] : calls)
+		if (report(s, name, w, q, cb, arg))
+			break;
+	return 0;
+}
+
+int emit_arg(dt_arg_cb cb, void *arg, int ndx, const std::string &type,
+	     const char *name)
+{
+	dt_arg_desc_t a = {sizeof(a), ndx, ndx, type.c_str(), nullptr, name};
+	return cb(arg, &a);
+}
+
+int describe_args(state &s, const dt_probe_info_t *p, dt_arg_cb cb, void *arg)
+{
+	if (s.dir.empty() || !is_valid_name(p->func))
+		return 0;
+	bool entry = std::strcmp(p->name, "entry") == 0;
+	if (!entry && std::strcmp(p->name, "return") != 0)
+		return 0;
+	std::string event = std::string(entry ? k_enter : k_exit) + p->func;
+	std::string text;
+	if (int err = read_file(s.dir + "/" + event + "/format", text); err != 0)
+		return err;
+	event_format f;
+	if (!parse_event_format(text, f))
+		return -EINVAL;
+	std::vector<format_field> fields = syscall_args(f);
+	if (entry) {
+		int ndx = 0;
+		for (const auto &field : fields)
+			if (emit_arg(cb, arg, ndx++, field.type, field.name.c_str()))
+				break;
+		return 0;
+	}
+	for (const auto &field : fields) {
+		if (field.name != "ret")
+			continue;
+		if (emit_arg(cb, arg, 0, field.type, "ret") == 0)
+			emit_arg(cb, arg, 1, field.type, "ret");
+		break;
+	}
+	return 0;
+}
+
+/*
+ * Operations
+ */
+
+int syscall_init(const dt_plugin_host_t *host, void **statep)
+{
+	try {
+		auto *s = new state;
+		s->host = host;
+		if (host->tracefs != nullptr && *host->tracefs != '\0')
+			s->dir = std::string(host->tracefs) + "/events/syscalls";
+		*statep = s;
+		return 0;
+	} catch (const std::bad_alloc &) {
+		return -ENOMEM;
+	} catch (...) {
+		return -EIO;
+	}
+}
+
+void syscall_fini(void *st)
+{
+	delete static_cast<state *>(st);
+}
+
+int syscall_probes(void *st, const dt_probe_query_t *q, dt_probe_cb cb, void *arg)
+{
+	try {
+		return list_probes(*static_cast<state *>(st), q, cb, arg);
+	} catch (const std::bad_alloc &) {
+		return -ENOMEM;
+	} catch (...) {
+		return -EIO;
+	}
+}
+
+int syscall_probe_args(void *st, const dt_probe_info_t *p, dt_arg_cb cb, void *arg)
+{
+	try {
+		return describe_args(*static_cast<state *>(st), p, cb, arg);
+	} catch (const std::bad_alloc &) {
+		return -ENOMEM;
+	} catch (...) {
+		return -EIO;
+	}
+}
+
+// illumos systrace_attr.
+const dt_plugin_ops_t k_ops = {
+	.sz = sizeof(dt_plugin_ops_t),
+	.abi_major = DT_PLUGIN_ABI_MAJOR,
+	.abi_minor = DT_PLUGIN_ABI_MINOR,
+	.name = "syscall",
+	.description = "system call entry and return (tracefs syscalls events)",
+	.attr = {{DT_STABILITY_EVOLVING, DT_STABILITY_EVOLVING, DT_CLASS_COMMON},
+		 {DT_STABILITY_PRIVATE, DT_STABILITY_PRIVATE, DT_CLASS_UNKNOWN},
+		 {DT_STABILITY_PRIVATE, DT_STABILITY_PRIVATE, DT_CLASS_ISA},
+		 {DT_STABILITY_EVOLVING, DT_STABILITY_EVOLVING, DT_CLASS_COMMON},
+		 {DT_STABILITY_PRIVATE, DT_STABILITY_PRIVATE, DT_CLASS_ISA}},
+	.priv = DT_PRIV_USER,
+	.flags = 0,
+	.init = syscall_init,
+	.fini = syscall_fini,
+	.probes = syscall_probes,
+	.probe_args = syscall_probe_args,
+	.kmod = nullptr,
+	.bpf = nullptr,
+};
+
+} // namespace
+} // namespace dt::plugin::syscall
+
+extern "C" {
+DT_PLUGIN_DEFINE(dt::plugin::syscall::k_ops)
+}

@@ -1,0 +1,231 @@
+// SPDX-License-Identifier: MIT
+// dt_syscall.so loaded directly (dlopen) against a tracefs tree built in a
+// temporary directory, and against no tracefs at all: listing, cookies,
+// argument types and the "needs tracefs and root" warning, without
+// depending on the running kernel.
+#include <dtrace/plugin.h>
+
+#include <gtest/gtest.h>
+
+#include <dlfcn.h>
+#include <unistd.h>
+
+#include <cstdarg>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <vector>
+
+namespace fs = std::filesystem;
+
+namespace {
+
+std::vector<std::pair<int, std::string>> g_log;
+
+void test_log(const dt_plugin_host_t *, int level, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+void test_log(const dt_plugin_host_t *, int level, const char *fmt, ...)
+{
+	char buf[1024];
+	va_list ap;
+	va_start(ap, fmt);
+	std::vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	g_log.emplace_back(level, buf);
+}
+
+struct probe {
+	std::string mod, func, name;
+	uint64_t cookie;
+	bool operator==(const probe &) const = default;
+};
+
+struct arg {
+	int ndx;
+	std::string native, name;
+	bool operator==(const arg &) const = default;
+};
+
+class SyscallPlugin : public ::testing::Test {
+protected:
+	void SetUp() override
+	{
+		g_log.clear();
+		lib_ = dlopen(DT_SYSCALL_PLUGIN, RTLD_NOW | RTLD_LOCAL);
+		ASSERT_NE(lib_, nullptr) << dlerror();
+		auto entry = reinterpret_cast<dt_plugin_entry_fn>(
+			dlsym(lib_, DT_PLUGIN_ENTRY_SYMBOL));
+		ASSERT_NE(entry, nullptr);
+		ops_ = entry(&host_);
+		ASSERT_NE(ops_, nullptr);
+		char tmpl[] = "/tmp/dt-syscall-test-XXXXXX";
+		ASSERT_NE(mkdtemp(tmpl), nullptr);
+		root_ = tmpl;
+	}
+	void TearDown() override
+	{
+		if (state_ && ops_->fini)
+			ops_->fini(state_);
+		if (lib_)
+			dlclose(lib_);
+		std::error_code ec;
+		fs::remove_all(root_, ec);
+	}
+
+	void add_event(const std::string &event, int id, const std::string &fields)
+	{
+		fs::path d = root_ / "events" / "syscalls" / event;
+		fs::create_directories(d);
+		std::ofstream(d / "id") << id << "\n";
+		std::ofstream(d / "format")
+			<< "name: " << event << "\nID: " << id << "\nformat:\n"
+			<< "\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"
+			<< "\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n\n"
+			<< "\tfield:int __syscall_nr;\toffset:8;\tsize:4;\tsigned:1;\n"
+			<< fields << "\nprint fmt: \"\"\n";
+	}
+
+	int init(const char *tracefs)
+	{
+		host_.tracefs = tracefs;
+		return ops_->init(&host_, &state_);
+	}
+
+	std::vector<probe> list(const char *mod, const char *func, const char *name,
+				int *rc = nullptr)
+	{
+		std::vector<probe> out;
+		dt_probe_query_t q = {sizeof(q), "syscall", mod, func, name};
+		int r = ops_->probes(state_, &q, [](void *a, const dt_probe_info_t *p) {
+			EXPECT_STREQ(p->provider, "syscall");
+			static_cast<std::vector<probe> *>(a)->push_back(
+				{p->mod, p->func, p->name, p->cookie});
+			return 0;
+		}, &out);
+		if (rc)
+			*rc = r;
+		return out;
+	}
+
+	std::vector<arg> args(const char *func, const char *name, int *rc = nullptr)
+	{
+		std::vector<arg> out;
+		dt_probe_info_t p = {sizeof(p), "syscall", "vmlinux", func, name, 0};
+		int r = ops_->probe_args(state_, &p, [](void *a, const dt_arg_desc_t *d) {
+			EXPECT_EQ(d->mapping, d->ndx);
+			EXPECT_EQ(d->xlate, nullptr);
+			static_cast<std::vector<arg> *>(a)->push_back(
+				{d->ndx, d->native, d->name ? d->name : ""});
+			return 0;
+		}, &out);
+		if (rc)
+			*rc = r;
+		return out;
+	}
+
+	void *lib_ = nullptr;
+	const dt_plugin_ops_t *ops_ = nullptr;
+	void *state_ = nullptr;
+	dt_plugin_host_t host_ = {sizeof(dt_plugin_host_t), DT_PLUGIN_ABI_MAJOR,
+				  DT_PLUGIN_ABI_MINOR, test_log, nullptr, nullptr,
+				  0, nullptr};
+	fs::path root_;
+};
+
+} // namespace
+
+TEST_F(SyscallPlugin, OpsTableDescribesSystrace)
+{
+	EXPECT_STREQ(ops_->name, "syscall");
+	EXPECT_EQ(ops_->priv, static_cast<uint32_t>(DT_PRIV_USER));
+	EXPECT_EQ(ops_->attr.provider.name, DT_STABILITY_EVOLVING);
+	EXPECT_EQ(ops_->attr.provider.klass, DT_CLASS_COMMON);
+	EXPECT_EQ(ops_->attr.mod.name, DT_STABILITY_PRIVATE);
+	EXPECT_EQ(ops_->attr.mod.klass, DT_CLASS_UNKNOWN);
+	EXPECT_EQ(ops_->attr.func.klass, DT_CLASS_ISA);
+	EXPECT_EQ(ops_->attr.name.data, DT_STABILITY_EVOLVING);
+	EXPECT_EQ(ops_->attr.args.name, DT_STABILITY_PRIVATE);
+	EXPECT_EQ(ops_->attr.args.klass, DT_CLASS_ISA);
+	EXPECT_EQ(ops_->kmod, nullptr);
+	EXPECT_EQ(ops_->bpf, nullptr);
+}
+
+TEST_F(SyscallPlugin, ListsFakeTreeSortedWithIdCookies)
+{
+	const char *fd = "\tfield:unsigned int fd;\toffset:16;\tsize:8;\tsigned:0;\n";
+	const char *ret = "\tfield:long ret;\toffset:16;\tsize:8;\tsigned:1;\n";
+	add_event("sys_enter_write", 11, fd);
+	add_event("sys_exit_write", 10, ret);
+	add_event("sys_enter_read", 21, fd);
+	add_event("sys_exit_read", 20, ret);
+	add_event("sys_enter_exit", 31, "\tfield:int error_code;\toffset:16;\tsize:8;\tsigned:0;\n");
+	fs::create_directories(root_ / "events" / "syscalls" / "enable_not_an_event");
+	ASSERT_EQ(init(root_.c_str()), 0);
+
+	int rc = -1;
+	std::vector<probe> want = {
+		{"vmlinux", "exit", "entry", 31},
+		{"vmlinux", "read", "entry", 21},  {"vmlinux", "read", "return", 20},
+		{"vmlinux", "write", "entry", 11}, {"vmlinux", "write", "return", 10},
+	};
+	EXPECT_EQ(list("", "", "", &rc), want);
+	EXPECT_EQ(rc, 0);
+	EXPECT_EQ(list("", "r*", "return"),
+		  (std::vector<probe>{{"vmlinux", "read", "return", 20}}));
+	EXPECT_EQ(list("vmlinux", "write", ""),
+		  (std::vector<probe>{{"vmlinux", "write", "entry", 11},
+				      {"vmlinux", "write", "return", 10}}));
+	EXPECT_TRUE(list("", "nosuchcall", "").empty());
+	EXPECT_TRUE(list("", "../syscalls", "").empty());
+	EXPECT_TRUE(list("somemodule", "", "").empty());
+	EXPECT_TRUE(g_log.empty());
+}
+
+TEST_F(SyscallPlugin, ArgsComeFromTheFormatFile)
+{
+	add_event("sys_enter_openat", 782,
+		  "\tfield:int dfd;\toffset:16;\tsize:8;\tsigned:0;\n"
+		  "\tfield:const char * filename;\toffset:24;\tsize:8;\tsigned:0;\n"
+		  "\tfield:umode_t mode;\toffset:32;\tsize:8;\tsigned:0;\n");
+	add_event("sys_exit_openat", 781, "\tfield:long ret;\toffset:16;\tsize:8;\tsigned:1;\n");
+	ASSERT_EQ(init(root_.c_str()), 0);
+	EXPECT_EQ(args("openat", "entry"),
+		  (std::vector<arg>{{0, "int", "dfd"},
+				    {1, "const char *", "filename"},
+				    {2, "umode_t", "mode"}}));
+	EXPECT_EQ(args("openat", "return"),
+		  (std::vector<arg>{{0, "long", "ret"}, {1, "long", "ret"}}));
+	int rc = 0;
+	EXPECT_TRUE(args("nosuchcall", "entry", &rc).empty());
+	EXPECT_EQ(rc, -ENOENT);
+}
+
+TEST_F(SyscallPlugin, NoTracefsWarnsOnceAndListsNothing)
+{
+	ASSERT_EQ(init(nullptr), 0);
+	int rc = -1;
+	EXPECT_TRUE(list("", "", "", &rc).empty());
+	EXPECT_EQ(rc, 0);
+	EXPECT_TRUE(list("", "openat", "entry", &rc).empty());
+	EXPECT_EQ(rc, 0);
+	ASSERT_EQ(g_log.size(), 1u);
+	EXPECT_EQ(g_log[0].first, DT_LOG_WARN);
+	EXPECT_NE(g_log[0].second.find("tracefs"), std::string::npos) << g_log[0].second;
+	EXPECT_NE(g_log[0].second.find("root"), std::string::npos) << g_log[0].second;
+	EXPECT_TRUE(args("openat", "entry").empty());
+}
+
+TEST_F(SyscallPlugin, UnreadableTracefsWarnsOnceAndListsNothing)
+{
+	std::string missing = (root_ / "not-mounted").string();
+	ASSERT_EQ(init(missing.c_str()), 0);
+	int rc = -1;
+	EXPECT_TRUE(list("", "open*", "", &rc).empty());
+	EXPECT_EQ(rc, 0);
+	EXPECT_TRUE(list("", "openat", "", &rc).empty());
+	EXPECT_EQ(rc, 0);
+	ASSERT_EQ(g_log.size(), 1u);
+	EXPECT_NE(g_log[0].second.find(missing), std::string::npos) << g_log[0].second;
+	EXPECT_NE(g_log[0].second.find("root"), std::string::npos) << g_log[0].second;
+}

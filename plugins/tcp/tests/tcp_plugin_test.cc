@@ -1,0 +1,283 @@
+// SPDX-License-Identifier: MIT
+// tcp provider: what `dtrace -l`/`-lv` print for it, byte for byte, and
+// what the plugin's ops table says that -lv does not show (native types,
+// mappings, cookies).
+//
+// Probe IDs: the registry numbers probes in the order it first sees
+// them, the dtrace provider's BEGIN/END/ERROR being 1-3. With only tcp
+// loaded (-P tcp), tcp's probes are 4..11 in table order; with -n naming
+// one probe, that probe alone is seen, as 4.
+#include "run_dtrace.hpp"
+
+#include <dtrace/plugin.h>
+
+#include <dlfcn.h>
+#include <gtest/gtest.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <string>
+#include <vector>
+
+namespace {
+
+using dt::test::dtrace;
+
+constexpr const char *k_header =
+	"   ID   PROVIDER            MODULE                          FUNCTION NAME\n";
+
+// The Guide's tcp probes, in the order we list them.
+constexpr const char *k_names[] = {
+	"accept-established", "accept-refused", "connect-request",
+	"connect-established", "connect-refused", "send",
+	"receive", "state-change",
+};
+
+const char *const k_attr_blocks =
+	"\n"
+	"\tProbe Description Attributes\n"
+	"\t\tIdentifier Names: Private\n"
+	"\t\tData Semantics:   Private\n"
+	"\t\tDependency Class: Unknown\n"
+	"\n"
+	"\tArgument Attributes\n"
+	"\t\tIdentifier Names: Evolving\n"
+	"\t\tData Semantics:   Evolving\n"
+	"\t\tDependency Class: ISA\n";
+
+const char *const k_segment_types =
+	"\n"
+	"\tArgument Types\n"
+	"\t\targs[0]: pktinfo_t *\n"
+	"\t\targs[1]: csinfo_t *\n"
+	"\t\targs[2]: ipinfo_t *\n"
+	"\t\targs[3]: tcpsinfo_t *\n"
+	"\t\targs[4]: tcpinfo_t *\n"
+	"\n";
+
+const char *const k_state_change_types =
+	"\n"
+	"\tArgument Types\n"
+	"\t\targs[0]: void\n"
+	"\t\targs[1]: csinfo_t *\n"
+	"\t\targs[2]: void\n"
+	"\t\targs[3]: tcpsinfo_t *\n"
+	"\t\targs[4]: void\n"
+	"\t\targs[5]: tcplsinfo_t *\n"
+	"\n";
+
+std::string row(unsigned id, const char *name)
+{
+	char buf[256];
+	std::snprintf(buf, sizeof(buf), "%5u %10s %17s %33s %s\n", id, "tcp",
+		      "vmlinux", "", name);
+	return buf;
+}
+
+TEST(TcpCli, ListsEightProbesInTableOrder)
+{
+	auto r = dtrace({"-l", "-P", "tcp"});
+	ASSERT_EQ(r.status, 0) << r.err;
+	EXPECT_EQ(r.err, "");
+	EXPECT_EQ(r.out,
+		  std::string(k_header) +
+			  "    4        tcp           vmlinux                                   accept-established\n"
+			  "    5        tcp           vmlinux                                   accept-refused\n"
+			  "    6        tcp           vmlinux                                   connect-request\n"
+			  "    7        tcp           vmlinux                                   connect-established\n"
+			  "    8        tcp           vmlinux                                   connect-refused\n"
+			  "    9        tcp           vmlinux                                   send\n"
+			  "   10        tcp           vmlinux                                   receive\n"
+			  "   11        tcp           vmlinux                                   state-change\n");
+}
+
+TEST(TcpCli, StateChangeListed)
+{
+	auto r = dtrace({"-l", "-n", "tcp:::state-change"});
+	ASSERT_EQ(r.status, 0) << r.err;
+	EXPECT_EQ(r.err, "");
+	EXPECT_EQ(r.out, std::string(k_header) +
+				 "    4        tcp           vmlinux                                   state-change\n");
+}
+
+TEST(TcpCli, StateChangeVerbose)
+{
+	auto r = dtrace({"-lv", "-n", "tcp:::state-change"});
+	ASSERT_EQ(r.status, 0) << r.err;
+	EXPECT_EQ(r.err, "");
+	EXPECT_EQ(r.out, std::string(k_header) +
+				 "    4        tcp           vmlinux                                   state-change\n"
+				 "\n"
+				 "\tProbe Description Attributes\n"
+				 "\t\tIdentifier Names: Private\n"
+				 "\t\tData Semantics:   Private\n"
+				 "\t\tDependency Class: Unknown\n"
+				 "\n"
+				 "\tArgument Attributes\n"
+				 "\t\tIdentifier Names: Evolving\n"
+				 "\t\tData Semantics:   Evolving\n"
+				 "\t\tDependency Class: ISA\n"
+				 "\n"
+				 "\tArgument Types\n"
+				 "\t\targs[0]: void\n"
+				 "\t\targs[1]: csinfo_t *\n"
+				 "\t\targs[2]: void\n"
+				 "\t\targs[3]: tcpsinfo_t *\n"
+				 "\t\targs[4]: void\n"
+				 "\t\targs[5]: tcplsinfo_t *\n"
+				 "\n");
+}
+
+TEST(TcpCli, EveryProbeVerbose)
+{
+	auto r = dtrace({"-lv", "-P", "tcp"});
+	ASSERT_EQ(r.status, 0) << r.err;
+	std::string want = k_header;
+	unsigned id = 4;
+	for (const char *n : k_names)
+		want += row(id++, n) + k_attr_blocks +
+			(std::string(n) == "state-change" ? k_state_change_types
+							  : k_segment_types);
+	EXPECT_EQ(r.out, want);
+}
+
+TEST(TcpCli, GlobOverNamesKeepsTableOrder)
+{
+	auto r = dtrace({"-l", "-n", "tcp:::connect-*"});
+	ASSERT_EQ(r.status, 0) << r.err;
+	EXPECT_EQ(r.out, std::string(k_header) + row(4, "connect-request") +
+				 row(5, "connect-established") + row(6, "connect-refused"));
+}
+
+TEST(TcpCli, WrongModuleDoesNotMatch)
+{
+	auto r = dtrace({"-l", "-n", "tcp:ip::send"});
+	EXPECT_EQ(r.status, 1);
+	EXPECT_EQ(r.err, "dtrace: invalid probe specifier tcp:ip::send: "
+			 "probe description tcp:ip::send does not match any probes\n");
+}
+
+// ---- the ops table, loaded directly -------------------------------------
+
+struct arg_seen {
+	int32_t ndx, mapping;
+	std::string native, xlate;
+};
+
+class TcpPlugin : public ::testing::Test {
+protected:
+	void SetUp() override
+	{
+		handle_ = dlopen(DT_TCP_PLUGIN, RTLD_NOW | RTLD_LOCAL);
+		ASSERT_NE(handle_, nullptr) << dlerror();
+		auto entry = reinterpret_cast<dt_plugin_entry_fn>(
+			dlsym(handle_, DT_PLUGIN_ENTRY_SYMBOL));
+		ASSERT_NE(entry, nullptr);
+		host_.sz = sizeof(host_);
+		host_.abi_major = DT_PLUGIN_ABI_MAJOR;
+		ops_ = entry(&host_);
+		ASSERT_NE(ops_, nullptr);
+	}
+	void TearDown() override
+	{
+		if (handle_)
+			dlclose(handle_);
+	}
+
+	std::vector<dt_probe_info_t> probes()
+	{
+		dt_probe_query_t q = {sizeof(q), "", "", "", ""};
+		std::vector<dt_probe_info_t> out;
+		EXPECT_EQ(ops_->probes(nullptr, &q,
+				       [](void *a, const dt_probe_info_t *p) {
+					       static_cast<std::vector<dt_probe_info_t> *>(a)->push_back(*p);
+					       return 0;
+				       },
+				       &out),
+			  0);
+		return out;
+	}
+
+	int args(const dt_probe_info_t &p, std::vector<arg_seen> &out)
+	{
+		return ops_->probe_args(nullptr, &p,
+					[](void *a, const dt_arg_desc_t *d) {
+						static_cast<std::vector<arg_seen> *>(a)->push_back(
+							{d->ndx, d->mapping, d->native,
+							 d->xlate ? d->xlate : ""});
+						return 0;
+					},
+					&out);
+	}
+
+	void *handle_ = nullptr;
+	dt_plugin_host_t host_{};
+	const dt_plugin_ops_t *ops_ = nullptr;
+};
+
+TEST_F(TcpPlugin, DescribesItself)
+{
+	EXPECT_STREQ(ops_->name, "tcp");
+	EXPECT_EQ(ops_->priv, DT_PRIV_USER);
+	EXPECT_EQ(ops_->kmod, nullptr);
+	EXPECT_EQ(ops_->bpf, nullptr);
+	EXPECT_EQ(ops_->attr.name.klass, DT_CLASS_ISA);
+	EXPECT_EQ(ops_->attr.mod.name, DT_STABILITY_PRIVATE);
+}
+
+TEST_F(TcpPlugin, CookiesIndexTheTable)
+{
+	auto all = probes();
+	ASSERT_EQ(all.size(), std::size(k_names));
+	for (size_t i = 0; i < all.size(); i++) {
+		EXPECT_STREQ(all[i].provider, "tcp");
+		EXPECT_STREQ(all[i].mod, "vmlinux");
+		EXPECT_STREQ(all[i].func, "");
+		EXPECT_STREQ(all[i].name, k_names[i]);
+		EXPECT_EQ(all[i].cookie, i);
+	}
+}
+
+TEST_F(TcpPlugin, SegmentProbesHaveLinuxNativeTypes)
+{
+	auto all = probes();
+	ASSERT_EQ(all.size(), 8u);
+	const std::vector<std::string> natives = {"struct sk_buff *", "struct sock *",
+						  "__u8 *", "struct tcp_sock *",
+						  "struct tcphdr *"};
+	for (size_t i = 0; i < 7; i++) {
+		std::vector<arg_seen> a;
+		ASSERT_EQ(args(all[i], a), 0) << all[i].name;
+		ASSERT_EQ(a.size(), natives.size()) << all[i].name;
+		for (size_t j = 0; j < a.size(); j++) {
+			EXPECT_EQ(a[j].ndx, static_cast<int32_t>(j));
+			EXPECT_EQ(a[j].mapping, static_cast<int32_t>(j));
+			EXPECT_EQ(a[j].native, natives[j]) << all[i].name;
+		}
+	}
+}
+
+TEST_F(TcpPlugin, StateChangeNativeTypes)
+{
+	auto all = probes();
+	ASSERT_EQ(all.size(), 8u);
+	std::vector<arg_seen> a;
+	ASSERT_EQ(args(all[7], a), 0);
+	ASSERT_EQ(a.size(), 6u);
+	EXPECT_EQ(a[0].native, "void");
+	EXPECT_EQ(a[1].native, "struct sock *");
+	EXPECT_EQ(a[3].native, "struct tcp_sock *");
+	EXPECT_EQ(a[5].native, "int");
+	EXPECT_EQ(a[5].xlate, "tcplsinfo_t *");
+	EXPECT_EQ(a[5].mapping, 5);
+}
+
+TEST_F(TcpPlugin, RefusesAProbeItDidNotReport)
+{
+	std::vector<arg_seen> a;
+	dt_probe_info_t bogus = {sizeof(bogus), "tcp", "vmlinux", "", "send", 8};
+	EXPECT_EQ(args(bogus, a), -ENOENT);
+	EXPECT_TRUE(a.empty());
+}
+
+} // namespace
