@@ -8,7 +8,13 @@
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 "$top/tools/install-deps.sh"
-"$top/tools/build.sh" >/dev/null
+log=$(mktemp)
+trap 'rm -f "$log"' EXIT
+if ! "$top/tools/build.sh" >"$log" 2>&1; then
+	cat "$log" >&2
+	echo "demo: the build failed (output above)" >&2
+	exit 1
+fi
 dtrace="$top/build/bin/dtrace"
 
 run() {

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 // Probe descriptions: parsing specifiers and DTrace's glob matching.
+#include <dtrace/plugin.hpp>
 #include <dtrace/probe_desc.hpp>
 
 #include <fnmatch.h>
@@ -43,7 +44,7 @@ bool parse_probe_desc(std::string_view spec, desc_kind kind, probe_desc &out,
 
 bool is_glob(std::string_view pattern)
 {
-	return pattern.find_first_of("*?[\\") != std::string_view::npos;
+	return sdk::is_glob(pattern); // one definition, shared with plugins
 }
 
 bool glob_match(std::string_view pattern, std::string_view str)

@@ -12,14 +12,18 @@
 //
 // The kernel half that fires these probes comes with the kmod engine; until
 // then the ops table leaves the kmod and bpf engine tables NULL.
-#include <dtrace/plugin.h>
+//
+// dtrace/plugin.hpp, the SDK's optional C++ helpers, supplies guard() and
+// is_glob(). Its table_probe/report_table() suit a provider whose probes
+// share one function and have unnamed arguments (proc, tcp); these sites
+// differ in function and name their arguments, so the table is our own.
+#include <dtrace/plugin.hpp>
 
 #include <cerrno>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
 #include <iterator>
-#include <new>
 
 namespace dt::plugin::hello {
 namespace {
@@ -64,29 +68,18 @@ constexpr probe_spec k_probes[] = {
 // differs; globs and "" are left to the host, which filters everything.
 bool may_match(const char *query, const char *value)
 {
-	if (query == nullptr || *query == '\0' || std::strpbrk(query, "*?[\\"))
+	if (query == nullptr || *query == '\0' || dt::sdk::is_glob(query))
 		return true;
 	return std::strcmp(query, value) == 0;
 }
 
 // No C++ exception may cross the C ABI (plugin.h). This table is static
 // and nothing below throws today, but every op still runs its body through
-// guarded(), the pattern a provider that allocates needs.
-template <typename F>
-int guarded(F &&body) noexcept
-{
-	try {
-		return body();
-	} catch (const std::bad_alloc &) {
-		return -ENOMEM;
-	} catch (...) {
-		return -EIO;
-	}
-}
-
+// dt::sdk::guard() (bad_alloc -> -ENOMEM, anything else -EIO), the pattern
+// a provider that allocates needs.
 int hello_probes(void *, const dt_probe_query_t *q, dt_probe_cb cb, void *arg)
 {
-	return guarded([&] {
+	return dt::sdk::guard([&] {
 		if (q != nullptr && !may_match(q->mod, k_module))
 			return 0;
 		for (size_t i = 0; i < std::size(k_probes); i++) {
@@ -104,7 +97,7 @@ int hello_probes(void *, const dt_probe_query_t *q, dt_probe_cb cb, void *arg)
 
 int hello_probe_args(void *, const dt_probe_info_t *probe, dt_arg_cb cb, void *arg)
 {
-	return guarded([&] {
+	return dt::sdk::guard([&] {
 		if (probe == nullptr || probe->cookie >= std::size(k_probes))
 			return -ENOENT;
 		const probe_spec &s = k_probes[probe->cookie];

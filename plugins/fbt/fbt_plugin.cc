@@ -22,14 +22,12 @@
 #include "btf_args.hpp"
 #include "function_source.hpp"
 
-#include <dtrace/plugin.h>
+#include <dtrace/plugin.hpp>
 
 #include <fnmatch.h>
 
-#include <cerrno>
 #include <cstring>
 #include <memory>
-#include <new>
 #include <optional>
 #include <string>
 #include <unordered_set>
@@ -45,26 +43,16 @@ struct state {
 	bool logged_source = false;
 };
 
-// A query field: "" (or absent) matches anything. libc's fnmatch(3)
-// implements the same shell glob as DTrace's gmatch(3GEN); the host
-// re-filters everything with its own matcher, so this is only a hint.
-bool field_matches(const char *glob, const char *s)
-{
-	return glob == nullptr || *glob == '\0' || fnmatch(glob, s, 0) == 0;
-}
-
-bool is_glob(const char *s)
-{
-	return std::strpbrk(s, "*?[\\") != nullptr;
-}
-
-// A query field compiled for the per-line test: plain names compare as
-// strings, globs through fnmatch on a NUL-terminated copy.
+// A query field compiled for the per-line test: "" (or absent) matches
+// anything, plain names compare as strings, and globs go through
+// fnmatch(3) as in dt::sdk::field_matches(), but on a reused NUL-terminated
+// copy (the function source hands out string_views). The host re-filters
+// everything with its own matcher, so this is only a hint.
 class field_filter {
 public:
 	explicit field_filter(const char *glob)
 		: glob_(glob && *glob ? glob : ""),
-		  plain_(!glob_.empty() && !is_glob(glob_.c_str()))
+		  plain_(!glob_.empty() && !dt::sdk::is_glob(glob_))
 	{
 	}
 	bool operator()(std::string_view s)
@@ -85,8 +73,8 @@ private:
 
 int list_probes(state &s, const dt_probe_query_t *q, dt_probe_cb cb, void *arg)
 {
-	bool want_entry = field_matches(q->name, "entry");
-	bool want_return = field_matches(q->name, "return");
+	bool want_entry = dt::sdk::field_matches(q->name, "entry");
+	bool want_return = dt::sdk::field_matches(q->name, "return");
 	if (!want_entry && !want_return)
 		return 0;
 	if (!s.blacklist)
@@ -170,14 +158,11 @@ int describe_args(state &s, const dt_probe_info_t *p, dt_arg_cb cb, void *arg)
 
 int fbt_init(const dt_plugin_host_t *host, void **statep)
 {
-	try {
+	// A failed allocation is -ENOMEM (dt::sdk::guard()), anything else -EIO.
+	return dt::sdk::guard([&] {
 		*statep = new state(host);
 		return 0;
-	} catch (const std::bad_alloc &) {
-		return -ENOMEM;
-	} catch (...) {
-		return -EIO;
-	}
+	});
 }
 
 void fbt_fini(void *st)
@@ -187,24 +172,12 @@ void fbt_fini(void *st)
 
 int fbt_probes(void *st, const dt_probe_query_t *q, dt_probe_cb cb, void *arg)
 {
-	try {
-		return list_probes(*static_cast<state *>(st), q, cb, arg);
-	} catch (const std::bad_alloc &) {
-		return -ENOMEM;
-	} catch (...) {
-		return -EIO;
-	}
+	return dt::sdk::guard([&] { return list_probes(*static_cast<state *>(st), q, cb, arg); });
 }
 
 int fbt_probe_args(void *st, const dt_probe_info_t *p, dt_arg_cb cb, void *arg)
 {
-	try {
-		return describe_args(*static_cast<state *>(st), p, cb, arg);
-	} catch (const std::bad_alloc &) {
-		return -ENOMEM;
-	} catch (...) {
-		return -EIO;
-	}
+	return dt::sdk::guard([&] { return describe_args(*static_cast<state *>(st), p, cb, arg); });
 }
 
 // illumos fbt_attr.

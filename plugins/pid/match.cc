@@ -2,24 +2,17 @@
 // Query interpretation for the pid provider (see match.hpp).
 #include "match.hpp"
 
-#include <fnmatch.h>
-
 #include <algorithm>
 #include <charconv>
 #include <cstdio>
 
 namespace dt::plugin::pid {
 
-bool is_glob(std::string_view pattern)
-{
-	return pattern.find_first_of("*?[\\") != std::string_view::npos;
-}
-
 bool glob_match(const std::string &pattern, const char *str)
 {
 	// fnmatch(3) is gmatch(3GEN)'s POSIX twin: the same metacharacters,
 	// and with no flags `*` also crosses '/' and leading dots.
-	return pattern.empty() || fnmatch(pattern.c_str(), str, 0) == 0;
+	return dt::sdk::field_matches(pattern.c_str(), str);
 }
 
 std::optional<int64_t> literal_pid(std::string_view provider)

@@ -5,6 +5,8 @@
 // string logic, unit-tested on its own (tests/pid_match_test.cc).
 #pragma once
 
+#include <dtrace/plugin.hpp>
+
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -12,11 +14,11 @@
 
 namespace dt::plugin::pid {
 
-// True if `pattern` contains a glob metacharacter (* ? [ \).
-[[nodiscard]] bool is_glob(std::string_view pattern);
+// True if `pattern` contains a glob metacharacter (* ? [ \): the SDK's.
+using dt::sdk::is_glob;
 
 // DTrace glob match (fnmatch(3) without flags: `*`, `?`, `[...]`, `\`).
-// An empty pattern matches anything.
+// An empty pattern matches anything (dt::sdk::field_matches()).
 [[nodiscard]] bool glob_match(const std::string &pattern, const char *str);
 
 // "pid1234" -> 1234. nullopt if `provider` is not `pid` followed by

@@ -42,7 +42,7 @@
 #include "match.hpp"
 #include "proc_objects.hpp"
 
-#include <dtrace/plugin.h>
+#include <dtrace/plugin.hpp>
 
 #include <libelf.h>
 
@@ -207,14 +207,10 @@ void pid_fini(void *state)
 int pid_probes(void *state, const dt_probe_query_t *query, dt_probe_cb cb, void *arg)
 {
 	auto *s = static_cast<pid_state *>(state);
-	try {
+	return dt::sdk::guard([&] {
 		walk(s->host, *query, cb, arg).run();
 		return 0;
-	} catch (const std::bad_alloc &) {
-		return -ENOMEM;
-	} catch (...) {
-		return -EIO;
-	}
+	});
 }
 
 // illumos fasttrap's pid provider attributes (fasttrap.c, pid_attr).

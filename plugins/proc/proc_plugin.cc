@@ -23,29 +23,17 @@
 // struct task_struct * is seen through the psinfo_t/lwpsinfo_t
 // translators, and lwp-create and signal-send build both args[0] and
 // args[1] from the same native argument (mapping 0), as illumos does.
-#include <dtrace/plugin.h>
+#include <dtrace/plugin.hpp>
 
 #include <array>
-#include <cerrno>
-#include <cstdint>
-#include <cstring>
-#include <iterator>
 
 namespace dt::plugin::proc {
 namespace {
 
-struct arg_def {
-	int32_t mapping;     // native argument args[n] is built from
-	const char *native;  // nullptr ends the list
-	const char *xlate;   // nullptr: args[n] has the native type
-};
+using dt::sdk::table_arg;
+using dt::sdk::table_probe;
 
-struct probe_def {
-	const char *name;
-	std::array<arg_def, 3> args;
-};
-
-constexpr probe_def k_probes[] = {
+constexpr table_probe k_probes[] = {
 	{"create", {{{0, "struct task_struct *", "psinfo_t *"}}}},
 	{"exec", {{{0, "char *", "string"}}}},
 	{"exec-success", {}},
@@ -71,51 +59,18 @@ constexpr probe_def k_probes[] = {
 constexpr const char *k_provider = "proc";
 constexpr const char *k_module = "vmlinux";
 
-// The table entry for a probe we reported: by cookie, checked by name.
-const probe_def *find_probe(const dt_probe_info_t *probe)
-{
-	if (probe->cookie >= std::size(k_probes))
-		return nullptr;
-	const probe_def &def = k_probes[probe->cookie];
-	return std::strcmp(def.name, probe->name) == 0 ? &def : nullptr;
-}
-
 // Twelve constant entries: reporting them all is cheaper than reading
 // the query, and the host filters them against it.
 int proc_probes(void *, const dt_probe_query_t *, dt_probe_cb cb, void *arg)
 {
-	try {
-		for (uint64_t i = 0; i < std::size(k_probes); i++) {
-			dt_probe_info_t p = {sizeof(p), k_provider, k_module, "",
-					     k_probes[i].name, i};
-			if (cb(arg, &p))
-				break;
-		}
-		return 0;
-	} catch (...) {
-		return -EIO;
-	}
+	return dt::sdk::guard(
+		[&] { return dt::sdk::report_table(k_probes, k_provider, k_module, "", cb, arg); });
 }
 
 int proc_probe_args(void *, const dt_probe_info_t *probe, dt_arg_cb cb, void *arg)
 {
-	try {
-		const probe_def *def = find_probe(probe);
-		if (def == nullptr)
-			return -ENOENT;
-		int32_t ndx = 0;
-		for (const arg_def &a : def->args) {
-			if (a.native == nullptr)
-				break;
-			dt_arg_desc_t d = {sizeof(d), ndx++, a.mapping, a.native,
-					   a.xlate, nullptr};
-			if (cb(arg, &d))
-				break;
-		}
-		return 0;
-	} catch (...) {
-		return -EIO;
-	}
+	return dt::sdk::guard(
+		[&] { return dt::sdk::report_table_args(k_probes, probe, cb, arg); });
 }
 
 // illumos sdt.c stab_attr for proc (the Guide's "proc Stability").

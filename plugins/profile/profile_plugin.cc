@@ -20,10 +20,7 @@
 // user mode) and arg1 the user PC (0 in kernel mode).
 #include "interval.hpp"
 
-#include <dtrace/plugin.h>
-
-#include <cerrno>
-#include <cstring>
+#include <dtrace/plugin.hpp>
 
 namespace dt::plugin::profile {
 namespace {
@@ -35,13 +32,6 @@ constexpr const char *k_default_probes[] = {
 };
 
 constexpr const char *k_provider = "profile";
-
-// DTrace globs (gmatch): a name with one of these is a pattern, and
-// creates nothing. (The core's is_glob() is not part of the plugin SDK.)
-bool is_glob(const char *s)
-{
-	return std::strpbrk(s, "*?[\\") != nullptr;
-}
 
 // Report the probe `name` names. True if it is a valid profile-N/tick-N
 // name (reported; `stop` then holds the callback's answer), else false.
@@ -73,13 +63,14 @@ int profile_init(const dt_plugin_host_t *host, void **state)
 int profile_probes(void *state, const dt_probe_query_t *query, dt_probe_cb cb,
 		   void *arg)
 {
-	try {
+	return dt::sdk::guard([&] {
 		const auto *host = static_cast<const dt_plugin_host_t *>(state);
 		const char *name = query != nullptr && query->name != nullptr
 					   ? query->name
 					   : "";
 		bool stop = false;
-		if (*name != '\0' && !is_glob(name)) {
+		// A DTrace glob (gmatch) is a pattern, and creates nothing.
+		if (*name != '\0' && !dt::sdk::is_glob(name)) {
 			report(host, name, cb, arg, stop);
 			return 0;
 		}
@@ -87,9 +78,7 @@ int profile_probes(void *state, const dt_probe_query_t *query, dt_probe_cb cb,
 			if (report(host, n, cb, arg, stop) && stop)
 				break;
 		return 0;
-	} catch (...) {
-		return -EIO;
-	}
+	});
 }
 
 // None typed: see the head comment.

@@ -19,11 +19,10 @@
 // call's two `id` files; a glob or "" lists the directory once.
 #include "tracefs_format.hpp"
 
-#include <dtrace/plugin.h>
+#include <dtrace/plugin.hpp>
 
 #include <dirent.h>
 #include <fcntl.h>
-#include <fnmatch.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -31,7 +30,6 @@
 #include <cstring>
 #include <map>
 #include <memory>
-#include <new>
 #include <string>
 #include <string_view>
 
@@ -57,19 +55,6 @@ void warn_unavailable(state &s, const char *why)
 		    "syscall provider: no probes: %s; syscall probes need tracefs "
 		    "(events/syscalls, normally /sys/kernel/tracing) and root",
 		    why);
-}
-
-// A query field: "" (or absent) matches anything. libc's fnmatch(3)
-// implements the same shell glob as DTrace's gmatch(3GEN); the host
-// re-filters everything with its own matcher, so this is only a hint.
-bool field_matches(const char *glob, const char *s)
-{
-	return glob == nullptr || *glob == '\0' || fnmatch(glob, s, 0) == 0;
-}
-
-bool is_glob(const char *s)
-{
-	return std::strpbrk(s, "*?[\\") != nullptr;
 }
 
 // A system call name as it may appear in a path (no '/', not "." or "..").
@@ -122,19 +107,21 @@ struct wanted {
 };
 
 // Report the probes of one system call; true if the callback said stop.
+// Query fields are matched with dt::sdk::field_matches(): the host
+// re-filters everything with its own matcher, so that is only a hint.
 bool report(const state &s, const std::string &name, const wanted &w,
 	    const dt_probe_query_t *q, dt_probe_cb cb, void *arg)
 {
 	const char *qname = q->name;
 	uint64_t id = 0;
-	if (w.entry && field_matches(qname, "entry") &&
+	if (w.entry && dt::sdk::field_matches(qname, "entry") &&
 	    event_id(s, std::string(k_enter) + name, id)) {
 		dt_probe_info_t p = {sizeof(p), "syscall", "vmlinux", name.c_str(),
 				     "entry", id};
 		if (cb(arg, &p))
 			return true;
 	}
-	if (w.ret && field_matches(qname, "return") &&
+	if (w.ret && dt::sdk::field_matches(qname, "return") &&
 	    event_id(s, std::string(k_exit) + name, id)) {
 		dt_probe_info_t p = {sizeof(p), "syscall", "vmlinux", name.c_str(),
 				     "return", id};
@@ -150,12 +137,12 @@ int list_probes(state &s, const dt_probe_query_t *q, dt_probe_cb cb, void *arg)
 		warn_unavailable(s, "no tracefs is mounted");
 		return 0;
 	}
-	if (!field_matches(q->mod, "vmlinux"))
+	if (!dt::sdk::field_matches(q->mod, "vmlinux"))
 		return 0;
 	const char *func = q->func ? q->func : "";
 
 	// A plain name: look at that system call's files only.
-	if (*func != '\0' && !is_glob(func)) {
+	if (*func != '\0' && !dt::sdk::is_glob(func)) {
 		if (!is_valid_name(func))
 			return 0;
 		if (access(s.dir.c_str(), R_OK | X_OK) != 0) {
@@ -181,7 +168,7 @@ int list_probes(state &s, const dt_probe_query_t *q, dt_probe_cb cb, void *arg)
 		if (!enter && !n.starts_with(k_exit))
 			continue;
 		std::string call(n.substr(enter ? k_enter.size() : k_exit.size()));
-		if (call.empty() || !field_matches(func, call.c_str()))
+		if (call.empty() || !dt::sdk::field_matches(func, call.c_str()))
 			continue;
 		wanted &w = calls[call];
 		(enter ? w.entry : w.ret) = true;
@@ -238,18 +225,14 @@ int describe_args(state &s, const dt_probe_info_t *p, dt_arg_cb cb, void *arg)
 
 int syscall_init(const dt_plugin_host_t *host, void **statep)
 {
-	try {
+	return dt::sdk::guard([&] {
 		auto *s = new state;
 		s->host = host;
 		if (host->tracefs != nullptr && *host->tracefs != '\0')
 			s->dir = std::string(host->tracefs) + "/events/syscalls";
 		*statep = s;
 		return 0;
-	} catch (const std::bad_alloc &) {
-		return -ENOMEM;
-	} catch (...) {
-		return -EIO;
-	}
+	});
 }
 
 void syscall_fini(void *st)
@@ -259,24 +242,12 @@ void syscall_fini(void *st)
 
 int syscall_probes(void *st, const dt_probe_query_t *q, dt_probe_cb cb, void *arg)
 {
-	try {
-		return list_probes(*static_cast<state *>(st), q, cb, arg);
-	} catch (const std::bad_alloc &) {
-		return -ENOMEM;
-	} catch (...) {
-		return -EIO;
-	}
+	return dt::sdk::guard([&] { return list_probes(*static_cast<state *>(st), q, cb, arg); });
 }
 
 int syscall_probe_args(void *st, const dt_probe_info_t *p, dt_arg_cb cb, void *arg)
 {
-	try {
-		return describe_args(*static_cast<state *>(st), p, cb, arg);
-	} catch (const std::bad_alloc &) {
-		return -ENOMEM;
-	} catch (...) {
-		return -EIO;
-	}
+	return dt::sdk::guard([&] { return describe_args(*static_cast<state *>(st), p, cb, arg); });
 }
 
 // illumos systrace_attr.

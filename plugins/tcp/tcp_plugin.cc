@@ -26,30 +26,18 @@
 // apart), the struct tcp_sock * and the struct tcphdr *. state-change has
 // no packet: args[0], args[2] and args[4] are void, and args[5] is the
 // previous state (a TCP_* value) seen as tcplsinfo_t *.
-#include <dtrace/plugin.h>
+#include <dtrace/plugin.hpp>
 
 #include <array>
-#include <cerrno>
-#include <cstdint>
-#include <cstring>
-#include <iterator>
 
 namespace dt::plugin::tcp {
 namespace {
 
-struct arg_def {
-	int32_t mapping;     // native argument args[n] is built from
-	const char *native;  // nullptr ends the list
-	const char *xlate;   // nullptr: args[n] has the native type
-};
-
-struct probe_def {
-	const char *name;
-	std::array<arg_def, 6> args;
-};
+using dt::sdk::table_arg;
+using dt::sdk::table_probe;
 
 // The five arguments of every probe that sees a segment.
-constexpr std::array<arg_def, 6> k_segment_args = {{
+constexpr std::array<table_arg, 6> k_segment_args = {{
 	{0, "struct sk_buff *", "pktinfo_t *"},
 	{1, "struct sock *", "csinfo_t *"},
 	{2, "__u8 *", "ipinfo_t *"},
@@ -58,7 +46,7 @@ constexpr std::array<arg_def, 6> k_segment_args = {{
 	{0, nullptr, nullptr},
 }};
 
-constexpr probe_def k_probes[] = {
+constexpr table_probe k_probes[] = {
 	{"accept-established", k_segment_args},
 	{"accept-refused", k_segment_args},
 	{"connect-request", k_segment_args},
@@ -78,51 +66,18 @@ constexpr probe_def k_probes[] = {
 constexpr const char *k_provider = "tcp";
 constexpr const char *k_module = "vmlinux";
 
-// The table entry for a probe we reported: by cookie, checked by name.
-const probe_def *find_probe(const dt_probe_info_t *probe)
-{
-	if (probe->cookie >= std::size(k_probes))
-		return nullptr;
-	const probe_def &def = k_probes[probe->cookie];
-	return std::strcmp(def.name, probe->name) == 0 ? &def : nullptr;
-}
-
-// Eight constant entries: reporting them all is cheaper than reading the
-// query, and the host filters them against it.
+// Eight constant entries: reporting them all is cheaper than reading
+// the query, and the host filters them against it.
 int tcp_probes(void *, const dt_probe_query_t *, dt_probe_cb cb, void *arg)
 {
-	try {
-		for (uint64_t i = 0; i < std::size(k_probes); i++) {
-			dt_probe_info_t p = {sizeof(p), k_provider, k_module, "",
-					     k_probes[i].name, i};
-			if (cb(arg, &p))
-				break;
-		}
-		return 0;
-	} catch (...) {
-		return -EIO;
-	}
+	return dt::sdk::guard(
+		[&] { return dt::sdk::report_table(k_probes, k_provider, k_module, "", cb, arg); });
 }
 
 int tcp_probe_args(void *, const dt_probe_info_t *probe, dt_arg_cb cb, void *arg)
 {
-	try {
-		const probe_def *def = find_probe(probe);
-		if (def == nullptr)
-			return -ENOENT;
-		int32_t ndx = 0;
-		for (const arg_def &a : def->args) {
-			if (a.native == nullptr)
-				break;
-			dt_arg_desc_t d = {sizeof(d), ndx++, a.mapping, a.native,
-					   a.xlate, nullptr};
-			if (cb(arg, &d))
-				break;
-		}
-		return 0;
-	} catch (...) {
-		return -EIO;
-	}
+	return dt::sdk::guard(
+		[&] { return dt::sdk::report_table_args(k_probes, probe, cb, arg); });
 }
 
 // The Guide's "tcp Stability" (as illumos sdt.c gives its SDT providers).
