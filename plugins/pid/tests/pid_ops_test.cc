@@ -7,7 +7,7 @@
 
 namespace {
 
-using dt::test::pid::plugin_handle;
+using dt::test::plugin_handle;
 
 bool same(dt_attribute_t a, uint8_t n, uint8_t d, uint8_t k)
 {
@@ -16,7 +16,7 @@ bool same(dt_attribute_t a, uint8_t n, uint8_t d, uint8_t k)
 
 TEST(PidOps, TableIsIllumosPidProvider)
 {
-	plugin_handle h;
+	plugin_handle h(DT_PID_PLUGIN);
 	const dt_plugin_ops_t *ops = h.ops();
 	ASSERT_NE(ops, nullptr);
 	EXPECT_EQ(ops->sz, sizeof(dt_plugin_ops_t));
@@ -36,7 +36,7 @@ TEST(PidOps, TableIsIllumosPidProvider)
 
 TEST(PidOps, NoProcessesNoProbes)
 {
-	plugin_handle h;
+	plugin_handle h(DT_PID_PLUGIN);
 	ASSERT_NE(h.ops(), nullptr);
 	for (const char *prov : {"", "pid*", "pid", "pidx", "syscall"}) {
 		int rc = -1;
@@ -48,7 +48,7 @@ TEST(PidOps, NoProcessesNoProbes)
 
 TEST(PidOps, ImpossiblePidsAreMissingProcesses)
 {
-	plugin_handle h;
+	plugin_handle h(DT_PID_PLUGIN);
 	ASSERT_NE(h.ops(), nullptr);
 	EXPECT_TRUE(h.probes("pid0", "", "", "").empty());
 	EXPECT_TRUE(h.probes("pid99999999999999999999", "", "", "").empty());

@@ -14,12 +14,13 @@
 namespace {
 
 using namespace dt::test::pid;
+using dt::test::plugin_handle;
 
 TEST(PidPlugin, CookiesAreFileOffsetsOfTheProbedInstructions)
 {
 	target_process t;
 	ASSERT_TRUE(t.ready()) << t.output();
-	plugin_handle h({t.pid()});
+	plugin_handle h(DT_PID_PLUGIN, {t.pid()});
 	ASSERT_NE(h.ops(), nullptr);
 	std::ifstream f(target_path(), std::ios::binary);
 	std::vector<uint8_t> file((std::istreambuf_iterator<char>(f)),
@@ -52,7 +53,7 @@ TEST(PidPlugin, StopsWhenTheCallbackSaysSo)
 {
 	target_process t;
 	ASSERT_TRUE(t.ready()) << t.output();
-	plugin_handle h({t.pid()});
+	plugin_handle h(DT_PID_PLUGIN, {t.pid()});
 	ASSERT_NE(h.ops(), nullptr);
 	int rc = -1;
 	auto all = h.probes("", "", "", "", &rc);
@@ -71,7 +72,7 @@ TEST(PidPlugin, ReportsAGrabbedProcessThatExitedAsMissing)
 		ASSERT_TRUE(t.ready()) << t.output();
 		gone = t.pid();
 	}
-	plugin_handle h({gone});
+	plugin_handle h(DT_PID_PLUGIN, {gone});
 	ASSERT_NE(h.ops(), nullptr);
 	EXPECT_TRUE(h.probes("", "", "", "").empty());
 	ASSERT_EQ(h.messages().size(), 1u);

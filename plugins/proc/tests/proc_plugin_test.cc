@@ -7,21 +7,25 @@
 // them, the dtrace provider's BEGIN/END/ERROR being 1-3. With only proc
 // loaded (-P proc), proc's probes are 4..15 in table order; with -n
 // naming one probe, that probe alone is seen, as 4.
+#include "plugin_handle.hpp"
 #include "run_dtrace.hpp"
 
 #include <dtrace/plugin.h>
 
-#include <dlfcn.h>
 #include <gtest/gtest.h>
 
 #include <cerrno>
 #include <cstdio>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace {
 
 using dt::test::dtrace;
+using dt::test::plugin_handle;
+using dt::test::reported_arg;
+using dt::test::reported_probe;
 
 constexpr const char *k_header =
 	"   ID   PROVIDER            MODULE                          FUNCTION NAME\n";
@@ -152,59 +156,31 @@ TEST(ProcCli, UnknownProbeDoesNotMatch)
 
 // ---- the ops table, loaded directly -------------------------------------
 
-struct arg_seen {
-	int32_t ndx, mapping;
-	std::string native, xlate;
-};
-
 class ProcPlugin : public ::testing::Test {
 protected:
 	void SetUp() override
 	{
-		handle_ = dlopen(DT_PROC_PLUGIN, RTLD_NOW | RTLD_LOCAL);
-		ASSERT_NE(handle_, nullptr) << dlerror();
-		auto entry = reinterpret_cast<dt_plugin_entry_fn>(
-			dlsym(handle_, DT_PLUGIN_ENTRY_SYMBOL));
-		ASSERT_NE(entry, nullptr);
-		host_.sz = sizeof(host_);
-		host_.abi_major = DT_PLUGIN_ABI_MAJOR;
-		ops_ = entry(&host_);
-		ASSERT_NE(ops_, nullptr);
-	}
-	void TearDown() override
-	{
-		if (handle_)
-			dlclose(handle_);
+		ops_ = h_.ops();
+		ASSERT_NE(ops_, nullptr) << h_.error();
 	}
 
-	std::vector<dt_probe_info_t> probes(const char *name = "")
+	std::vector<reported_probe> probes(const char *name = "")
 	{
-		dt_probe_query_t q = {sizeof(q), "", "", "", name};
-		std::vector<dt_probe_info_t> out;
-		EXPECT_EQ(ops_->probes(nullptr, &q,
-				       [](void *a, const dt_probe_info_t *p) {
-					       static_cast<std::vector<dt_probe_info_t> *>(a)->push_back(*p);
-					       return 0;
-				       },
-				       &out),
-			  0);
+		int rc = -1;
+		auto out = h_.probes("", "", "", name, &rc);
+		EXPECT_EQ(rc, 0);
 		return out;
 	}
 
-	int args(const dt_probe_info_t &p, std::vector<arg_seen> &out)
+	template <typename Probe> int args(const Probe &p, std::vector<reported_arg> &out)
 	{
-		return ops_->probe_args(nullptr, &p,
-					[](void *a, const dt_arg_desc_t *d) {
-						static_cast<std::vector<arg_seen> *>(a)->push_back(
-							{d->ndx, d->mapping, d->native,
-							 d->xlate ? d->xlate : ""});
-						return 0;
-					},
-					&out);
+		int rc = -1;
+		for (auto &a : h_.args(p, &rc))
+			out.push_back(std::move(a));
+		return rc;
 	}
 
-	void *handle_ = nullptr;
-	dt_plugin_host_t host_{};
+	plugin_handle h_{DT_PROC_PLUGIN};
 	const dt_plugin_ops_t *ops_ = nullptr;
 };
 
@@ -228,10 +204,10 @@ TEST_F(ProcPlugin, CookiesIndexTheTable)
 	auto all = probes();
 	ASSERT_EQ(all.size(), k_expected.size());
 	for (size_t i = 0; i < all.size(); i++) {
-		EXPECT_STREQ(all[i].provider, "proc");
-		EXPECT_STREQ(all[i].mod, "vmlinux");
-		EXPECT_STREQ(all[i].func, "");
-		EXPECT_STREQ(all[i].name, k_expected[i].name);
+		EXPECT_EQ(all[i].provider, "proc");
+		EXPECT_EQ(all[i].mod, "vmlinux");
+		EXPECT_EQ(all[i].func, "");
+		EXPECT_EQ(all[i].name, k_expected[i].name);
 		EXPECT_EQ(all[i].cookie, i);
 	}
 }
@@ -240,7 +216,7 @@ TEST_F(ProcPlugin, NativeTypesAndMappings)
 {
 	auto all = probes();
 	ASSERT_EQ(all.size(), 12u);
-	std::vector<arg_seen> a;
+	std::vector<reported_arg> a;
 
 	ASSERT_EQ(args(all[1], a), 0); // exec
 	ASSERT_EQ(a.size(), 1u);
@@ -273,7 +249,7 @@ TEST_F(ProcPlugin, NativeTypesAndMappings)
 
 TEST_F(ProcPlugin, RefusesAProbeItDidNotReport)
 {
-	std::vector<arg_seen> a;
+	std::vector<reported_arg> a;
 	dt_probe_info_t bogus = {sizeof(bogus), "proc", "vmlinux", "", "create", 99};
 	EXPECT_EQ(args(bogus, a), -ENOENT);
 	dt_probe_info_t renamed = {sizeof(renamed), "proc", "vmlinux", "", "exec", 0};

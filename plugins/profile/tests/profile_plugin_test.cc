@@ -7,14 +7,13 @@
 // them, BEGIN/END/ERROR being 1-3. Only probes that match the description
 // are numbered, and no other provider has profile-N/tick-N names, so a
 // listing's first profile probe is 4 even when -n loads every plugin.
+#include "plugin_handle.hpp"
 #include "run_dtrace.hpp"
 
 #include <dtrace/plugin.h>
 
-#include <dlfcn.h>
 #include <gtest/gtest.h>
 
-#include <cstdarg>
 #include <cstdio>
 #include <string>
 #include <vector>
@@ -170,68 +169,24 @@ TEST(ProfileCli, Profile97Verbose)
 
 // ---- the ops table, loaded directly -------------------------------------
 
-struct probe_seen {
-	std::string provider, mod, func, name;
-	uint64_t cookie;
-};
-
-std::vector<std::string> g_log;
-
-void record_log(const dt_plugin_host_t *, int level, const char *fmt, ...)
-{
-	char buf[512];
-	va_list ap;
-	va_start(ap, fmt);
-	std::vsnprintf(buf, sizeof(buf), fmt, ap);
-	va_end(ap);
-	g_log.push_back(std::to_string(level) + ":" + buf);
-}
-
 class ProfilePlugin : public ::testing::Test {
 protected:
 	void SetUp() override
 	{
-		g_log.clear();
-		handle_ = dlopen(DT_PROFILE_PLUGIN, RTLD_NOW | RTLD_LOCAL);
-		ASSERT_NE(handle_, nullptr) << dlerror();
-		auto entry = reinterpret_cast<dt_plugin_entry_fn>(
-			dlsym(handle_, DT_PLUGIN_ENTRY_SYMBOL));
-		ASSERT_NE(entry, nullptr);
-		host_.sz = sizeof(host_);
-		host_.abi_major = DT_PLUGIN_ABI_MAJOR;
-		host_.log = record_log;
-		ops_ = entry(&host_);
-		ASSERT_NE(ops_, nullptr);
+		ops_ = h_.ops();
+		ASSERT_NE(ops_, nullptr) << h_.error();
 		ASSERT_NE(ops_->init, nullptr);
-		ASSERT_EQ(ops_->init(&host_, &state_), 0);
-	}
-	void TearDown() override
-	{
-		if (ops_ && ops_->fini)
-			ops_->fini(state_);
-		if (handle_)
-			dlclose(handle_);
 	}
 
-	std::vector<probe_seen> probes(const char *name)
+	std::vector<dt::test::reported_probe> probes(const char *name)
 	{
-		dt_probe_query_t q = {sizeof(q), "profile", "", "", name};
-		std::vector<probe_seen> out;
-		EXPECT_EQ(ops_->probes(state_, &q,
-				       [](void *a, const dt_probe_info_t *p) {
-					       static_cast<std::vector<probe_seen> *>(a)->push_back(
-						       {p->provider, p->mod, p->func, p->name,
-							p->cookie});
-					       return 0;
-				       },
-				       &out),
-			  0);
+		int rc = -1;
+		auto out = h_.probes("profile", "", "", name, &rc);
+		EXPECT_EQ(rc, 0);
 		return out;
 	}
 
-	void *handle_ = nullptr;
-	void *state_ = nullptr;
-	dt_plugin_host_t host_{};
+	dt::test::plugin_handle h_{DT_PROFILE_PLUGIN};
 	const dt_plugin_ops_t *ops_ = nullptr;
 };
 
@@ -286,16 +241,16 @@ TEST_F(ProfilePlugin, OnDemandCookies)
 	auto d = probes("profile-2day");
 	ASSERT_EQ(d.size(), 1u);
 	EXPECT_EQ(d[0].cookie, 2 * 86'400'000'000'000u);
-	EXPECT_TRUE(g_log.empty());
+	EXPECT_TRUE(h_.messages().empty());
 }
 
 TEST_F(ProfilePlugin, RefusedNamesAreLoggedAtDebug)
 {
 	EXPECT_TRUE(probes("tick-100us").empty());
 	EXPECT_TRUE(probes("syscall").empty()); // not ours: silent
-	ASSERT_EQ(g_log.size(), 1u);
-	EXPECT_EQ(g_log[0], std::to_string(DT_LOG_DEBUG) +
-				    ":profile: no probe tick-100us: the interval is below "
+	ASSERT_EQ(h_.messages().size(), 1u);
+	EXPECT_EQ(h_.levels()[0], DT_LOG_DEBUG);
+	EXPECT_EQ(h_.messages()[0], "profile: no probe tick-100us: the interval is below "
 				    "the 200us minimum");
 }
 
@@ -303,15 +258,10 @@ TEST_F(ProfilePlugin, NoTypedArguments)
 {
 	dt_probe_info_t p = {sizeof(p), "profile", "", "", "profile-97",
 			     1'000'000'000u / 97};
-	int calls = 0;
-	EXPECT_EQ(ops_->probe_args(state_, &p,
-				   [](void *a, const dt_arg_desc_t *) {
-					   ++*static_cast<int *>(a);
-					   return 0;
-				   },
-				   &calls),
-		  0);
-	EXPECT_EQ(calls, 0);
+	int rc = -1;
+	auto args = h_.args(p, &rc);
+	EXPECT_EQ(rc, 0);
+	EXPECT_EQ(args.size(), 0u);
 }
 
 } // namespace

@@ -3,37 +3,23 @@
 // temporary directory, and against no tracefs at all: listing, cookies,
 // argument types and the "needs tracefs and root" warning, without
 // depending on the running kernel.
+#include "plugin_handle.hpp"
+
 #include <dtrace/plugin.h>
 
 #include <gtest/gtest.h>
 
-#include <dlfcn.h>
 #include <unistd.h>
 
-#include <cstdarg>
-#include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <optional>
 #include <string>
 #include <vector>
 
 namespace fs = std::filesystem;
 
 namespace {
-
-std::vector<std::pair<int, std::string>> g_log;
-
-void test_log(const dt_plugin_host_t *, int level, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-void test_log(const dt_plugin_host_t *, int level, const char *fmt, ...)
-{
-	char buf[1024];
-	va_list ap;
-	va_start(ap, fmt);
-	std::vsnprintf(buf, sizeof(buf), fmt, ap);
-	va_end(ap);
-	g_log.emplace_back(level, buf);
-}
 
 struct probe {
 	std::string mod, func, name;
@@ -51,24 +37,16 @@ class SyscallPlugin : public ::testing::Test {
 protected:
 	void SetUp() override
 	{
-		g_log.clear();
-		lib_ = dlopen(DT_SYSCALL_PLUGIN, RTLD_NOW | RTLD_LOCAL);
-		ASSERT_NE(lib_, nullptr) << dlerror();
-		auto entry = reinterpret_cast<dt_plugin_entry_fn>(
-			dlsym(lib_, DT_PLUGIN_ENTRY_SYMBOL));
-		ASSERT_NE(entry, nullptr);
-		ops_ = entry(&host_);
-		ASSERT_NE(ops_, nullptr);
+		h_.emplace(DT_SYSCALL_PLUGIN);
+		ops_ = h_->ops();
+		ASSERT_NE(ops_, nullptr) << h_->error();
 		char tmpl[] = "/tmp/dt-syscall-test-XXXXXX";
 		ASSERT_NE(mkdtemp(tmpl), nullptr);
 		root_ = tmpl;
 	}
 	void TearDown() override
 	{
-		if (state_ && ops_->fini)
-			ops_->fini(state_);
-		if (lib_)
-			dlclose(lib_);
+		h_.reset();
 		std::error_code ec;
 		fs::remove_all(root_, ec);
 	}
@@ -86,25 +64,22 @@ protected:
 			<< fields << "\nprint fmt: \"\"\n";
 	}
 
+	// The plugin loaded afresh with this tracefs root; init()'s return.
 	int init(const char *tracefs)
 	{
-		host_.tracefs = tracefs;
-		return ops_->init(&host_, &state_);
+		h_.emplace(DT_SYSCALL_PLUGIN, std::vector<int32_t>{}, tracefs);
+		ops_ = h_->ops();
+		return h_->init_rc();
 	}
 
 	std::vector<probe> list(const char *mod, const char *func, const char *name,
 				int *rc = nullptr)
 	{
 		std::vector<probe> out;
-		dt_probe_query_t q = {sizeof(q), "syscall", mod, func, name};
-		int r = ops_->probes(state_, &q, [](void *a, const dt_probe_info_t *p) {
-			EXPECT_STREQ(p->provider, "syscall");
-			static_cast<std::vector<probe> *>(a)->push_back(
-				{p->mod, p->func, p->name, p->cookie});
-			return 0;
-		}, &out);
-		if (rc)
-			*rc = r;
+		for (const auto &p : h_->probes("syscall", mod, func, name, rc)) {
+			EXPECT_EQ(p.provider, "syscall");
+			out.push_back({p.mod, p.func, p.name, p.cookie});
+		}
 		return out;
 	}
 
@@ -112,24 +87,16 @@ protected:
 	{
 		std::vector<arg> out;
 		dt_probe_info_t p = {sizeof(p), "syscall", "vmlinux", func, name, 0};
-		int r = ops_->probe_args(state_, &p, [](void *a, const dt_arg_desc_t *d) {
-			EXPECT_EQ(d->mapping, d->ndx);
-			EXPECT_EQ(d->xlate, nullptr);
-			static_cast<std::vector<arg> *>(a)->push_back(
-				{d->ndx, d->native, d->name ? d->name : ""});
-			return 0;
-		}, &out);
-		if (rc)
-			*rc = r;
+		for (const auto &a : h_->args(p, rc)) {
+			EXPECT_EQ(a.mapping, a.ndx);
+			EXPECT_EQ(a.xlate, ""); // NULL: args[] has the native type
+			out.push_back({a.ndx, a.native, a.name});
+		}
 		return out;
 	}
 
-	void *lib_ = nullptr;
+	std::optional<dt::test::plugin_handle> h_;
 	const dt_plugin_ops_t *ops_ = nullptr;
-	void *state_ = nullptr;
-	dt_plugin_host_t host_ = {sizeof(dt_plugin_host_t), DT_PLUGIN_ABI_MAJOR,
-				  DT_PLUGIN_ABI_MINOR, test_log, nullptr, nullptr,
-				  0, nullptr};
 	fs::path root_;
 };
 
@@ -179,7 +146,7 @@ TEST_F(SyscallPlugin, ListsFakeTreeSortedWithIdCookies)
 	EXPECT_TRUE(list("", "nosuchcall", "").empty());
 	EXPECT_TRUE(list("", "../syscalls", "").empty());
 	EXPECT_TRUE(list("somemodule", "", "").empty());
-	EXPECT_TRUE(g_log.empty());
+	EXPECT_TRUE(h_->messages().empty());
 }
 
 TEST_F(SyscallPlugin, ArgsComeFromTheFormatFile)
@@ -209,10 +176,10 @@ TEST_F(SyscallPlugin, NoTracefsWarnsOnceAndListsNothing)
 	EXPECT_EQ(rc, 0);
 	EXPECT_TRUE(list("", "openat", "entry", &rc).empty());
 	EXPECT_EQ(rc, 0);
-	ASSERT_EQ(g_log.size(), 1u);
-	EXPECT_EQ(g_log[0].first, DT_LOG_WARN);
-	EXPECT_NE(g_log[0].second.find("tracefs"), std::string::npos) << g_log[0].second;
-	EXPECT_NE(g_log[0].second.find("root"), std::string::npos) << g_log[0].second;
+	ASSERT_EQ(h_->messages().size(), 1u);
+	EXPECT_EQ(h_->levels()[0], DT_LOG_WARN);
+	EXPECT_NE(h_->messages()[0].find("tracefs"), std::string::npos) << h_->messages()[0];
+	EXPECT_NE(h_->messages()[0].find("root"), std::string::npos) << h_->messages()[0];
 	EXPECT_TRUE(args("openat", "entry").empty());
 }
 
@@ -225,7 +192,7 @@ TEST_F(SyscallPlugin, UnreadableTracefsWarnsOnceAndListsNothing)
 	EXPECT_EQ(rc, 0);
 	EXPECT_TRUE(list("", "openat", "", &rc).empty());
 	EXPECT_EQ(rc, 0);
-	ASSERT_EQ(g_log.size(), 1u);
-	EXPECT_NE(g_log[0].second.find(missing), std::string::npos) << g_log[0].second;
-	EXPECT_NE(g_log[0].second.find("root"), std::string::npos) << g_log[0].second;
+	ASSERT_EQ(h_->messages().size(), 1u);
+	EXPECT_NE(h_->messages()[0].find(missing), std::string::npos) << h_->messages()[0];
+	EXPECT_NE(h_->messages()[0].find("root"), std::string::npos) << h_->messages()[0];
 }

@@ -7,21 +7,25 @@
 // them, the dtrace provider's BEGIN/END/ERROR being 1-3. With only tcp
 // loaded (-P tcp), tcp's probes are 4..11 in table order; with -n naming
 // one probe, that probe alone is seen, as 4.
+#include "plugin_handle.hpp"
 #include "run_dtrace.hpp"
 
 #include <dtrace/plugin.h>
 
-#include <dlfcn.h>
 #include <gtest/gtest.h>
 
 #include <cerrno>
 #include <cstdio>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace {
 
 using dt::test::dtrace;
+using dt::test::plugin_handle;
+using dt::test::reported_arg;
+using dt::test::reported_probe;
 
 constexpr const char *k_header =
 	"   ID   PROVIDER            MODULE                          FUNCTION NAME\n";
@@ -159,59 +163,31 @@ TEST(TcpCli, WrongModuleDoesNotMatch)
 
 // ---- the ops table, loaded directly -------------------------------------
 
-struct arg_seen {
-	int32_t ndx, mapping;
-	std::string native, xlate;
-};
-
 class TcpPlugin : public ::testing::Test {
 protected:
 	void SetUp() override
 	{
-		handle_ = dlopen(DT_TCP_PLUGIN, RTLD_NOW | RTLD_LOCAL);
-		ASSERT_NE(handle_, nullptr) << dlerror();
-		auto entry = reinterpret_cast<dt_plugin_entry_fn>(
-			dlsym(handle_, DT_PLUGIN_ENTRY_SYMBOL));
-		ASSERT_NE(entry, nullptr);
-		host_.sz = sizeof(host_);
-		host_.abi_major = DT_PLUGIN_ABI_MAJOR;
-		ops_ = entry(&host_);
-		ASSERT_NE(ops_, nullptr);
-	}
-	void TearDown() override
-	{
-		if (handle_)
-			dlclose(handle_);
+		ops_ = h_.ops();
+		ASSERT_NE(ops_, nullptr) << h_.error();
 	}
 
-	std::vector<dt_probe_info_t> probes()
+	std::vector<reported_probe> probes()
 	{
-		dt_probe_query_t q = {sizeof(q), "", "", "", ""};
-		std::vector<dt_probe_info_t> out;
-		EXPECT_EQ(ops_->probes(nullptr, &q,
-				       [](void *a, const dt_probe_info_t *p) {
-					       static_cast<std::vector<dt_probe_info_t> *>(a)->push_back(*p);
-					       return 0;
-				       },
-				       &out),
-			  0);
+		int rc = -1;
+		auto out = h_.probes("", "", "", "", &rc);
+		EXPECT_EQ(rc, 0);
 		return out;
 	}
 
-	int args(const dt_probe_info_t &p, std::vector<arg_seen> &out)
+	template <typename Probe> int args(const Probe &p, std::vector<reported_arg> &out)
 	{
-		return ops_->probe_args(nullptr, &p,
-					[](void *a, const dt_arg_desc_t *d) {
-						static_cast<std::vector<arg_seen> *>(a)->push_back(
-							{d->ndx, d->mapping, d->native,
-							 d->xlate ? d->xlate : ""});
-						return 0;
-					},
-					&out);
+		int rc = -1;
+		for (auto &a : h_.args(p, &rc))
+			out.push_back(std::move(a));
+		return rc;
 	}
 
-	void *handle_ = nullptr;
-	dt_plugin_host_t host_{};
+	plugin_handle h_{DT_TCP_PLUGIN};
 	const dt_plugin_ops_t *ops_ = nullptr;
 };
 
@@ -230,10 +206,10 @@ TEST_F(TcpPlugin, CookiesIndexTheTable)
 	auto all = probes();
 	ASSERT_EQ(all.size(), std::size(k_names));
 	for (size_t i = 0; i < all.size(); i++) {
-		EXPECT_STREQ(all[i].provider, "tcp");
-		EXPECT_STREQ(all[i].mod, "vmlinux");
-		EXPECT_STREQ(all[i].func, "");
-		EXPECT_STREQ(all[i].name, k_names[i]);
+		EXPECT_EQ(all[i].provider, "tcp");
+		EXPECT_EQ(all[i].mod, "vmlinux");
+		EXPECT_EQ(all[i].func, "");
+		EXPECT_EQ(all[i].name, k_names[i]);
 		EXPECT_EQ(all[i].cookie, i);
 	}
 }
@@ -246,7 +222,7 @@ TEST_F(TcpPlugin, SegmentProbesHaveLinuxNativeTypes)
 						  "__u8 *", "struct tcp_sock *",
 						  "struct tcphdr *"};
 	for (size_t i = 0; i < 7; i++) {
-		std::vector<arg_seen> a;
+		std::vector<reported_arg> a;
 		ASSERT_EQ(args(all[i], a), 0) << all[i].name;
 		ASSERT_EQ(a.size(), natives.size()) << all[i].name;
 		for (size_t j = 0; j < a.size(); j++) {
@@ -261,7 +237,7 @@ TEST_F(TcpPlugin, StateChangeNativeTypes)
 {
 	auto all = probes();
 	ASSERT_EQ(all.size(), 8u);
-	std::vector<arg_seen> a;
+	std::vector<reported_arg> a;
 	ASSERT_EQ(args(all[7], a), 0);
 	ASSERT_EQ(a.size(), 6u);
 	EXPECT_EQ(a[0].native, "void");
@@ -274,7 +250,7 @@ TEST_F(TcpPlugin, StateChangeNativeTypes)
 
 TEST_F(TcpPlugin, RefusesAProbeItDidNotReport)
 {
-	std::vector<arg_seen> a;
+	std::vector<reported_arg> a;
 	dt_probe_info_t bogus = {sizeof(bogus), "tcp", "vmlinux", "", "send", 8};
 	EXPECT_EQ(args(bogus, a), -ENOENT);
 	EXPECT_TRUE(a.empty());
