@@ -623,6 +623,29 @@ static uint64_t sign_extend(uint64_t v, uint32_t size)
 	}
 }
 
+/*
+ * ld*, uld* and rld*: each family is sb sh sw ub uh uw x in opcode order;
+ * they differ only in which memory they read (kernel, user, restricted).
+ */
+static uint64_t dif_load_op(dif_ctx_t *c, uint32_t op, uint64_t addr)
+{
+	uint32_t k, sz;
+	uint64_t v;
+
+	if (op >= DIF_OP_RLDSB && op <= DIF_OP_RLDX) {
+		k = op - DIF_OP_RLDSB;
+		v = dif_rload(c, addr, load_size[k]);
+	} else if (op >= DIF_OP_ULDSB && op <= DIF_OP_ULDX) {
+		k = op - DIF_OP_ULDSB;
+		v = dif_load(c, addr, load_size[k], DIF_SPACE_USER);
+	} else {
+		k = op - DIF_OP_LDSB;
+		v = dif_load(c, addr, load_size[k], DIF_SPACE_KERNEL);
+	}
+	sz = load_size[k];
+	return k < 3 ? sign_extend(v, sz) : v;
+}
+
 int dif_emulate(dif_ctx_t *c)
 {
 	const dif_difo_t *dp = c->difo;
@@ -759,45 +782,14 @@ int dif_emulate(dif_ctx_t *c)
 			if (cc_c | cc_z)
 				pc = DIF_INSTR_LABEL(in);
 			break;
-		case DIF_OP_LDSB:
-		case DIF_OP_LDSH:
-		case DIF_OP_LDSW:
-		case DIF_OP_LDUB:
-		case DIF_OP_LDUH:
-		case DIF_OP_LDUW:
-		case DIF_OP_LDX: {
-			uint32_t k = op - DIF_OP_LDSB, sz = load_size[k];
-			uint64_t v = dif_load(c, regs[r1], sz, DIF_SPACE_KERNEL);
-
-			regs[rd] = k < 3 ? sign_extend(v, sz) : v;
+		case DIF_OP_LDSB: case DIF_OP_LDSH: case DIF_OP_LDSW: case DIF_OP_LDUB:
+		case DIF_OP_LDUH: case DIF_OP_LDUW: case DIF_OP_LDX:
+		case DIF_OP_ULDSB: case DIF_OP_ULDSH: case DIF_OP_ULDSW: case DIF_OP_ULDUB:
+		case DIF_OP_ULDUH: case DIF_OP_ULDUW: case DIF_OP_ULDX:
+		case DIF_OP_RLDSB: case DIF_OP_RLDSH: case DIF_OP_RLDSW: case DIF_OP_RLDUB:
+		case DIF_OP_RLDUH: case DIF_OP_RLDUW: case DIF_OP_RLDX:
+			regs[rd] = dif_load_op(c, op, regs[r1]);
 			break;
-		}
-		case DIF_OP_ULDSB:
-		case DIF_OP_ULDSH:
-		case DIF_OP_ULDSW:
-		case DIF_OP_ULDUB:
-		case DIF_OP_ULDUH:
-		case DIF_OP_ULDUW:
-		case DIF_OP_ULDX: {
-			uint32_t k = op - DIF_OP_ULDSB, sz = load_size[k];
-			uint64_t v = dif_load(c, regs[r1], sz, DIF_SPACE_USER);
-
-			regs[rd] = k < 3 ? sign_extend(v, sz) : v;
-			break;
-		}
-		case DIF_OP_RLDSB:
-		case DIF_OP_RLDSH:
-		case DIF_OP_RLDSW:
-		case DIF_OP_RLDUB:
-		case DIF_OP_RLDUH:
-		case DIF_OP_RLDUW:
-		case DIF_OP_RLDX: {
-			uint32_t k = op - DIF_OP_RLDSB, sz = load_size[k];
-			uint64_t v = dif_rload(c, regs[r1], sz);
-
-			regs[rd] = k < 3 ? sign_extend(v, sz) : v;
-			break;
-		}
 		case DIF_OP_STB: dif_store(c, regs[rd], regs[r1], 1); break;
 		case DIF_OP_STH: dif_store(c, regs[rd], regs[r1], 2); break;
 		case DIF_OP_STW: dif_store(c, regs[rd], regs[r1], 4); break;

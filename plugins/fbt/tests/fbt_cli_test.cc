@@ -3,6 +3,7 @@
 // set is computed here, independently of the plugin, from the same source
 // the plugin prefers (available_filter_functions if readable, else
 // /proc/kallsyms) with the same naming rules. Needs root.
+#include "listing.hpp"
 #include "run_dtrace.hpp"
 
 #include <gtest/gtest.h>
@@ -18,6 +19,7 @@
 #include <vector>
 
 using dt::test::dtrace;
+using dt::test::arg_types;
 using dt::test::lines;
 
 namespace {
@@ -103,20 +105,6 @@ std::vector<row> listing(const std::string &out)
 		rows.push_back({mod, func, name});
 	}
 	return rows;
-}
-
-std::vector<std::string> arg_types(const std::string &out)
-{
-	std::vector<std::string> v;
-	static const std::regex re(R"(^\t\targs\[(\d+)\]: (.*)$)");
-	for (const auto &l : lines(out)) {
-		std::smatch m;
-		if (std::regex_match(l, m, re)) {
-			EXPECT_EQ(std::stoul(m[1]), v.size()) << l;
-			v.push_back(m[2]);
-		}
-	}
-	return v;
 }
 
 } // namespace

@@ -2,6 +2,7 @@
 // The syscall provider through dtrace(1) on this machine: the probe list
 // must mirror <tracefs>/events/syscalls exactly, and -lv must show the
 // argument types of the events' format files. Needs root (tracefs).
+#include "listing.hpp"
 #include "run_dtrace.hpp"
 
 #include <gtest/gtest.h>
@@ -18,6 +19,7 @@
 
 namespace fs = std::filesystem;
 using dt::test::dtrace;
+using dt::test::arg_types;
 using dt::test::lines;
 
 namespace {
@@ -65,21 +67,6 @@ std::vector<std::vector<std::string>> listing(const std::string &out)
 		rows.push_back(f);
 	}
 	return rows;
-}
-
-// The "args[N]: type" lines of a -lv listing, in order.
-std::vector<std::string> arg_types(const std::string &out)
-{
-	std::vector<std::string> v;
-	static const std::regex re(R"(^\t\targs\[(\d+)\]: (.*)$)");
-	for (const auto &l : lines(out)) {
-		std::smatch m;
-		if (std::regex_match(l, m, re)) {
-			EXPECT_EQ(std::stoul(m[1]), v.size()) << l;
-			v.push_back(m[2]);
-		}
-	}
-	return v;
 }
 
 // Field types after __syscall_nr in a format file, parsed here
