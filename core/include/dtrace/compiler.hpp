@@ -1,0 +1,87 @@
+// SPDX-License-Identifier: MIT
+//
+// dtrace/compiler.hpp - the D compiler's public face: D source in, a
+// program (dtrace/program.hpp) out. The passes live in core/compiler/, one
+// directory each; core/compiler/driver.cc numbers them.
+//
+// Errors: a user mistake raises compile_error carrying one diagnostic (the
+// first error stops compilation, as in DTrace). Nothing here prints;
+// warnings go to settings::warn.
+#pragma once
+
+#include <dtrace/program.hpp>
+
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace dt {
+class provider_registry;
+}
+
+namespace dt::compiler {
+
+// One piece of D the user gave, in command-line order.
+struct input {
+	enum class kind {
+		script,	   // -s FILE (text read by the caller) or a #! interpreter file
+		name,	   // -n: a probe description, optionally with predicate and actions
+		provider,  // -P
+		module,	   // -m
+		function,  // -f
+		id,	   // -i
+	};
+	kind k = kind::name;
+	std::string text; // the D source or the specifier
+	std::string file; // -s: the script's path (diagnostics say "line N")
+};
+
+struct settings {
+	provider_registry *registry = nullptr; // probe matching and args[] types
+	std::vector<std::string> macro_args;   // $0 (script or "dtrace"), $1 ...
+	std::optional<int32_t> target;	       // $target (-c / -p)
+	bool cpp = false;		       // -C: run the C preprocessor first
+	std::vector<std::string> cpp_args;     // -D -U -I, as "-DNAME=V", "-UNAME", "-IDIR"
+	bool destructive = false;	       // -w
+	bool zero_ok = false;		       // -Z: descriptions matching nothing are fine
+	std::string engine = "user";	       // actions it cannot run are rejected naming it
+	std::vector<std::string> libdirs;      // -L and the D library dir (translators)
+	std::map<std::string, std::string> options; // -x name=value, before the pragmas
+	std::function<void(const std::string &)> warn;
+};
+
+// A diagnostic in DTrace's terms: tag (D_SYNTAX, D_IDENT_UNDEF, ...) and
+// where. message is DTrace's wording without prefix or line.
+struct diagnostic {
+	std::string tag;
+	std::string file;
+	uint32_t line = 0; // 0: not from a file (-n)
+	uint32_t column = 0;
+	std::string message;
+};
+
+class compile_error : public std::runtime_error {
+public:
+	explicit compile_error(diagnostic d);
+	[[nodiscard]] const diagnostic &diag() const { return d_; }
+	// What dtrace(1) prints after "failed to compile script F: " or
+	// "invalid probe specifier S: ": "line 3: syntax error near \"}\"" for
+	// scripts, the bare message for -n.
+	[[nodiscard]] const char *what() const noexcept override;
+
+private:
+	diagnostic d_;
+};
+
+// Compile all inputs into one program (they share variables and
+// aggregations, as one dtrace invocation does).
+[[nodiscard]] program compile(const std::vector<input> &inputs, const settings &s);
+
+// dtrace -S: the program's DIF in DTrace's layout (see core/dif/disasm).
+[[nodiscard]] std::string disassemble(const program &p);
+
+} // namespace dt::compiler

@@ -1,0 +1,60 @@
+// SPDX-License-Identifier: MIT
+//
+// dtrace/consumer.hpp - turns what engines deliver into DTrace's output:
+// the default per-probe lines, trace(), printf(), printa(), print(),
+// stack()/ustack(), the aggregation tables printed at exit, error and drop
+// messages (illumos libdtrace dt_consume.c, dt_printf.c, dt_aggregate.c).
+//
+//   engine.drain(consumer)  ─► records()      decode by EPID, format, print
+//                           ─► aggregation()  merge deltas by function
+//                           ─► fault()        "dtrace: error on enabled probe ID ..."
+//                           ─► drops()        "dtrace: N drops on CPU C"
+//   consumer.finish()       aggregations not printa()ed, in DTrace's layouts
+//
+// Output goes to `out` (stdout or -o), messages to `err`. The consumer keeps
+// no pointer into the buffers it is given.
+#pragma once
+
+#include <dtrace/engine.hpp>
+#include <dtrace/program.hpp>
+
+#include <cstdio>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <vector>
+
+namespace dt {
+
+struct consumer_settings {
+	FILE *out = stdout;
+	FILE *err = stderr;
+	bool quiet = false; // -q: no default per-probe output, no banner
+	// Called when a printa() or exit needs aggregation data current: the
+	// caller drains the engine's aggregation deltas into the consumer.
+	std::function<void()> refresh;
+};
+
+class consumer : public engine_sink {
+public:
+	consumer(const program &p, std::vector<enabled_probe> eps, consumer_settings s);
+	~consumer() override;
+	consumer(const consumer &) = delete;
+	consumer &operator=(const consumer &) = delete;
+
+	void records(std::span<const uint8_t> buf, uint32_t cpu) override;
+	void aggregation(const agg_data &d) override;
+	void fault(const fault_report &f) override;
+	void drops(std::string_view kind, uint64_t n, uint32_t cpu) override;
+
+	// exit() was consumed: its status.
+	[[nodiscard]] std::optional<int> exit_status() const;
+	// Print every aggregation that no printa() printed (dtrace(1) at exit).
+	void finish();
+
+private:
+	struct impl;
+	std::unique_ptr<impl> impl_;
+};
+
+} // namespace dt

@@ -1,0 +1,149 @@
+// SPDX-License-Identifier: MIT
+//
+// dtrace/program.hpp - a compiled D program: what the compiler produces and
+// every engine and the consumer receive (DOF's role in illumos; its on-disk
+// and in-kernel form is documented in docs/program.md).
+//
+//   program
+//     ├── clauses[]            one per D clause, in source order
+//     │     ├── descs[]        probe descriptions (globs)
+//     │     ├── predicate      DIF object or none
+//     │     └── actions[]      one per D statement that records or acts
+//     │           ├── kind     DTRACEACT_* / DTRACEAGG_* (uapi/dtrace/actions.h)
+//     │           ├── args[]   DIF object + record (offset, size, type) each
+//     │           └── keys[]   aggregation keys (DIF object + record each)
+//     ├── aggregations[]       @name: function, key types, parameters
+//     ├── variables[]          every user variable (global, self->, this->)
+//     └── options              #pragma D option and -x, name -> value
+//
+// Firing layout: a firing of a clause writes dtrace_rechdr_t and then each
+// action's arg records at their offsets (from the start of the header), in
+// clause.size bytes. Statements that only change state (assignments) are
+// compiled into an action of kind DTRACEACT_DIFEXPR with `records` false:
+// their DIF runs, nothing is written.
+//
+// Strings are recorded as strsize bytes, NUL-padded. Integers as their
+// size (1, 2, 4, 8), native endianness. Aggregation keys are concatenated,
+// each at an 8-aligned offset within the key (the layout of
+// aggregation::key_offsets).
+#pragma once
+
+#include <dtrace/probe_desc.hpp>
+
+extern "C" {
+#include <uapi/dtrace/actions.h>
+#include <uapi/dtrace/dif.h>
+}
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace dt {
+
+// A DIF object: instructions and the tables they index.
+struct difo {
+	std::vector<dif_instr_t> text;
+	std::vector<uint64_t> inttab;
+	std::string strtab; // NUL-separated strings; sets indexes byte offsets
+	std::vector<dtrace_difv_t> vartab;
+	dtrace_diftype_t rtype{};
+};
+
+// What the consumer needs to format a recorded value.
+struct value_type {
+	enum class kind : uint8_t {
+		integer,  // size 1, 2, 4 or 8; is_signed
+		pointer,  // size 8, printed in hex
+		string,   // strsize bytes, NUL-padded
+		bytes,    // a struct, union or array by value: size bytes
+		stack,    // stack(): nframes 64-bit pcs, 0-terminated
+		ustack,   // ustack(): pid, then nframes 64-bit pcs
+		sym,      // sym()/func(): a kernel address (8 bytes)
+		mod,      // mod(): a kernel address
+		usym,     // usym()/ufunc(): pid then a user address (16 bytes)
+		umod,     // umod(): pid then a user address
+		uaddr,    // uaddr(): pid then a user address
+	};
+	kind k = kind::integer;
+	uint32_t size = 8;
+	bool is_signed = true;
+	std::string name; // the D type's name, for print() ("int", "struct foo *")
+};
+
+// One recorded value: how to compute it and where it lands.
+struct record {
+	difo expr;
+	value_type type;
+	uint32_t offset = 0;	// from the start of the firing's dtrace_rechdr_t
+	uint32_t size = 0;	// bytes recorded (0: evaluated, nothing written)
+	uint32_t alignment = 1;
+};
+
+struct action {
+	uint16_t kind = DTRACEACT_NONE; // DTRACEACT_* or DTRACEAGG_*
+	uint16_t libact = 0;		// DT_ACT_* when kind == DTRACEACT_LIBACT
+	bool records = true;		// false: DIF runs for its side effects only
+	std::vector<record> args;	// trace: 1; printf: the format's args; exit: 1 ...
+	std::string format;		// printf/printa/system/freopen format string
+	std::vector<uint32_t> aggs;	// printa/clear/trunc/normalize/denormalize: aggregation ids
+	uint32_t aggid = 0;		// aggregating actions: aggregation id
+	std::vector<record> keys;	// aggregating actions: the key values
+	uint32_t nframes = 0;		// stack/ustack: frames to record
+	uint32_t strsize = 0;		// ustack: jstack string space
+	uint32_t line = 0;		// source line, for diagnostics
+};
+
+struct clause {
+	std::vector<probe_desc> descs;	// as written, fields may be globs or empty
+	std::string desc_text;		// as written, comma-separated
+	std::optional<difo> predicate;
+	std::vector<action> actions;
+	uint32_t size = sizeof(dtrace_rechdr_t); // firing size, multiple of 8
+	uint32_t alignment = 8;
+	bool speculative = false;	// contains speculate()
+	uint32_t line = 0;
+};
+
+struct aggregation {
+	uint32_t id = 0;		// 1-based, in first-use order
+	std::string name;		// without the @; "" for the anonymous @
+	uint16_t func = 0;		// DTRACEAGG_*
+	std::vector<value_type> keys;
+	std::vector<uint32_t> key_offsets; // of each key within the key bytes
+	uint32_t key_size = 0;
+	// quantize: none. lquantize: base, limit, step. llquantize: factor,
+	// low, high, nsteps. Checked by the compiler.
+	std::vector<int64_t> params;
+	uint32_t nwords = 1; // int64_t words of value (actions.h layout)
+};
+
+struct variable {
+	std::string name;
+	uint32_t id = 0;	// DIF variable id (>= DIF_VAR_OTHER_UBASE, or array id)
+	uint8_t kind = DIFV_KIND_SCALAR;
+	uint8_t scope = DIFV_SCOPE_GLOBAL;
+	dtrace_diftype_t type{};
+	std::vector<value_type> key_types; // associative arrays: the tuple
+};
+
+struct program {
+	std::vector<clause> clauses;
+	std::vector<aggregation> aggregations; // aggregations[i].id == i + 1
+	std::vector<variable> variables;
+	std::map<std::string, std::string> options; // #pragma D option and -x
+	std::vector<std::string> formats;	// every printf-like format, for -S
+
+	// The value of an option, if set ("" for a set boolean option).
+	[[nodiscard]] std::optional<std::string> option(const std::string &name) const
+	{
+		auto it = options.find(name);
+		if (it == options.end())
+			return std::nullopt;
+		return it->second;
+	}
+};
+
+} // namespace dt
