@@ -13,6 +13,11 @@ packages=(
 	googletest libgtest-dev libbenchmark-dev binutils
 	# the kernel side: BPF objects are built with clang
 	clang
+	# fuzzing (tools/fuzz.sh): libFuzzer and the sanitizer runtimes of clang-14
+	libclang-rt-14-dev
+	# the VM tier (tools/vm): QEMU, the initramfs, depmod/modinfo, and kbuild
+	# for Debian's 6.1 kernel (built with gcc-12; its tools need libssl3)
+	qemu-system-x86 busybox-static cpio kmod make gcc-12 libssl3
 )
 
 missing=()

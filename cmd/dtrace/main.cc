@@ -2,15 +2,20 @@
 //
 // dtrace(1): the command-line consumer.
 //
-//   parse options (options.cc) ─► grab -p processes ─► provider registry
-//     ─► -l: list probes (list.cc)
-//     ─► otherwise: compile and run the program (the compiler and the
-//        engines are separate issues; until they land this says so)
+//   parse options (options.cc)
+//     ─► -l: grab -p processes ─► provider registry ─► list probes (list.cc)
+//     ─► otherwise: compile, enable, trace and consume (run.cc)
+//
+// An interpreter file's "#!/usr/sbin/dtrace -q -s" line reaches us as one
+// argument "-q -s" on Linux (illumos passes it the same way, but its
+// scripts write "-qs"); such an argument is split at blanks when its last
+// word is the -s option, so both spellings work.
 //
 // Exceptions from the library are caught here, at the boundary, and
 // become "dtrace: ..." messages with DTrace's exit statuses.
 #include "list.hpp"
 #include "options.hpp"
+#include "run.hpp"
 
 #include <dtrace/provider.hpp>
 
@@ -23,6 +28,7 @@
 #include <cstring>
 #include <exception>
 #include <string>
+#include <vector>
 
 namespace {
 
@@ -41,6 +47,14 @@ int run(int argc, char **argv)
 	if (o.version) {
 		std::printf("dtrace: %s\n", k_version);
 		return E_SUCCESS;
+	}
+
+	if (!o.list) {
+		if (o.commands.empty()) {
+			std::fprintf(stderr, "dtrace: no probes specified\n");
+			return E_ERROR;
+		}
+		return run_program(o, argv[0]);
 	}
 
 	for (int32_t pid : o.grab) {
@@ -63,26 +77,13 @@ int run(int argc, char **argv)
 		}
 	}
 
-	if (!o.list) {
-		if (o.commands.empty()) {
-			std::fprintf(stderr, "dtrace: no probes specified\n");
-			return E_USAGE;
-		}
-		std::fprintf(stderr, "dtrace: failed to compile %s: the D compiler "
-			     "is not part of this build yet; only -l is available\n",
-			     o.commands.front().arg.c_str());
-		return E_ERROR;
-	}
-
-	dt::provider_registry reg(dt::plugin_search_path(), o.grab,
-				  [](const std::string &msg) {
-					  std::fflush(stdout);
-					  std::fprintf(stderr, "dtrace: %s\n", msg.c_str());
-				  });
+	dt::provider_registry reg(dt::plugin_search_path(), o.grab, [](const std::string &msg) {
+		std::fflush(stdout);
+		std::fprintf(stderr, "dtrace: %s\n", msg.c_str());
+	});
 	status = list_probes(o, reg, out);
 	if (std::fflush(out) != 0 && status == E_SUCCESS) {
-		std::fprintf(stderr, "dtrace: failed to write output: %s\n",
-			     std::strerror(errno));
+		std::fprintf(stderr, "dtrace: failed to write output: %s\n", std::strerror(errno));
 		status = E_ERROR;
 	}
 	if (out != stdout)
@@ -90,12 +91,44 @@ int run(int argc, char **argv)
 	return status;
 }
 
+// "-q -s" from an interpreter line: split into "-q" "-s".
+std::vector<char *> split_interpreter_args(int argc, char **argv, std::vector<std::string> &store)
+{
+	std::vector<char *> v(argv, argv + argc);
+	if (argc < 3 || argv[1][0] != '-' || std::strpbrk(argv[1], " \t") == nullptr)
+		return v;
+	std::vector<std::string> words;
+	std::string w;
+	for (const char *p = argv[1];; p++) {
+		if (*p == ' ' || *p == '\t' || *p == '\0') {
+			if (!w.empty())
+				words.push_back(w);
+			w.clear();
+			if (*p == '\0')
+				break;
+		} else {
+			w += *p;
+		}
+	}
+	const std::string &last = words.back();
+	if (last.size() < 2 || last[0] != '-' || last.back() != 's')
+		return v;
+	store = std::move(words);
+	v.erase(v.begin() + 1);
+	for (size_t i = 0; i < store.size(); i++)
+		v.insert(v.begin() + 1 + static_cast<long>(i), store[i].data());
+	return v;
+}
+
 } // namespace
 
 int main(int argc, char **argv)
 {
 	try {
-		return run(argc, argv);
+		std::vector<std::string> store;
+		std::vector<char *> args = split_interpreter_args(argc, argv, store);
+		args.push_back(nullptr);
+		return run(static_cast<int>(args.size() - 1), args.data());
 	} catch (const Poco::Exception &e) {
 		std::fprintf(stderr, "dtrace: %s\n", e.displayText().c_str());
 	} catch (const std::exception &e) {

@@ -7,7 +7,8 @@
  *
  *        dif_emulate(ctx)
  *            │  registers, tuple stack, scratch, variable storage: ctx
- *            │  DTrace-owned memory (string table, scratch): read directly
+ *            │  DTrace-owned memory (string table, scratch, variable
+ *            │  storage, dynamic variables): read directly
  *            ▼
  *        ctx->ops ──► load()      kernel: copy_from_kernel_nofault /
  *                                         copy_from_user_nofault
@@ -16,15 +17,42 @@
  *                     copystr()   bounded string copy (copyinstr)
  *                     builtin()   pid, tid, execname, timestamp, probe*, ...
  *                     getarg()    args[n], arg0-arg9
+ *                     ---- optional (NULL: the subroutine faults ILLOP) ----
+ *                     copyin()    bulk user copy (else byte loads via load())
+ *                     copyout()   copyout/copyoutstr (destructive; may refuse)
+ *                     speculation()  a free speculation id, 0 if none
+ *                     progenyof() is the current process a descendant of pid
+ *                     d_path()    Linux d_path(struct path *) (kernel only)
  *
  * Ownership: the caller owns the context and everything it points to
- * (the DIFO, scratch, variable storage); the VM keeps no pointer after
- * dif_emulate() returns. Addresses are 64-bit integers in the traced
- * address space; DTrace-owned memory is addressed by its host pointer.
+ * (the DIFO, scratch, variable storage, the dynamic-variable store); the VM
+ * keeps no pointer after dif_emulate() returns. Addresses are 64-bit
+ * integers in the traced address space; DTrace-owned memory is addressed by
+ * its host pointer.
  *
  * Faults: an ops function that cannot do its job sets *fault to a
  * DTRACEFLT_* code (normally DTRACEFLT_BADADDR) and returns 0; the VM then
  * records the code, the illegal value and the PC and stops.
+ *
+ * Variable storage, by kind (illumos dtrace_dif_emulate and dtrace_dynvar):
+ *
+ *   scope / kind              by-value (ints, pointers)   by-reference (string,
+ *                                                          DIF_TF_BYREF types)
+ *   global scalar  (ldgs/stgs)  ctx->globals[id-UBASE]     ctx->grefs[id-UBASE]
+ *   clause-local   (ldls/stls)  ctx->locals[id-UBASE]      ctx->lrefs[id-UBASE]
+ *   thread-local   (ldts/stts)  ctx->dstate  key (id, ctx->thread_key)
+ *   global assoc   (ldgaa/stgaa) ctx->dstate key (tuple..., id)
+ *   thread assoc   (ldtaa/sttaa) ctx->dstate key (tuple..., id, thread_key)
+ *
+ *   - Reading a dynamic variable that does not exist gives 0 (a NULL
+ *     string); storing 0 (the register value, for strings the NULL pointer,
+ *     not "") deletes it. A by-ref value is copied in on store (strings
+ *     bounded by strsize, others by the variable's dtdt_size) and a load
+ *     yields the address of the stored copy.
+ *   - By-ref scalar globals and clause-locals live in caller-given
+ *     per-variable buffers (dif_varbuf_t): the VM copies the value into the
+ *     buffer on stgs/stls and ldgs/ldls yields its address. Storing 0 marks
+ *     it NULL (a later load gives 0); a zeroed buffer reads as "".
  */
 #ifndef DTRACE_DIF_ENV_H
 #define DTRACE_DIF_ENV_H
@@ -74,6 +102,36 @@ typedef struct dif_env_ops {
 	uint64_t (*builtin)(void *env, uint32_t id, uint64_t ndx, uint16_t *fault);
 	/* Probe argument n (args[n], argN). */
 	uint64_t (*getarg)(void *env, uint64_t n, uint16_t *fault);
+
+	/* ---- Optional ops: NULL makes the subroutine fault with ILLOP. ---- */
+
+	/*
+	 * copyin(), copyinto(): copy size bytes of user memory at uaddr into
+	 * dst. NULL: the VM copies with 1-byte load(DIF_SPACE_USER) calls.
+	 */
+	void (*copyin)(void *env, uint64_t uaddr, void *dst, uint64_t size, uint16_t *fault);
+	/*
+	 * copyout(), copyoutstr(): write size bytes from src to user address
+	 * uaddr of the current process. Destructive: an engine that does not
+	 * allow destructive actions sets *fault = DTRACEFLT_UPRIV (or leaves
+	 * the op NULL); an unwritable address is DTRACEFLT_BADADDR.
+	 */
+	void (*copyout)(void *env, const void *src, uint64_t uaddr, uint64_t size, uint16_t *fault);
+	/*
+	 * speculation(): reserve a speculation buffer and return its id
+	 * (1 ... nspec), or 0 if none is free (the engine counts the drop, as
+	 * illumos counts "speculation busy/unavailable"). The engine owns the
+	 * buffers; the VM only returns the id.
+	 */
+	uint64_t (*speculation)(void *env);
+	/* progenyof(pid): 1 if the current process is pid or a descendant, else 0. */
+	uint64_t (*progenyof)(void *env, uint64_t pid);
+	/*
+	 * d_path(path): write the path name of the struct path at kernel
+	 * address path into dst (at most max bytes, NUL included, always
+	 * terminated). Only a kernel engine can; others leave it NULL.
+	 */
+	void (*d_path)(void *env, uint64_t path, char *dst, uint64_t max, uint16_t *fault);
 } dif_env_ops_t;
 
 /* One tuple register: a subroutine argument or an associative-array key. */
@@ -81,6 +139,96 @@ typedef struct dif_tuple {
 	uint64_t value; /* the value, or the address of a by-ref value */
 	uint64_t size;	/* 0 for by-value; bytes for by-ref */
 } dif_tuple_t;
+
+/*
+ * Storage of one by-reference scalar variable (a string global, a
+ * clause-local string, a struct-typed global): data points to
+ * DIF_VARBUF_HDR + size bytes, 8-byte aligned, owned by the caller.
+ * data[0] == 0xff marks the value NULL (assigned 0); the value itself is at
+ * data + DIF_VARBUF_HDR. size is the value's capacity: strsize for strings
+ * (the VM copies at most size - 1 characters and a NUL), dtdt_size
+ * otherwise. Zero the buffer to start with an empty value; clause-local
+ * buffers are the caller's to reset per probe firing if it wants to.
+ * A variable with data == NULL is not by-ref storage: using it faults ILLOP.
+ */
+typedef struct dif_varbuf {
+	uint8_t *data;
+	uint64_t size;
+} dif_varbuf_t;
+
+#define DIF_VARBUF_HDR 8
+#define DIF_VARBUF_NULL 0xff
+
+/*
+ * The dynamic-variable store (illumos dtrace_dstate_t): thread-locals and
+ * associative arrays. One arena of dynvarsize bytes given by the caller,
+ * carved by dif_dstate_init() into a bucket array and fixed-size chunks;
+ * no allocation, no globals. One entry = one chunk holding its key (the
+ * tuple, by-value ints and by-ref contents, plus the variable id and for
+ * thread-scope the thread key) and its value.
+ *
+ *   arena: [ dif_dstate_t bookkeeping in the struct itself ]
+ *          [ buckets: nbuckets × uint32_t | chunk 1 | chunk 2 | ... ]
+ *
+ * Lifetime of an entry (illumos' dirty list): storing 0 unlinks the chunk
+ * and puts it on the dirty list, so that a pointer loaded earlier in the
+ * same firing still reads the old bytes; dif_dstate_clean(), which the
+ * caller calls between probe firings (illumos cleans at cleanrate), moves
+ * dirty chunks to the free list.
+ *
+ * Exhaustion: a store that finds no free chunk (or an entry that does not
+ * fit in a chunk) is dropped and counts in drops (and in dirty_drops too
+ * when dirty chunks were waiting: illumos "dynamic variable drops with
+ * non-empty dirty list"); the engine reports them like illumos does. A
+ * load of a missing entry gives 0 and never allocates.
+ *
+ * Concurrency: none. The caller serializes every dif_emulate() that uses
+ * the same store (the user engine is single-threaded per consumer; a
+ * kernel engine holds a lock or uses one store per CPU for thread-locals).
+ * Every field below is the VM's; callers read drops and dirty_drops only.
+ */
+typedef struct dif_dstate {
+	uint8_t *base;	      /* the arena */
+	uint64_t size;	      /* its size (dynvarsize) */
+	uint64_t chunksize;   /* bytes per chunk, multiple of 8 */
+	uint32_t nbuckets;    /* power of two */
+	uint32_t nchunks;     /* chunks carved from the arena */
+	uint32_t *buckets;    /* nbuckets chain heads (chunk number, 0 = none) */
+	uint8_t *chunks;      /* chunk n (1-based) at chunks + (n - 1) * chunksize */
+	uint32_t free;	      /* free list head (chunk number, 0 = empty) */
+	uint32_t dirty;	      /* dirty list head */
+	uint32_t nused;	      /* chunks holding an entry */
+	uint64_t drops;	      /* stores dropped: no free chunk / too large */
+	uint64_t dirty_drops; /* of those, dropped while dirty chunks waited */
+} dif_dstate_t;
+
+/*
+ * The chunk size needed for entries with up to nkeys tuple keys (the
+ * variable id and thread key included), keybytes bytes of by-ref key
+ * contents in all, and a value of valsize bytes (8 for by-value variables,
+ * strsize for strings, dtdt_size for other by-ref types).
+ */
+#define DIF_DSTATE_CHUNKSIZE(nkeys, keybytes, valsize)                                         \
+	((uint64_t)32 + (uint64_t)(nkeys)*16 + ((((uint64_t)(keybytes)) + 7) & ~(uint64_t)7) + \
+	 ((((uint64_t)(valsize)) + 7) & ~(uint64_t)7))
+
+/*
+ * Carve the caller's arena mem of size bytes into buckets and chunks of
+ * chunksize bytes (rounded up to 8). mem must be 8-byte aligned. Returns 0,
+ * or -1 if the arena cannot hold one bucket and one chunk. Re-initialising
+ * forgets every entry.
+ */
+int dif_dstate_init(dif_dstate_t *ds, void *mem, uint64_t size, uint64_t chunksize);
+
+/* Move the dirty chunks to the free list: call between probe firings. */
+void dif_dstate_clean(dif_dstate_t *ds);
+
+/*
+ * dif_dstate_clear_thread(): delete every thread-scope entry of thread key
+ * tkey (a thread exited; illumos frees them lazily the same way). Cost:
+ * one pass over the chunks.
+ */
+void dif_dstate_clear_thread(dif_dstate_t *ds, uint64_t tkey);
 
 typedef struct dif_ctx {
 	/* Set by the caller. */
@@ -96,6 +244,40 @@ typedef struct dif_ctx {
 	uint64_t *locals; /* clause-locals (this->): id - DIF_VAR_OTHER_UBASE */
 	uint64_t strsize; /* the strsize option: string bound incl. NUL */
 	bool kernel_priv; /* may rld* read arbitrary kernel memory */
+
+	/* ---- Added for dynamic and by-ref variables (compatible: zero = absent). ---- */
+
+	/*
+	 * By-ref scalars: grefs[id - UBASE] (nglobals entries when non-NULL)
+	 * and lrefs[id - UBASE] (nlocals entries). Every data buffer must lie
+	 * inside [varmem, varmem + varmem_size), one region the VM may read
+	 * and write (illumos dtrace_canstore of static variable storage).
+	 */
+	dif_varbuf_t *grefs;
+	dif_varbuf_t *lrefs;
+	uint8_t *varmem;
+	uint64_t varmem_size;
+
+	/* Thread-locals and associative arrays; NULL: those ops fault ILLOP. */
+	dif_dstate_t *dstate;
+	/* Identifies the current thread in thread-scope keys (e.g. the tid). */
+	uint64_t thread_key;
+
+	/*
+	 * rand() state (xoroshiro128+, as illumos dtrace_xoroshiro128_plus);
+	 * the caller seeds it non-zero (e.g. per CPU) and keeps it across
+	 * firings. Both words zero: rand() seeds it with a fixed constant.
+	 */
+	uint64_t rand_state[2];
+	/*
+	 * strtok() state (illumos mstate dtms_strtok): where the next
+	 * strtok(NULL, ...) continues, 0 = nothing. It may point into
+	 * scratch, so the caller resets it (to 0) whenever it resets
+	 * scratch_used (once per probe firing). strtok_limit is reserved
+	 * (keep it 0).
+	 */
+	uint64_t strtok;
+	uint64_t strtok_limit;
 
 	/* Set by dif_emulate(). */
 	uint64_t regs[DIF_DIR_NREGS];

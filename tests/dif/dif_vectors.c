@@ -21,11 +21,11 @@ const uint8_t dv_karena[DV_ARENA_SIZE] = {
 	0x48, 0x65, 0x6c, 0x6c, 0x6f, 0x20, 0x57, 0x6f, 0x72, 0x6c, 0x64, 0x20, 0x31, 0x32, 0x33, 0x00,
 	0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
 	0x64, 0x74, 0x72, 0x61, 0x63, 0x65, 0x2d, 0x74, 0x65, 0x73, 0x74, 0x00, 0x00, 0x00, 0x00, 0x00,
-	0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
-	0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
-	0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
-	0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
-	0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
+	0xc0, 0xa8, 0x01, 0x0a, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
+	0xfe, 0x80, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x02, 0x14, 0x4f, 0xff, 0xfe, 0x0b, 0x76, 0xc8,
+	0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0xff, 0xff, 0x0a, 0x00, 0x00, 0x01,
+	0x20, 0x01, 0x0d, 0xb8, 0x00, 0x00, 0x00, 0x00, 0x00, 0x01, 0x00, 0x00, 0x00, 0x00, 0x00, 0x01,
+	0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x01,
 	0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
 	0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
 	0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
@@ -129,14 +129,77 @@ static uint64_t dv_getarg(void *env, uint64_t n, uint16_t *fault)
 	return DV_ARG(n);
 }
 
+static void dv_copyout(void *env, const void *src, uint64_t uaddr, uint64_t size,
+		       uint16_t *fault)
+{
+	dv_mem_t *m = (dv_mem_t *)env;
+	const uint8_t *p = (const uint8_t *)src;
+
+	if (uaddr < DV_OBASE || size > DV_OUT_SIZE || uaddr - DV_OBASE > DV_OUT_SIZE - size) {
+		*fault = DTRACEFLT_BADADDR;
+		return;
+	}
+	for (uint64_t i = 0; i < size; i++)
+		m->uout[uaddr - DV_OBASE + i] = p[i];
+}
+
+static uint64_t dv_speculation(void *env)
+{
+	(void)env;
+	return DV_SPEC;
+}
+
+static uint64_t dv_progenyof(void *env, uint64_t pid)
+{
+	(void)env;
+	return pid == DV_PID || pid == 1;
+}
+
 const dif_env_ops_t dv_env_ops = {
 	.load = dv_load,
 	.copystr = dv_copystr,
 	.builtin = dv_builtin,
 	.getarg = dv_getarg,
+	.copyout = dv_copyout,
+	.speculation = dv_speculation,
+	.progenyof = dv_progenyof,
 };
 
-void dv_run(const dif_vector_t *v, char *scratch, dv_result_t *r)
+void dv_setup(dif_ctx_t *c, const dif_difo_t *dp, dv_mem_t *m, uint64_t strsize,
+	      uint64_t dynvarsize)
+{
+	uint64_t ss = strsize ? strsize : DIF_STRSIZE_DEFAULT, bufsize = ss > 512 ? 512 : ss;
+	uint8_t *vm = (uint8_t *)m->varmem;
+
+	for (uint32_t i = 0; i < DV_VARMEM_SIZE; i++)
+		vm[i] = 0;
+	for (uint32_t i = 0; i < DV_NGLOBALS + DV_NLOCALS; i++) {
+		dif_varbuf_t *b = i < DV_NGLOBALS ? &m->grefs[i] : &m->lrefs[i - DV_NGLOBALS];
+
+		b->data = vm + i * (DIF_VARBUF_HDR + 512);
+		b->size = bufsize;
+	}
+	if (!dynvarsize || dynvarsize > DV_DYNVAR_MAX)
+		dynvarsize = DV_DYNVAR_MAX;
+	(void)dif_dstate_init(&m->dstate, m->dynvars, dynvarsize,
+			      DIF_DSTATE_CHUNKSIZE(DIF_DTR_NREGS + 2, 2 * ss, ss));
+	*c = (dif_ctx_t){
+		.ops = &dv_env_ops,
+		.env = m,
+		.difo = dp,
+		.scratch = m->scratch,
+		.scratch_size = DV_SCRATCH_MAX,
+		.strsize = strsize,
+		.grefs = m->grefs,
+		.lrefs = m->lrefs,
+		.varmem = vm,
+		.varmem_size = DV_VARMEM_SIZE,
+		.dstate = &m->dstate,
+		.thread_key = DV_TID,
+	};
+}
+
+void dv_run(const dif_vector_t *v, dv_mem_t *m, dv_result_t *r)
 {
 	static const dif_limits_t limits = DIF_LIMITS_DEFAULT;
 	uint64_t globals[DV_NGLOBALS] = { 0 }, locals[DV_NLOCALS] = { 0 };
@@ -150,18 +213,15 @@ void dv_run(const dif_vector_t *v, char *scratch, dv_result_t *r)
 		.varlen = v->varlen,
 		.vartab = v->vartab,
 	};
-	dif_ctx_t c = {
-		.ops = &dv_env_ops,
-		.difo = &dp,
-		.scratch = scratch,
-		.scratch_size = v->scratch ? v->scratch : DV_SCRATCH_MAX,
-		.globals = globals,
-		.nglobals = DV_NGLOBALS,
-		.locals = locals,
-		.nlocals = DV_NLOCALS,
-		.strsize = v->strsize,
-		.kernel_priv = v->kernel_priv,
-	};
+	dif_ctx_t c;
+
+	dv_setup(&c, &dp, m, v->strsize, v->dynvarsize);
+	c.scratch_size = v->scratch ? v->scratch : DV_SCRATCH_MAX;
+	c.globals = globals;
+	c.nglobals = DV_NGLOBALS;
+	c.locals = locals;
+	c.nlocals = DV_NLOCALS;
+	c.kernel_priv = v->kernel_priv;
 
 	r->rejected = dif_validate(&dp, &limits, &r->verr) != 0;
 	r->fault = 0;
@@ -169,6 +229,8 @@ void dv_run(const dif_vector_t *v, char *scratch, dv_result_t *r)
 	r->illval = 0;
 	r->rval = 0;
 	r->g0 = 0;
+	r->drops = 0;
+	r->dynvars_used = 0;
 	if (r->rejected)
 		return;
 	r->fault = dif_emulate(&c);
@@ -176,6 +238,8 @@ void dv_run(const dif_vector_t *v, char *scratch, dv_result_t *r)
 	r->illval = c.illval;
 	r->rval = c.rval;
 	r->g0 = globals[0];
+	r->drops = m->dstate.drops;
+	r->dynvars_used = m->dstate.nused;
 }
 
 /* --- row builders ---------------------------------------------------------- */
@@ -208,6 +272,12 @@ void dv_run(const dif_vector_t *v, char *scratch, dv_result_t *r)
 #define GVAR(id) VAR(id, DIFV_KIND_SCALAR, DIFV_SCOPE_GLOBAL, DIF_TYPE_CTF)
 #define LVAR(id) VAR(id, DIFV_KIND_SCALAR, DIFV_SCOPE_LOCAL, DIF_TYPE_CTF)
 #define TVAR(id) VAR(id, DIFV_KIND_SCALAR, DIFV_SCOPE_THREAD, DIF_TYPE_CTF)
+#define GSVAR(id) VAR(id, DIFV_KIND_SCALAR, DIFV_SCOPE_GLOBAL, DIF_TYPE_STRING)
+#define LSVAR(id) VAR(id, DIFV_KIND_SCALAR, DIFV_SCOPE_LOCAL, DIF_TYPE_STRING)
+#define TSVAR(id) VAR(id, DIFV_KIND_SCALAR, DIFV_SCOPE_THREAD, DIF_TYPE_STRING)
+#define GAVAR(id) VAR(id, DIFV_KIND_ARRAY, DIFV_SCOPE_GLOBAL, DIF_TYPE_CTF)
+#define GASVAR(id) VAR(id, DIFV_KIND_ARRAY, DIFV_SCOPE_GLOBAL, DIF_TYPE_STRING)
+#define TAVAR(id) VAR(id, DIFV_KIND_ARRAY, DIFV_SCOPE_THREAD, DIF_TYPE_CTF)
 
 #define OK(v)		.kind = DV_OK, .rval = (uint64_t)(v)
 #define OKSTR(s)	.kind = DV_OK, .rstr = (s)
@@ -252,6 +322,12 @@ void dv_run(const dif_vector_t *v, char *scratch, dv_result_t *r)
 #define SUBRKSV(n, s, addr, str, val, want) \
 	{ .name = n, INTS(addr, val), STRS(str), TEXT(SETX(0, 1), SETS(0, 2), SETX(1, 3), \
 		PUSHS(1), PUSHS(2), PUSHV(3), CALL(s, 4), RET(4)), want }
+
+/* r3 = json(js, sel), both from the string table */
+#define JSON(n, js, sel, want) \
+	{ .name = n, STRS(js "\0" sel), TEXT(SETS(0, 1), SETS(sizeof(js), 2), PUSHS(1), \
+		PUSHS(2), CALL(JSON, 3), RET(3)), want }
+#define JDOC "{\"a\":1,\"b\":\"two\",\"c\":[10,20,{\"d\":true}],\"e\":-1.5e+3}"
 
 #define K(off)	((uint64_t)DV_KBASE + (off))
 #define U(off)	((uint64_t)DV_UBASE + (off))
@@ -389,12 +465,86 @@ const dif_vector_t dif_vectors[] = {
 		.g0 = 0 },
 	{ .name = "global_beyond_storage", VARS(GVAR(0x5ff)), TEXT(LDV(LDGS, 0x5ff, 1), RET(1)),
 		FAULT(ILLOP, 0, 0x5ff) },
-	{ .name = "string_global_illop", VARS(VAR(0x500, DIFV_KIND_SCALAR, DIFV_SCOPE_GLOBAL,
-		DIF_TYPE_STRING)), TEXT(STV(STGS, 0x500, 0), RET(0)), FAULT(ILLOP, 0, 0x500) },
-	{ .name = "thread_local_illop", VARS(TVAR(0x500)), TEXT(LDV(LDTS, 0x500, 1), RET(1)),
-		FAULT(ILLOP, 0, 0) },
-	{ .name = "assoc_illop", VARS(VAR(0x500, DIFV_KIND_ARRAY, DIFV_SCOPE_GLOBAL,
-		DIF_TYPE_CTF)), TEXT(PUSHV(0), LDV(LDGAA, 0x500, 1), RET(1)), FAULT(ILLOP, 1, 0) },
+	/* by-reference scalars: a copy in the variable's buffer */
+	{ .name = "string_global_store_load", VARS(GSVAR(0x500)), STRS("hello"), TEXT(SETS(0, 1),
+		STV(STGS, 0x500, 1), LDV(LDGS, 0x500, 2), RET(2)), OKSTR("hello") },
+	{ .name = "string_global_unset_is_empty", VARS(GSVAR(0x501)), TEXT(LDV(LDGS, 0x501, 1),
+		RET(1)), OKSTR("") },
+	{ .name = "string_global_store_zero_is_null", VARS(GSVAR(0x500)), STRS("hello"),
+		TEXT(SETS(0, 1), STV(STGS, 0x500, 1), STV(STGS, 0x500, 0), LDV(LDGS, 0x500, 2),
+		RET(2)), OK(0) },
+	{ .name = "string_global_strsize", VARS(GSVAR(0x500)), STRS("hello"), .strsize = 4,
+		TEXT(SETS(0, 1), STV(STGS, 0x500, 1), LDV(LDGS, 0x500, 2), RET(2)), OKSTR("hel") },
+	{ .name = "string_local_store_load", VARS(LSVAR(0x502)), STRS("local"), TEXT(SETS(0, 1),
+		STV(STLS, 0x502, 1), LDV(LDLS, 0x502, 2), RET(2)), OKSTR("local") },
+	{ .name = "string_global_bad_source", VARS(GSVAR(0x500)), INTS(0xdead0000ull),
+		TEXT(SETX(0, 1), STV(STGS, 0x500, 1), RET(0)), FAULT(BADADDR, 1, 0xdead0000ull) },
+	{ .name = "string_global_beyond_storage", VARS(GSVAR(0x5ff)), TEXT(LDV(LDGS, 0x5ff, 1),
+		RET(1)), FAULT(ILLOP, 0, 0x5ff) },
+	{ .name = "string_global_store_into", VARS(GSVAR(0x500)), STRS("hello"), INTS('j'),
+		TEXT(SETS(0, 1), STV(STGS, 0x500, 1), LDV(LDGS, 0x500, 2), SETX(0, 3),
+		ST(STB, 3, 2), RET(2)), OKSTR("jello") },
+
+	/* thread-locals (self->) */
+	{ .name = "tls_store_load", VARS(TVAR(0x500)), INTS(42), TEXT(SETX(0, 1),
+		STV(STTS, 0x500, 1), LDV(LDTS, 0x500, 2), RET(2)), OK(42) },
+	{ .name = "tls_unset_reads_zero", VARS(TVAR(0x500)), TEXT(LDV(LDTS, 0x500, 1), RET(1)),
+		OK(0) },
+	{ .name = "tls_store_zero_deletes", VARS(TVAR(0x500)), INTS(42), TEXT(SETX(0, 1),
+		STV(STTS, 0x500, 1), STV(STTS, 0x500, 0), LDV(LDTS, 0x500, 2), RET(2)), OK(0) },
+	{ .name = "tls_two_variables", VARS(TVAR(0x500), TVAR(0x501)), INTS(1, 2), TEXT(SETX(0, 1),
+		SETX(1, 2), STV(STTS, 0x500, 1), STV(STTS, 0x501, 2), LDV(LDTS, 0x500, 3),
+		LDV(LDTS, 0x501, 4), R3(SUB, 4, 3, 5), RET(5)), OK(1) },
+	{ .name = "tls_overwrite", VARS(TVAR(0x500)), INTS(1, 2), TEXT(SETX(0, 1), SETX(1, 2),
+		STV(STTS, 0x500, 1), STV(STTS, 0x500, 2), LDV(LDTS, 0x500, 3), RET(3)), OK(2) },
+	{ .name = "tls_string", VARS(TSVAR(0x500)), STRS("thread"), TEXT(SETS(0, 1),
+		STV(STTS, 0x500, 1), LDV(LDTS, 0x500, 2), RET(2)), OKSTR("thread") },
+	{ .name = "tls_not_global_assoc", VARS(TVAR(0x500), GAVAR(0x500)), INTS(7, DV_TID),
+		TEXT(SETX(0, 1), STV(STTS, 0x500, 1), SETX(1, 2), PUSHV(2), LDV(LDGAA, 0x500, 3),
+		RET(3)), OK(0) },
+	{ .name = "tls_without_vartab_entry_is_rejected", TEXT(LDV(LDTS, 0x500, 1), RET(1)),
+		REJECT(0, "unknown variable") },
+
+	/* associative arrays: a[k] */
+	{ .name = "assoc_int_keys", VARS(GAVAR(0x500)), INTS(1, 2, 10, 20), TEXT(SETX(0, 1),
+		SETX(1, 2), SETX(2, 3), SETX(3, 4), PUSHV(1), STV(STGAA, 0x500, 3),
+		DIF_INSTR_FLUSHTS, PUSHV(2), STV(STGAA, 0x500, 4), DIF_INSTR_FLUSHTS, PUSHV(1),
+		LDV(LDGAA, 0x500, 5), RET(5)), OK(10) },
+	{ .name = "assoc_missing_key_reads_zero", VARS(GAVAR(0x500)), INTS(1, 10, 2), TEXT(SETX(0, 1),
+		SETX(1, 2), SETX(2, 3), PUSHV(1), STV(STGAA, 0x500, 2), DIF_INSTR_FLUSHTS, PUSHV(3),
+		LDV(LDGAA, 0x500, 4), RET(4)), OK(0), .check_drops = 1, .drops = 0 },
+	{ .name = "assoc_string_key_by_content", VARS(GAVAR(0x500)), STRS("abc\0abc"), INTS(99),
+		TEXT(SETS(0, 1), SETS(4, 2), SETX(0, 3), PUSHS(1), STV(STGAA, 0x500, 3),
+		DIF_INSTR_FLUSHTS, PUSHS(2), LDV(LDGAA, 0x500, 4), RET(4)), OK(99) },
+	{ .name = "assoc_string_key_differs", VARS(GAVAR(0x500)), STRS("abc\0abd"), INTS(99),
+		TEXT(SETS(0, 1), SETS(4, 2), SETX(0, 3), PUSHS(1), STV(STGAA, 0x500, 3),
+		DIF_INSTR_FLUSHTS, PUSHS(2), LDV(LDGAA, 0x500, 4), RET(4)), OK(0) },
+	{ .name = "assoc_two_keys", VARS(GAVAR(0x500)), STRS("k"), INTS(5, 6, 77), TEXT(SETS(0, 1),
+		SETX(0, 2), SETX(1, 3), SETX(2, 4), PUSHS(1), PUSHV(2), STV(STGAA, 0x500, 4),
+		DIF_INSTR_FLUSHTS, PUSHS(1), PUSHV(3), LDV(LDGAA, 0x500, 5), DIF_INSTR_FLUSHTS,
+		PUSHS(1), PUSHV(2), LDV(LDGAA, 0x500, 6), R3(ADD, 5, 6, 6), RET(6)), OK(77) },
+	{ .name = "assoc_store_zero_deletes", VARS(GAVAR(0x500)), INTS(1, 10), TEXT(SETX(0, 1),
+		SETX(1, 2), PUSHV(1), STV(STGAA, 0x500, 2), STV(STGAA, 0x500, 0),
+		LDV(LDGAA, 0x500, 3), RET(3)), OK(0) },
+	{ .name = "assoc_string_value", VARS(GASVAR(0x500)), STRS("key\0value"), TEXT(SETS(0, 1),
+		SETS(4, 2), PUSHS(1), STV(STGAA, 0x500, 2), LDV(LDGAA, 0x500, 3), RET(3)),
+		OKSTR("value") },
+	{ .name = "assoc_thread_scope", VARS(TAVAR(0x500)), INTS(3, 33), TEXT(SETX(0, 1),
+		SETX(1, 2), PUSHV(1), STV(STTAA, 0x500, 2), LDV(LDTAA, 0x500, 3), RET(3)), OK(33) },
+	{ .name = "assoc_no_tuple", VARS(GAVAR(0x500)), INTS(4), TEXT(SETX(0, 1),
+		STV(STGAA, 0x500, 1), LDV(LDGAA, 0x500, 2), RET(2)), OK(4) },
+	{ .name = "assoc_key_outside_memory", VARS(GAVAR(0x500)), INTS(0xdead0000ull, 8),
+		TEXT(SETX(0, 1), SETX(1, 2), DIF_INSTR_PUSHTS(DIF_OP_PUSHTR, DIF_TYPE_CTF, 2, 1),
+		LDV(LDGAA, 0x500, 3), RET(3)), FAULT(BADADDR, 3, 0xdead0000ull) },
+	{ .name = "dynvar_drop_when_full", VARS(GAVAR(0x500)), .dynvarsize = 1000,
+		INTS(1, 2, 10, 20), TEXT(SETX(0, 1), SETX(1, 2), SETX(2, 3), SETX(3, 4), PUSHV(1),
+		STV(STGAA, 0x500, 3), DIF_INSTR_FLUSHTS, PUSHV(2), STV(STGAA, 0x500, 4),
+		LDV(LDGAA, 0x500, 5), RET(5)), OK(0), .check_drops = 1, .drops = 1 },
+	{ .name = "dynvar_delete_then_reuse_after_clean_only", VARS(GAVAR(0x500)),
+		.dynvarsize = 1000, INTS(1, 2, 10, 20), TEXT(SETX(0, 1), SETX(1, 2), SETX(2, 3),
+		SETX(3, 4), PUSHV(1), STV(STGAA, 0x500, 3), STV(STGAA, 0x500, 0),
+		DIF_INSTR_FLUSHTS, PUSHV(2), STV(STGAA, 0x500, 4), LDV(LDGAA, 0x500, 5), RET(5)),
+		OK(0), .check_drops = 1, .drops = 1 },
 	{ .name = "user_array_illop", VARS(VAR(0x80, DIFV_KIND_ARRAY, DIFV_SCOPE_GLOBAL,
 		DIF_TYPE_CTF)), TEXT(DIF_INSTR_LDA(DIF_OP_LDGA, 0x80, 0, 1), RET(1)),
 		FAULT(ILLOP, 0, 0x80) },
@@ -483,9 +633,96 @@ const dif_vector_t dif_vectors[] = {
 	SUBR1("copyinstr", COPYINSTR, U(0x10), OKSTR("user string")),
 	SUBR2("copyinstr_len", COPYINSTR, U(0x10), 4, OKSTR("user")),
 	SUBR1("copyinstr_bad_address", COPYINSTR, K(0x10), FAULT(BADADDR, 2, K(0x10))),
-	{ .name = "rand_illop", TEXT(CALL(RAND, 1), RET(1)), FAULT(ILLOP, 0, DIF_SUBR_RAND) },
-	{ .name = "strtok_illop", TEXT(PUSHV(0), PUSHV(0), CALL(STRTOK, 1), RET(1)),
-		FAULT(ILLOP, 2, DIF_SUBR_STRTOK) },
+	/* strtok: state carried between calls in the context */
+	{ .name = "strtok_first", STRS(",,,Carrots,,Barley\0,"), TEXT(SETS(0, 1), SETS(19, 2),
+		PUSHS(1), PUSHS(2), CALL(STRTOK, 3), RET(3)), OKSTR("Carrots") },
+	{ .name = "strtok_next", STRS(",,,Carrots,,Barley\0,"), TEXT(SETS(0, 1), SETS(19, 2),
+		PUSHS(1), PUSHS(2), CALL(STRTOK, 3), DIF_INSTR_FLUSHTS, PUSHV(0), PUSHS(2),
+		CALL(STRTOK, 4), RET(4)), OKSTR("Barley") },
+	{ .name = "strtok_exhausted", STRS("a,\0,"), TEXT(SETS(0, 1), SETS(3, 2), PUSHS(1),
+		PUSHS(2), CALL(STRTOK, 3), DIF_INSTR_FLUSHTS, PUSHV(0), PUSHS(2), CALL(STRTOK, 4),
+		RET(4)), OK(0) },
+	{ .name = "strtok_null_after_end_faults", STRS("a\0,"), TEXT(SETS(0, 1), SETS(2, 2),
+		PUSHS(1), PUSHS(2), CALL(STRTOK, 3), DIF_INSTR_FLUSHTS, PUSHV(0), PUSHS(2),
+		CALL(STRTOK, 4), DIF_INSTR_FLUSHTS, PUSHV(0), PUSHS(2), CALL(STRTOK, 5), RET(5)),
+		FAULT(BADADDR, 12, 0) },
+	{ .name = "strtok_no_delimiters", STRS("abc\0"), TEXT(SETS(0, 1), SETS(3, 2), PUSHS(1),
+		PUSHS(2), CALL(STRTOK, 3), RET(3)), OKSTR("abc") },
+
+	SUBRS("cleanpath", CLEANPATH, "/a/./b//c/../d", OKSTR("/a/b/d")),
+	SUBRS("cleanpath_dotdot_end", CLEANPATH, "/usr/lib/..", OKSTR("/usr/")),
+	SUBRS("cleanpath_dotdot_name", CLEANPATH, "/a/..b/.c", OKSTR("/a/..b/.c")),
+	SUBRS("cleanpath_above_root", CLEANPATH, "/../x", OKSTR("/x")),
+	{ .name = "cleanpath_strsize", STRS("/abcdefgh"), .strsize = 8, TEXT(SETS(0, 1), PUSHS(1),
+		CALL(CLEANPATH, 2), RET(2)), OKSTR("/ab") },
+
+	SUBR1("inet_ntoa", INET_NTOA, K(0x70), OKSTR("192.168.1.10")),
+	SUBR1("inet_ntoa_bad_address", INET_NTOA, 0xdead0000ull, FAULT(BADADDR, 2, 0xdead0000ull)),
+	SUBR1("inet_ntoa6", INET_NTOA6, K(0x80), OKSTR("fe80::214:4fff:fe0b:76c8")),
+	SUBR1("inet_ntoa6_v4mapped", INET_NTOA6, K(0x90), OKSTR("10.0.0.1")),
+	SUBR1("inet_ntoa6_last_equal_run_wins", INET_NTOA6, K(0xa0), OKSTR("2001:db8:0:0:1::1")),
+	SUBR1("inet_ntoa6_loopback", INET_NTOA6, K(0xb0), OKSTR("::1")),
+	SUBR1("inet_ntoa6_unspecified", INET_NTOA6, K(0xc0), OKSTR("::")),
+	SUBR2("inet_ntop_v4", INET_NTOP, 2, K(0x70), OKSTR("192.168.1.10")),
+	SUBR2("inet_ntop_v6", INET_NTOP, 10, K(0x80), OKSTR("fe80::214:4fff:fe0b:76c8")),
+	SUBR2("inet_ntop_v4mapped", INET_NTOP, 10, K(0x90), OKSTR("::ffff:10.0.0.1")),
+	SUBR2("inet_ntop_bad_family", INET_NTOP, 26, K(0x80), FAULT(ILLOP, 4, 26)),
+	{ .name = "inet_ntoa6_no_scratch", INTS(K(0x80)), .scratch = 40, TEXT(SETX(0, 1), PUSHV(1),
+		CALL(INET_NTOA6, 2), RET(2)), FAULT(NOSCRATCH, 2, 0) },
+
+	{ .name = "strtoll", STRS("  -123x"), TEXT(SETS(0, 1), PUSHS(1), CALL(STRTOLL, 2), RET(2)),
+		OK(NEG(-123)) },
+	{ .name = "strtoll_hex", STRS("0x1fg"), INTS(16), TEXT(SETS(0, 1), SETX(0, 2), PUSHS(1),
+		PUSHV(2), CALL(STRTOLL, 3), RET(3)), OK(31) },
+	{ .name = "strtoll_octal", STRS("+777"), INTS(8), TEXT(SETS(0, 1), SETX(0, 2), PUSHS(1),
+		PUSHV(2), CALL(STRTOLL, 3), RET(3)), OK(511) },
+	{ .name = "strtoll_base36", STRS("zZ"), INTS(36), TEXT(SETS(0, 1), SETX(0, 2), PUSHS(1),
+		PUSHV(2), CALL(STRTOLL, 3), RET(3)), OK(1295) },
+	{ .name = "strtoll_bad_base", STRS("1"), INTS(37), TEXT(SETS(0, 1), SETX(0, 2), PUSHS(1),
+		PUSHV(2), CALL(STRTOLL, 3), RET(3)), FAULT(ILLOP, 4, 37) },
+	{ .name = "strtoll_strsize", STRS("123456"), .strsize = 3, TEXT(SETS(0, 1), PUSHS(1),
+		CALL(STRTOLL, 2), RET(2)), OK(123) },
+
+	SUBR1("getmajor", GETMAJOR, (8u << 20) | 17, OK(8)),
+	SUBR1("getminor", GETMINOR, (8u << 20) | 17, OK(17)),
+
+	{ .name = "copyin", INTS(U(0), 8), TEXT(SETX(0, 1), SETX(1, 2), PUSHV(1), PUSHV(2),
+		CALL(COPYIN, 3), LD(LDX, 3, 4), RET(4)), OK(0x0807060504030201ull) },
+	SUBR2("copyin_bad_address", COPYIN, K(0), 4, FAULT(BADADDR, 4, K(0))),
+	SUBR2("copyin_no_scratch", COPYIN, U(0), 8192, FAULT(NOSCRATCH, 4, 0)),
+	{ .name = "copyinto", INTS(8, U(0x10), 4), TEXT(SETX(0, 1), PUSHV(1), CALL(ALLOCA, 2),
+		DIF_INSTR_FLUSHTS, SETX(1, 3), SETX(2, 4), PUSHV(3), PUSHV(4), PUSHV(2),
+		CALL(COPYINTO, 5), RET(2)), OKSTR("user") },
+	SUBR3("copyinto_not_scratch", COPYINTO, U(0x10), 4, K(0), FAULT(BADADDR, 6, K(0))),
+	{ .name = "copyout", STRS("hi"), INTS(DV_OBASE, 3), TEXT(SETS(0, 1), SETX(0, 2),
+		SETX(1, 3), PUSHV(1), PUSHV(2), PUSHV(3), CALL(COPYOUT, 4), RET(4)), OK(0) },
+	{ .name = "copyout_refused", STRS("hi"), INTS(U(0), 3), TEXT(SETS(0, 1), SETX(0, 2),
+		SETX(1, 3), PUSHV(1), PUSHV(2), PUSHV(3), CALL(COPYOUT, 4), RET(4)),
+		FAULT(BADADDR, 6, U(0)) },
+	SUBR3("copyout_source_not_owned", COPYOUT, K(0), DV_OBASE, 4, FAULT(BADADDR, 6, K(0))),
+	{ .name = "copyoutstr", STRS("hi"), INTS(DV_OBASE, 16), TEXT(SETS(0, 1), SETX(0, 2),
+		SETX(1, 3), PUSHV(1), PUSHV(2), PUSHV(3), CALL(COPYOUTSTR, 4), RET(4)), OK(0) },
+
+	{ .name = "speculation", TEXT(CALL(SPECULATION, 1), RET(1)), OK(DV_SPEC) },
+	SUBR1("progenyof_self", PROGENYOF, DV_PID, OK(1)),
+	SUBR1("progenyof_init", PROGENYOF, 1, OK(1)),
+	SUBR1("progenyof_other", PROGENYOF, 99, OK(0)),
+	JSON("json_number", JDOC, "a", OKSTR("1")),
+	JSON("json_string", JDOC, "b", OKSTR("two")),
+	JSON("json_array_element", JDOC, "c[1]", OKSTR("20")),
+	JSON("json_nested", JDOC, "c[2].d", OKSTR("true")),
+	JSON("json_whole_array", JDOC, "c", OKSTR("[10,20,{\"d\":true}]")),
+	JSON("json_exponent", JDOC, "e", OKSTR("-1.5e+3")),
+	JSON("json_missing", JDOC, "x", OK(0)),
+	JSON("json_expected_object", JDOC, "b.x", OK(0)),
+	JSON("json_top_array", "[5, 6]", "[1]", OKSTR("6")),
+	JSON("json_malformed", "{\"a\" 1}", "a", OK(0)),
+	JSON("json_hex_rejected", "{\"a\":0x1}", "a", OK(0)),
+	JSON("json_escape_kept", "{\"s\":\"x\\\"y\\u00e9\"}", "s", OKSTR("x\\\"y\\u00e9")),
+	SUBR1("mutex_owned_illop", MUTEX_OWNED, K(0), FAULT(ILLOP, 2, DIF_SUBR_MUTEX_OWNED)),
+	SUBR1("rw_read_held_illop", RW_READ_HELD, K(0), FAULT(ILLOP, 2, DIF_SUBR_RW_READ_HELD)),
+	SUBR1("msgsize_illop", MSGSIZE, K(0), FAULT(ILLOP, 2, DIF_SUBR_MSGSIZE)),
+	SUBR1("getf_illop", GETF, 0, FAULT(ILLOP, 2, DIF_SUBR_GETF)),
 	{ .name = "d_path_illop", TEXT(PUSHV(0), CALL(D_PATH, 1), RET(1)),
 		FAULT(ILLOP, 1, DIF_SUBR_D_PATH) },
 

@@ -15,7 +15,14 @@
  * The environment is a sandbox (dv_env_ops): a DV_ARENA_SIZE-byte kernel
  * arena at DV_KBASE and a user arena at DV_UBASE, every other address
  * faults with BADADDR; built-in variables and arguments have the fixed
- * values below.
+ * values below. copyout() writes into dv_mem_t.uout (user addresses
+ * DV_OBASE ...), speculation() gives DV_SPEC, progenyof(p) is true for
+ * DV_PID and 1. Variables: DV_NGLOBALS globals and DV_NLOCALS locals, each
+ * by value or (string / DIF_TF_BYREF in the vartab) by reference with a
+ * strsize buffer; a dynamic-variable store of dynvarsize bytes (chunks
+ * for 4 keys of strsize bytes and a strsize value) with thread key DV_TID.
+ * All memory is the caller's dv_mem_t, so a kernel runner need not put
+ * it on the stack.
  */
 #ifndef DTRACE_TESTS_DIF_VECTORS_H
 #define DTRACE_TESTS_DIF_VECTORS_H
@@ -38,12 +45,17 @@ extern "C" {
 #define DV_EXECNAME	(DV_KBASE + 0x60)	/* "dtrace-test" */
 #define DV_ARG(n)	(100 + (n))		/* args[0..9]; others ILLOP */
 
-#define DV_MAXTEXT	24
+#define DV_MAXTEXT	32
 #define DV_MAXINT	6
 #define DV_MAXVAR	3
 #define DV_NGLOBALS	4
 #define DV_NLOCALS	4
 #define DV_SCRATCH_MAX	4096	/* scratch a runner must provide */
+#define DV_OBASE	0x30000u	/* copyout() target (dv_mem_t.uout) */
+#define DV_OUT_SIZE	64u
+#define DV_SPEC		3		/* what speculation() returns */
+#define DV_DYNVAR_MAX	8192	/* default and largest dynvarsize */
+#define DV_VARMEM_SIZE	((DV_NGLOBALS + DV_NLOCALS) * (DIF_VARBUF_HDR + 512))
 
 enum dv_kind { DV_OK, DV_FAULT, DV_REJECT };
 
@@ -72,7 +84,21 @@ typedef struct dif_vector {
 	const char *reason;
 	uint8_t check_g0;		/* compare global 0x500 after the run */
 	uint64_t g0;
+	uint32_t dynvarsize;		/* 0: DV_DYNVAR_MAX */
+	uint8_t check_drops;		/* compare the store's drop count */
+	uint64_t drops;
 } dif_vector_t;
+
+/* Everything a run writes: the caller's, zeroed or not. */
+typedef struct dv_mem {
+	char scratch[DV_SCRATCH_MAX];
+	uint64_t dynvars[DV_DYNVAR_MAX / 8];
+	uint64_t varmem[DV_VARMEM_SIZE / 8];
+	uint8_t uout[DV_OUT_SIZE];
+	dif_varbuf_t grefs[DV_NGLOBALS];
+	dif_varbuf_t lrefs[DV_NLOCALS];
+	dif_dstate_t dstate;
+} dv_mem_t;
 
 typedef struct dv_result {
 	int rejected;
@@ -82,6 +108,8 @@ typedef struct dv_result {
 	uint64_t illval;
 	uint64_t rval;
 	uint64_t g0;
+	uint64_t drops;
+	uint32_t dynvars_used;		/* entries in the store after the run */
 } dv_result_t;
 
 extern const dif_vector_t dif_vectors[];
@@ -90,8 +118,12 @@ extern const uint8_t dv_karena[DV_ARENA_SIZE];
 extern const uint8_t dv_uarena[DV_ARENA_SIZE];
 extern const dif_env_ops_t dv_env_ops;
 
-/* Validate and run v with scratch (DV_SCRATCH_MAX bytes) in the sandbox. */
-void dv_run(const dif_vector_t *v, char *scratch, dv_result_t *r);
+/* Validate and run v in the sandbox with m's memory. */
+void dv_run(const dif_vector_t *v, dv_mem_t *m, dv_result_t *r);
+
+/* Set up c (and m) as dv_run() does, for tests that run programs themselves. */
+void dv_setup(dif_ctx_t *c, const dif_difo_t *dp, dv_mem_t *m, uint64_t strsize,
+	      uint64_t dynvarsize);
 
 #ifdef __cplusplus
 }

@@ -31,11 +31,11 @@ class dif_vector_test : public ::testing::TestWithParam<uint32_t> {};
 TEST_P(dif_vector_test, runs_as_expected)
 {
 	const dif_vector_t &v = dif_vectors[GetParam()];
-	alignas(16) static char scratch[DV_SCRATCH_MAX];
+	static dv_mem_t mem;
 	dv_result_t r{};
 
-	std::memset(scratch, 0xa5, sizeof(scratch));
-	dv_run(&v, scratch, &r);
+	std::memset(mem.scratch, 0xa5, sizeof(mem.scratch));
+	dv_run(&v, &mem, &r);
 	if (v.kind == DV_REJECT) {
 		ASSERT_TRUE(r.rejected) << "validator accepted it";
 		EXPECT_STREQ(r.verr.reason, v.reason);
@@ -59,6 +59,9 @@ TEST_P(dif_vector_test, runs_as_expected)
 	}
 	if (v.check_g0) {
 		EXPECT_EQ(r.g0, v.g0);
+	}
+	if (v.check_drops) {
+		EXPECT_EQ(r.drops, v.drops);
 	}
 }
 

@@ -62,6 +62,10 @@ struct diagnostic {
 	uint32_t line = 0; // 0: not from a file (-n)
 	uint32_t column = 0;
 	std::string message;
+	// Added by the compiler helper (additive): where in a clause the error
+	// is, "action list" or "predicate"; shown as "in action list: " when
+	// there is no line (illumos dt_set_errmsg), "" if none.
+	std::string region;
 };
 
 class compile_error : public std::runtime_error {

@@ -49,7 +49,10 @@ public:
 
 	// exit() was consumed: its status.
 	[[nodiscard]] std::optional<int> exit_status() const;
-	// Print every aggregation that no printa() printed (dtrace(1) at exit).
+	// What dtrace(1) prints once tracing has stopped: refresh(), then the
+	// newline dtrace(1) always prints after its loop (even with -q), then
+	// every aggregation that no printa() printed. (Clarified by the
+	// consumer helper: the CLI must not print that newline itself.)
 	void finish();
 
 private:

@@ -1,0 +1,784 @@
+// SPDX-License-Identifier: MIT
+//
+// compiler/codegen/codegen.cc - expression code generation (illumos
+// dt_cg.c's shapes: compare-and-branch for relational operators, short
+// circuits for && || ^^, shifts for integer narrowing) and the program
+// layout (see codegen.hpp).
+#include "codegen.hpp"
+
+#include "../diag.hpp"
+#include "dif_builder.hpp"
+
+namespace dt::compiler {
+
+namespace {
+
+class expr_gen {
+public:
+	expr_gen(symbols &syms, const checked_clause *cc) : syms_(syms), cc_(cc), types_(syms.types)
+	{
+	}
+
+	uint8_t gen(expr &e);
+	dif_builder &b() { return b_; }
+	void narrow(uint8_t r, const type_ref &to, const type_ref &from, uint32_t line);
+
+private:
+	uint8_t gen_addr(expr &e);
+	uint8_t load(uint8_t addr, const type_ref &t, uint32_t line);
+	uint8_t gen_binary(expr &e);
+	uint8_t gen_compare(expr &e);
+	uint8_t gen_logical(expr &e);
+	uint8_t gen_assign(expr &e);
+	uint8_t gen_incdec(expr &e);
+	uint8_t gen_call(expr &e);
+	uint8_t gen_ternary(expr &e);
+	void push_tuple(std::vector<expr *> keys, uint32_t line);
+	uint8_t load_var(expr &e, uint8_t rd);
+	void store_var(expr &lhs, uint8_t r);
+	const var_info *var_of(const expr &e) const;
+	uint8_t arith(tk op, uint8_t a, uint8_t b, const type_ref &t, uint32_t line);
+
+	symbols &syms_;
+	const checked_clause *cc_;
+	type_table &types_;
+	dif_builder b_;
+	std::vector<std::pair<std::string, expr *>> xl_bind_; // translator inputs in scope
+};
+
+const var_info *expr_gen::var_of(const expr &e) const
+{
+	const expr *v = &e;
+	if (e.kind == ek::index)
+		v = e.kids[0].get();
+	const std::map<std::string, var_info> *t = nullptr;
+	switch (e.s.what) {
+	case expr_sema::ref::global:
+	case expr_sema::ref::garray: t = &syms_.globals; break;
+	case expr_sema::ref::tls:
+	case expr_sema::ref::tarray: t = &syms_.tls; break;
+	case expr_sema::ref::local: t = cc_ ? &cc_->locals : nullptr; break;
+	default: return nullptr;
+	}
+	if (!t)
+		return nullptr;
+	auto it = t->find(v->name);
+	return it == t->end() ? nullptr : &it->second;
+}
+
+void expr_gen::narrow(uint8_t r, const type_ref &to, const type_ref &from, uint32_t line)
+{
+	if (!to || !from || !to->is_int() || to->size >= 8 || r == 0)
+		return;
+	if (from->is_int() && from->size <= to->size && from->is_signed == to->is_signed)
+		return;
+	if (from->is_int() && from->size < to->size && !from->is_signed)
+		return; // zero-extended already fits
+	uint8_t s = b_.alloc(line);
+	b_.setx(64 - to->size * 8, s);
+	b_.emit(DIF_INSTR_FMT(DIF_OP_SLL, r, s, r));
+	b_.emit(DIF_INSTR_FMT(to->is_signed ? DIF_OP_SRA : DIF_OP_SRL, r, s, r));
+	b_.free(s);
+}
+
+uint8_t expr_gen::load(uint8_t addr, const type_ref &t, uint32_t line)
+{
+	(void)line;
+	if (t->is_sou() || t->is_array())
+		return addr; // by reference: the address is the value
+	uint8_t op;
+	switch (t->size) {
+	case 1: op = t->is_signed ? DIF_OP_LDSB : DIF_OP_LDUB; break;
+	case 2: op = t->is_signed ? DIF_OP_LDSH : DIF_OP_LDUH; break;
+	case 4: op = t->is_signed ? DIF_OP_LDSW : DIF_OP_LDUW; break;
+	default: op = DIF_OP_LDX; break;
+	}
+	b_.emit(DIF_INSTR_LOAD(op, addr, addr));
+	return addr;
+}
+
+uint8_t expr_gen::gen_addr(expr &e)
+{
+	switch (e.kind) {
+	case ek::unary:
+		if (e.op == tk::star)
+			return gen(*e.kids[0]);
+		break;
+	case ek::arrow:
+	case ek::member: {
+		uint8_t r = e.kind == ek::arrow ? gen(*e.kids[0]) : gen_addr(*e.kids[0]);
+		if (e.s.value) {
+			uint8_t o = b_.alloc(e.line);
+			b_.setx(static_cast<uint64_t>(e.s.value), o);
+			b_.emit(DIF_INSTR_FMT(DIF_OP_ADD, r, o, r));
+			b_.free(o);
+		}
+		return r;
+	}
+	case ek::index: {
+		uint8_t base = gen(*e.kids[0]);
+		uint8_t ix = gen(*e.kids[1]);
+		uint32_t sz = e.s.type->size ? e.s.type->size : 1;
+		if (sz != 1) {
+			uint8_t s = b_.alloc(e.line);
+			b_.setx(sz, s);
+			b_.emit(DIF_INSTR_FMT(DIF_OP_MUL, ix, s, ix));
+			b_.free(s);
+		}
+		b_.emit(DIF_INSTR_FMT(DIF_OP_ADD, base, ix, base));
+		b_.free(ix);
+		return base;
+	}
+	default: break;
+	}
+	// A by-reference value (struct from a variable) is its address.
+	return gen(e);
+}
+
+void expr_gen::push_tuple(std::vector<expr *> keys, uint32_t line)
+{
+	std::vector<uint8_t> regs;
+	for (expr *k : keys)
+		regs.push_back(gen(*k));
+	b_.emit(DIF_INSTR_FLUSHTS);
+	for (size_t i = 0; i < keys.size(); i++) {
+		const type_ref &t = keys[i]->s.type;
+		if (t->is_string()) {
+			b_.emit(DIF_INSTR_PUSHTS(DIF_OP_PUSHTR, DIF_TYPE_STRING, 0, regs[i]));
+		} else if (t->is_sou() || t->is_array()) {
+			uint8_t s = b_.alloc(line);
+			b_.setx(t->size, s);
+			b_.emit(DIF_INSTR_PUSHTS(DIF_OP_PUSHTR, DIF_TYPE_CTF, s, regs[i]));
+			b_.free(s);
+		} else {
+			b_.emit(DIF_INSTR_PUSHTS(DIF_OP_PUSHTV, DIF_TYPE_CTF, 0, regs[i]));
+		}
+		b_.free(regs[i]);
+	}
+}
+
+uint8_t expr_gen::load_var(expr &e, uint8_t rd)
+{
+	const var_info *v = var_of(e);
+	dtrace_diftype_t t = types_.diftype(e.s.type);
+	switch (e.s.what) {
+	case expr_sema::ref::global:
+		b_.use_var(v->id, DIFV_SCOPE_GLOBAL, DIFV_KIND_SCALAR, v->name, t, false);
+		b_.emit(DIF_INSTR_LDV(DIF_OP_LDGS, v->id, rd));
+		break;
+	case expr_sema::ref::tls:
+		b_.use_var(v->id, DIFV_SCOPE_THREAD, DIFV_KIND_SCALAR, v->name, t, false);
+		b_.emit(DIF_INSTR_LDV(DIF_OP_LDTS, v->id, rd));
+		break;
+	case expr_sema::ref::local:
+		b_.use_var(v->id, DIFV_SCOPE_LOCAL, DIFV_KIND_SCALAR, v->name, t, false);
+		b_.emit(DIF_INSTR_LDV(DIF_OP_LDLS, v->id, rd));
+		break;
+	case expr_sema::ref::garray:
+	case expr_sema::ref::tarray: {
+		bool g = e.s.what == expr_sema::ref::garray;
+		std::vector<expr *> keys;
+		for (size_t i = 1; i < e.kids.size(); i++)
+			keys.push_back(e.kids[i].get());
+		push_tuple(keys, e.line);
+		b_.use_var(v->id, g ? DIFV_SCOPE_GLOBAL : DIFV_SCOPE_THREAD, DIFV_KIND_ARRAY,
+			   v->name, t, false);
+		b_.emit(DIF_INSTR_LDV(g ? DIF_OP_LDGAA : DIF_OP_LDTAA, v->id, rd));
+		break;
+	}
+	default: fail(tag::D_CG_DYN, e.line, "expression cannot be loaded");
+	}
+	return rd;
+}
+
+void expr_gen::store_var(expr &lhs, uint8_t r)
+{
+	const var_info *v = var_of(lhs);
+	if (!v)
+		fail(tag::D_OP_WRITE, lhs.line,
+		     "operator = can only be applied to a writable variable");
+	dtrace_diftype_t t = types_.diftype(v->type ? v->type : lhs.s.type);
+	switch (lhs.s.what) {
+	case expr_sema::ref::global:
+		b_.use_var(v->id, DIFV_SCOPE_GLOBAL, DIFV_KIND_SCALAR, v->name, t, true);
+		b_.emit(DIF_INSTR_STV(DIF_OP_STGS, v->id, r));
+		break;
+	case expr_sema::ref::tls:
+		b_.use_var(v->id, DIFV_SCOPE_THREAD, DIFV_KIND_SCALAR, v->name, t, true);
+		b_.emit(DIF_INSTR_STV(DIF_OP_STTS, v->id, r));
+		break;
+	case expr_sema::ref::local:
+		b_.use_var(v->id, DIFV_SCOPE_LOCAL, DIFV_KIND_SCALAR, v->name, t, true);
+		b_.emit(DIF_INSTR_STV(DIF_OP_STLS, v->id, r));
+		break;
+	case expr_sema::ref::garray:
+	case expr_sema::ref::tarray: {
+		bool g = lhs.s.what == expr_sema::ref::garray;
+		std::vector<expr *> keys;
+		for (size_t i = 1; i < lhs.kids.size(); i++)
+			keys.push_back(lhs.kids[i].get());
+		push_tuple(keys, lhs.line);
+		b_.use_var(v->id, g ? DIFV_SCOPE_GLOBAL : DIFV_SCOPE_THREAD, DIFV_KIND_ARRAY,
+			   v->name, t, true);
+		b_.emit(DIF_INSTR_STV(g ? DIF_OP_STGAA : DIF_OP_STTAA, v->id, r));
+		break;
+	}
+	default:
+		fail(tag::D_OP_WRITE, lhs.line,
+		     "operator = can only be applied to a writable variable");
+	}
+}
+
+uint8_t expr_gen::arith(tk op, uint8_t a, uint8_t b, const type_ref &t, uint32_t line)
+{
+	(void)line;
+	bool sign = t->is_signed;
+	uint8_t o;
+	switch (op) {
+	case tk::plus: o = DIF_OP_ADD; break;
+	case tk::minus: o = DIF_OP_SUB; break;
+	case tk::star: o = DIF_OP_MUL; break;
+	case tk::slash: o = sign ? DIF_OP_SDIV : DIF_OP_UDIV; break;
+	case tk::percent: o = sign ? DIF_OP_SREM : DIF_OP_UREM; break;
+	case tk::amp: o = DIF_OP_AND; break;
+	case tk::pipe: o = DIF_OP_OR; break;
+	case tk::caret: o = DIF_OP_XOR; break;
+	case tk::shl: o = DIF_OP_SLL; break;
+	case tk::shr: o = sign ? DIF_OP_SRA : DIF_OP_SRL; break;
+	default: fail(tag::D_CG_DYN, line, "unsupported operator");
+	}
+	b_.emit(DIF_INSTR_FMT(o, a, b, a));
+	return a;
+}
+
+uint8_t expr_gen::gen_binary(expr &e)
+{
+	switch (e.op) {
+	case tk::lt:
+	case tk::gt:
+	case tk::le:
+	case tk::ge:
+	case tk::eqeq:
+	case tk::ne: return gen_compare(e);
+	case tk::land:
+	case tk::lor:
+	case tk::lxor: return gen_logical(e);
+	default: break;
+	}
+	expr &l = *e.kids[0], &r = *e.kids[1];
+	uint8_t a = gen(l);
+	uint8_t b = gen(r);
+	// Pointer arithmetic scales the integer by the pointee size.
+	if ((e.op == tk::plus || e.op == tk::minus) && e.s.type->is_ptr()) {
+		bool lptr = l.s.type->is_ptr();
+		uint8_t ir = lptr ? b : a;
+		uint32_t sz = e.s.type->ref && e.s.type->ref->size ? e.s.type->ref->size : 1;
+		if (sz != 1) {
+			uint8_t s = b_.alloc(e.line);
+			b_.setx(sz, s);
+			b_.emit(DIF_INSTR_FMT(DIF_OP_MUL, ir, s, ir));
+			b_.free(s);
+		}
+	}
+	type_ref t = e.s.type->is_int() ? e.s.type : l.s.type;
+	if (e.op == tk::shr || e.op == tk::shl)
+		t = e.s.type;
+	arith(e.op, a, b, t, e.line);
+	b_.free(b);
+	if (e.op == tk::minus && l.s.type->is_ptr() && r.s.type->is_ptr()) {
+		uint32_t sz = l.s.type->ref && l.s.type->ref->size ? l.s.type->ref->size : 1;
+		if (sz != 1) {
+			uint8_t s = b_.alloc(e.line);
+			b_.setx(sz, s);
+			b_.emit(DIF_INSTR_FMT(DIF_OP_SDIV, a, s, a));
+			b_.free(s);
+		}
+	}
+	return a;
+}
+
+uint8_t expr_gen::gen_compare(expr &e)
+{
+	expr &l = *e.kids[0], &r = *e.kids[1];
+	uint8_t a = gen(l);
+	uint8_t b = gen(r);
+	bool str = l.s.type->is_string() || r.s.type->is_string();
+	bool is_unsigned = false;
+	if (!str) {
+		if (l.s.type->is_ptr() || r.s.type->is_ptr()) {
+			is_unsigned = true;
+		} else {
+			type_ref pa = l.s.type, pb = r.s.type;
+			type_ref res = pa->size != pb->size ? (pa->size > pb->size ? pa : pb)
+							    : (!pa->is_signed ? pa : pb);
+			if (res->size < 4)
+				res = types_.int_type(4, true);
+			is_unsigned = !res->is_signed;
+		}
+	}
+	b_.emit(DIF_INSTR_CMP(str ? DIF_OP_SCMP : DIF_OP_CMP, a, b));
+	b_.free(b);
+	uint8_t op;
+	switch (e.op) {
+	case tk::lt: op = is_unsigned ? DIF_OP_BLU : DIF_OP_BL; break;
+	case tk::gt: op = is_unsigned ? DIF_OP_BGU : DIF_OP_BG; break;
+	case tk::le: op = is_unsigned ? DIF_OP_BLEU : DIF_OP_BLE; break;
+	case tk::ge: op = is_unsigned ? DIF_OP_BGEU : DIF_OP_BGE; break;
+	case tk::eqeq: op = DIF_OP_BE; break;
+	default: op = DIF_OP_BNE; break;
+	}
+	auto lt = b_.new_label(), ld = b_.new_label();
+	b_.branch(op, lt);
+	b_.emit(DIF_INSTR_MOV(0, a));
+	b_.branch(DIF_OP_BA, ld);
+	b_.place(lt);
+	b_.setx(1, a);
+	b_.place(ld);
+	b_.emit(DIF_INSTR_NOP);
+	return a;
+}
+
+uint8_t expr_gen::gen_logical(expr &e)
+{
+	auto lf = b_.new_label(), lt = b_.new_label(), ld = b_.new_label();
+	uint8_t a = gen(*e.kids[0]);
+	if (e.op == tk::lxor) {
+		// a' = (a != 0), b' = (b != 0), result a' ^ b'
+		auto l1 = b_.new_label();
+		b_.emit(DIF_INSTR_TST(a));
+		b_.branch(DIF_OP_BE, l1);
+		b_.setx(1, a);
+		b_.place(l1);
+		uint8_t b = gen(*e.kids[1]);
+		auto l2 = b_.new_label();
+		b_.emit(DIF_INSTR_TST(b));
+		b_.branch(DIF_OP_BE, l2);
+		b_.setx(1, b);
+		b_.place(l2);
+		b_.emit(DIF_INSTR_FMT(DIF_OP_XOR, a, b, a));
+		b_.free(b);
+		(void)lf;
+		(void)lt;
+		(void)ld;
+		return a;
+	}
+	b_.emit(DIF_INSTR_TST(a));
+	if (e.op == tk::land)
+		b_.branch(DIF_OP_BE, lf);
+	else
+		b_.branch(DIF_OP_BNE, lt);
+	b_.free(a);
+	uint8_t b = gen(*e.kids[1]);
+	b_.emit(DIF_INSTR_TST(b));
+	b_.branch(DIF_OP_BE, lf);
+	b_.place(lt);
+	b_.setx(1, b);
+	b_.branch(DIF_OP_BA, ld);
+	b_.place(lf);
+	b_.emit(DIF_INSTR_MOV(0, b));
+	b_.place(ld);
+	b_.emit(DIF_INSTR_NOP);
+	return b;
+}
+
+uint8_t expr_gen::gen_ternary(expr &e)
+{
+	auto le = b_.new_label(), ld = b_.new_label();
+	uint8_t c = gen(*e.kids[0]);
+	b_.emit(DIF_INSTR_TST(c));
+	b_.free(c);
+	uint8_t rd = b_.alloc(e.line);
+	b_.branch(DIF_OP_BE, le);
+	uint8_t a = gen(*e.kids[1]);
+	narrow(a, e.s.type, e.kids[1]->s.type, e.line);
+	b_.emit(DIF_INSTR_MOV(a, rd));
+	b_.free(a);
+	b_.branch(DIF_OP_BA, ld);
+	b_.place(le);
+	uint8_t b = gen(*e.kids[2]);
+	narrow(b, e.s.type, e.kids[2]->s.type, e.line);
+	b_.emit(DIF_INSTR_MOV(b, rd));
+	b_.free(b);
+	b_.place(ld);
+	b_.emit(DIF_INSTR_NOP);
+	return rd;
+}
+
+uint8_t expr_gen::gen_assign(expr &e)
+{
+	expr &lhs = *e.kids[0];
+	expr &rhs = *e.kids[1];
+	uint8_t r = gen(rhs);
+	if (e.op != tk::assign) {
+		uint8_t cur = b_.alloc(e.line);
+		load_var(lhs, cur);
+		tk base;
+		switch (e.op) {
+		case tk::add_eq: base = tk::plus; break;
+		case tk::sub_eq: base = tk::minus; break;
+		case tk::mul_eq: base = tk::star; break;
+		case tk::div_eq: base = tk::slash; break;
+		case tk::mod_eq: base = tk::percent; break;
+		case tk::and_eq_: base = tk::amp; break;
+		case tk::or_eq_: base = tk::pipe; break;
+		case tk::xor_eq_: base = tk::caret; break;
+		case tk::shl_eq: base = tk::shl; break;
+		default: base = tk::shr; break;
+		}
+		if (lhs.s.type->is_ptr() && (base == tk::plus || base == tk::minus)) {
+			uint32_t sz = lhs.s.type->ref && lhs.s.type->ref->size
+					      ? lhs.s.type->ref->size
+					      : 1;
+			if (sz != 1) {
+				uint8_t s = b_.alloc(e.line);
+				b_.setx(sz, s);
+				b_.emit(DIF_INSTR_FMT(DIF_OP_MUL, r, s, r));
+				b_.free(s);
+			}
+		}
+		type_ref t =
+			lhs.s.type->is_int() && rhs.s.type->is_int()
+				? (lhs.s.type->size >= rhs.s.type->size ? lhs.s.type : rhs.s.type)
+				: lhs.s.type;
+		arith(base, cur, r, t, e.line);
+		b_.emit(DIF_INSTR_MOV(cur, r));
+		b_.free(cur);
+	}
+	narrow(r, lhs.s.type, rhs.s.type, e.line);
+	store_var(lhs, r);
+	return r;
+}
+
+uint8_t expr_gen::gen_incdec(expr &e)
+{
+	expr &x = *e.kids[0];
+	uint8_t r = b_.alloc(e.line);
+	load_var(x, r);
+	uint8_t one = b_.alloc(e.line);
+	uint32_t step = x.s.type->is_ptr() && x.s.type->ref && x.s.type->ref->size
+				? x.s.type->ref->size
+				: 1;
+	b_.setx(step, one);
+	uint8_t nv = r;
+	if (e.postfix) {
+		nv = b_.alloc(e.line);
+		b_.emit(DIF_INSTR_FMT(e.op == tk::inc ? DIF_OP_ADD : DIF_OP_SUB, r, one, nv));
+	} else {
+		b_.emit(DIF_INSTR_FMT(e.op == tk::inc ? DIF_OP_ADD : DIF_OP_SUB, r, one, r));
+	}
+	b_.free(one);
+	narrow(nv, x.s.type, types_.named("long"), e.line);
+	store_var(x, nv);
+	if (nv != r)
+		b_.free(nv);
+	return r;
+}
+
+uint8_t expr_gen::gen_call(expr &e)
+{
+	std::vector<uint8_t> regs;
+	for (auto &k : e.kids)
+		regs.push_back(gen(*k));
+	b_.emit(DIF_INSTR_FLUSHTS);
+	for (size_t i = 0; i < e.kids.size(); i++) {
+		const type_ref &t = e.kids[i]->s.type;
+		if (t->is_string())
+			b_.emit(DIF_INSTR_PUSHTS(DIF_OP_PUSHTR, DIF_TYPE_STRING, 0, regs[i]));
+		else
+			b_.emit(DIF_INSTR_PUSHTS(DIF_OP_PUSHTV, DIF_TYPE_CTF, 0, regs[i]));
+	}
+	for (uint8_t r : regs)
+		b_.free(r);
+	uint8_t rd = b_.alloc(e.line);
+	b_.emit(DIF_INSTR_CALL(e.s.id, rd));
+	return rd;
+}
+
+uint8_t expr_gen::gen(expr &e)
+{
+	if (e.s.is_const && e.s.type && e.s.type->is_int()) {
+		uint8_t r = b_.alloc(e.line);
+		b_.setx(static_cast<uint64_t>(e.s.value), r);
+		return r;
+	}
+	switch (e.kind) {
+	case ek::int_lit: {
+		uint8_t r = b_.alloc(e.line);
+		b_.setx(e.value, r);
+		return r;
+	}
+	case ek::str_lit: {
+		uint8_t r = b_.alloc(e.line);
+		b_.emit(DIF_INSTR_SETS(b_.intern_str(e.name), r));
+		return r;
+	}
+	case ek::ident:
+		if (e.s.what == expr_sema::ref::xlate_arg) {
+			for (auto it = xl_bind_.rbegin(); it != xl_bind_.rend(); ++it) {
+				if (it->first == e.name) {
+					auto saved = xl_bind_;
+					expr *input = it->second;
+					// The input is evaluated outside the translator's scope.
+					xl_bind_.erase(it.base() - 1, xl_bind_.end());
+					uint8_t r = gen(*input);
+					xl_bind_ = saved;
+					return r;
+				}
+			}
+			fail(tag::D_CG_DYN, e.line, "translator input used outside a translation");
+		}
+		if (e.s.what == expr_sema::ref::builtin) {
+			uint8_t r = b_.alloc(e.line);
+			b_.emit(DIF_INSTR_LDV(DIF_OP_LDGS, e.s.id, r));
+			return r;
+		}
+		if (e.s.what == expr_sema::ref::inline_) {
+			uint8_t r = gen(*const_cast<expr *>(e.s.inl));
+			narrow(r, e.s.type, e.s.inl->s.type, e.line);
+			return r;
+		}
+		return load_var(e, b_.alloc(e.line));
+	case ek::tls_var:
+	case ek::local_var: return load_var(e, b_.alloc(e.line));
+	case ek::index:
+		if (e.s.what == expr_sema::ref::args) {
+			uint8_t ix = b_.alloc(e.line);
+			b_.setx(e.s.id, ix);
+			b_.emit(DIF_INSTR_LDA(DIF_OP_LDGA, DIF_VAR_ARGS, ix, ix));
+			narrow(ix, e.s.type, types_.named("long"), e.line);
+			return ix;
+		}
+		if (e.s.what == expr_sema::ref::garray || e.s.what == expr_sema::ref::tarray)
+			return load_var(e, b_.alloc(e.line));
+		if (e.kids[0]->s.type->is_string()) {
+			uint8_t base = gen(*e.kids[0]);
+			uint8_t ix = gen(*e.kids[1]);
+			b_.emit(DIF_INSTR_FMT(DIF_OP_ADD, base, ix, base));
+			b_.free(ix);
+			return load(base, e.s.type, e.line);
+		}
+		return load(gen_addr(e), e.s.type, e.line);
+	case ek::member:
+	case ek::arrow:
+		if (e.s.what == expr_sema::ref::xlate_member) {
+			expr &base = *e.kids[0];
+			expr *input = base.kind == ek::xlate ? base.kids[0].get() : &base;
+			xl_bind_.emplace_back(syms_.xlators[e.s.id].in_name, input);
+			expr *m = const_cast<expr *>(e.s.inl);
+			uint8_t r = gen(*m);
+			xl_bind_.pop_back();
+			narrow(r, e.s.type, m->s.type, e.line);
+			return r;
+		}
+		return load(gen_addr(e), e.s.type, e.line);
+	case ek::unary: {
+		if (e.op == tk::star)
+			return load(gen(*e.kids[0]), e.s.type, e.line);
+		if (e.op == tk::amp)
+			return gen_addr(*e.kids[0]);
+		uint8_t r = gen(*e.kids[0]);
+		switch (e.op) {
+		case tk::minus: b_.emit(DIF_INSTR_FMT(DIF_OP_SUB, 0, r, r)); break;
+		case tk::tilde: b_.emit(DIF_INSTR_NOT(r, r)); break;
+		case tk::bang: {
+			auto lt = b_.new_label(), ld = b_.new_label();
+			b_.emit(DIF_INSTR_TST(r));
+			b_.branch(DIF_OP_BE, lt);
+			b_.emit(DIF_INSTR_MOV(0, r));
+			b_.branch(DIF_OP_BA, ld);
+			b_.place(lt);
+			b_.setx(1, r);
+			b_.place(ld);
+			b_.emit(DIF_INSTR_NOP);
+			break;
+		}
+		default: break;
+		}
+		return r;
+	}
+	case ek::incdec: return gen_incdec(e);
+	case ek::binary: return gen_binary(e);
+	case ek::assign: return gen_assign(e);
+	case ek::ternary: return gen_ternary(e);
+	case ek::call: return gen_call(e);
+	case ek::cast: {
+		uint8_t r = gen(*e.kids[0]);
+		narrow(r, e.s.type, e.kids[0]->s.type, e.line);
+		return r;
+	}
+	case ek::stringof: return gen(*e.kids[0]);
+	case ek::comma: {
+		uint8_t a = gen(*e.kids[0]);
+		b_.free(a);
+		return gen(*e.kids[1]);
+	}
+	default: fail(tag::D_CG_DYN, e.line, "expression cannot be compiled");
+	}
+}
+
+uint32_t align_of(const value_type &v, const type_ref &t)
+{
+	switch (v.k) {
+	case value_type::kind::integer: return v.size;
+	case value_type::kind::pointer: return 8;
+	case value_type::kind::string: return 1;
+	case value_type::kind::bytes: return 1;
+	default: (void)t; return 8;
+	}
+}
+
+difo stack_difo(symbols &syms, const type_ref &t)
+{
+	dif_builder b;
+	b.emit(DIF_INSTR_RET(0));
+	return b.finish(syms.types.diftype(t));
+}
+
+record make_record(symbols &syms, const checked_clause *cc, const arg_plan &a)
+{
+	record r;
+	r.type = a.vt;
+	r.size = a.size ? a.size : a.vt.size;
+	r.alignment = align_of(a.vt, a.type);
+	if (a.e)
+		r.expr = compile_expr(syms, cc, *a.e, a.type, a.as_string);
+	else
+		r.expr = stack_difo(syms, a.type);
+	if (a.vt.k == value_type::kind::bytes && a.e) {
+		r.expr.rtype.dtdt_flags |= DIF_TF_BYREF;
+		r.expr.rtype.dtdt_size = r.size;
+	}
+	return r;
+}
+
+} // namespace
+
+difo compile_expr(symbols &syms, const checked_clause *cc, expr &e, const type_ref &as_type,
+		  bool as_string)
+{
+	expr_gen g(syms, cc);
+	uint8_t r = g.gen(e);
+	type_ref t = as_type ? as_type : e.s.type;
+	if (!as_string)
+		g.narrow(r, t, e.s.type, e.line);
+	g.b().emit(DIF_INSTR_RET(r));
+	type_ref rt = as_string ? syms.types.string_type() : t;
+	return g.b().finish(syms.types.diftype(rt));
+}
+
+void generate(symbols &syms, std::vector<checked_clause> &clauses, program &out)
+{
+	for (auto &cc : clauses) {
+		clause c;
+		c.descs = cc.descs;
+		c.desc_text = cc.desc_text;
+		c.line = cc.line;
+		c.speculative = cc.speculative;
+		if (cc.ast->predicate) {
+			try {
+				c.predicate =
+					compile_expr(syms, &cc, *cc.ast->predicate, nullptr, false);
+			} catch (d_error &e) {
+				if (e.region.empty())
+					e.region = "predicate";
+				throw;
+			}
+		}
+		uint32_t off = sizeof(dtrace_rechdr_t);
+		try {
+			for (auto &p : cc.stmts) {
+				action a;
+				a.kind = p.kind;
+				a.libact = p.libact;
+				a.records = p.records;
+				a.format = p.format;
+				a.aggs = p.aggs;
+				a.aggid = p.aggid;
+				a.nframes = p.nframes;
+				a.strsize = p.strsize;
+				a.line = p.line;
+				if (!p.records) {
+					record r;
+					r.expr = compile_expr(syms, &cc, *p.effect, nullptr, false);
+					r.type = syms.types.value_of(p.effect->s.type);
+					r.size = 0;
+					a.args.push_back(std::move(r));
+				} else if (DTRACEACT_ISAGG(p.kind)) {
+					uint32_t koff = 0;
+					for (const auto &k : p.keys) {
+						record r = make_record(syms, &cc, k);
+						koff = (koff + 7) & ~7u;
+						r.offset = koff;
+						r.alignment = 8;
+						koff += r.size;
+						a.keys.push_back(std::move(r));
+					}
+					for (const auto &v : p.args)
+						a.args.push_back(make_record(syms, &cc, v));
+				} else {
+					for (const auto &v : p.args) {
+						record r = make_record(syms, &cc, v);
+						uint32_t al = r.alignment ? r.alignment : 1;
+						off = (off + al - 1) / al * al;
+						r.offset = off;
+						off += r.size;
+						a.args.push_back(std::move(r));
+					}
+				}
+				if (!p.format.empty() || p.kind == DTRACEACT_PRINTF)
+					out.formats.push_back(p.format);
+				c.actions.push_back(std::move(a));
+			}
+		} catch (d_error &e) {
+			if (e.region.empty())
+				e.region = "action list";
+			throw;
+		}
+		c.size = (off + 7) & ~7u;
+		out.clauses.push_back(std::move(c));
+	}
+	for (const auto &name : syms.agg_order) {
+		const agg_info &ai = syms.aggs.at(name);
+		aggregation ag;
+		ag.id = ai.id;
+		ag.name = ai.name;
+		ag.func = ai.func;
+		uint32_t koff = 0;
+		for (const auto &k : ai.keys) {
+			value_type vt = syms.types.value_of(k);
+			koff = (koff + 7) & ~7u;
+			ag.key_offsets.push_back(koff);
+			koff += vt.size;
+			ag.keys.push_back(vt);
+		}
+		ag.key_size = (koff + 7) & ~7u;
+		ag.params = ai.params;
+		ag.nwords = ai.nwords;
+		out.aggregations.push_back(ag);
+	}
+	auto add_vars = [&](const std::map<std::string, var_info> &t) {
+		for (const auto &[n, v] : t) {
+			bool dup = false;
+			for (const auto &pv : out.variables)
+				dup = dup || (pv.name == n && pv.scope == v.scope);
+			if (dup)
+				continue;
+			variable pv;
+			pv.name = n;
+			pv.id = v.id;
+			pv.kind = v.is_array ? DIFV_KIND_ARRAY : DIFV_KIND_SCALAR;
+			pv.scope = v.scope;
+			if (v.type)
+				pv.type = syms.types.diftype(v.type);
+			for (const auto &k : v.keys)
+				pv.key_types.push_back(syms.types.value_of(k));
+			out.variables.push_back(pv);
+		}
+	};
+	add_vars(syms.globals);
+	add_vars(syms.tls);
+	for (const auto &cc : clauses)
+		add_vars(cc.locals);
+}
+
+} // namespace dt::compiler

@@ -1,0 +1,277 @@
+// SPDX-License-Identifier: MIT
+//
+// compiler/driver.cc - dt::compiler::compile(): the passes, in order.
+//
+//   1. cpp (only with -C)   driver.cc         /usr/bin/cpp over the text
+//   2. lex                  lex/lexer.cc      source -> tokens (pulled by 3)
+//   3. parse                parse/parser.cc   tokens -> AST (parse/ast.hpp)
+//   4. sema                 sema/sema.cc      AST -> typed tree + statement plans
+//                           sema/expr_check.cc  expression typing
+//                           sema/types.cc       the D type system
+//                           sema/builtins.cc    variables, subroutines, actions
+//   5. codegen              codegen/codegen.cc  -> DIF objects, records, layout
+//                           codegen/dif_builder.cc  registers, labels, tables
+//
+// Diagnostics: diag.hpp (fail(), d_error) with the tags of diagnostics.def.
+// D libraries (settings.libdirs, *.d) are compiled first, as scripts.
+//
+// All inputs share one symbol table (variables, aggregations, types), as
+// one dtrace invocation does. The first error stops everything: d_error
+// from any pass becomes compile_error here, with the file, and "line N"
+// only for scripts (illumos dt_set_errmsg: -n specifiers get a region,
+// "in action list: ", instead).
+#include <dtrace/compiler.hpp>
+#include <dtrace/provider.hpp>
+
+#include "codegen/codegen.hpp"
+#include "diag.hpp"
+#include "parse/parser.hpp"
+#include "sema/sema.hpp"
+
+#include <fcntl.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <regex>
+#include <sstream>
+
+extern char **environ;
+
+namespace dt::compiler {
+
+const char *tag_name(tag t)
+{
+	static const char *const names[] = {
+#define X(n) #n,
+#include "diagnostics.def"
+#undef X
+	};
+	return names[static_cast<size_t>(t)];
+}
+
+namespace {
+
+std::string format_diag(const diagnostic &d)
+{
+	if (d.line != 0)
+		return "line " + std::to_string(d.line) + ": " + d.message;
+	if (!d.region.empty())
+		return "in " + d.region + ": " + d.message;
+	return d.message;
+}
+
+// Run the C preprocessor (-C) over text.
+std::string preprocess(const std::string &text, const settings &s)
+{
+	namespace fs = std::filesystem;
+	char in_tmpl[] = "/tmp/dtrace-cpp-in-XXXXXX";
+	int fd = mkstemp(in_tmpl);
+	if (fd < 0)
+		throw d_error(tag::EDT_CPPERR, 0, "Preprocessor failed to process input program");
+	{
+		FILE *f = fdopen(fd, "w");
+		fwrite(text.data(), 1, text.size(), f);
+		fclose(f);
+	}
+	std::string out_path = std::string(in_tmpl) + ".out";
+	std::vector<std::string> argv = {"/usr/bin/cpp", "-xc",
+					 "-undef",	 "-D__linux__",
+					 "-D__SUNW_D=1", "-D__SUNW_D_VERSION=0x01010000"};
+#if defined(__x86_64__)
+	argv.emplace_back("-D__x86_64__");
+	argv.emplace_back("-D__amd64");
+	argv.emplace_back("-D_LP64");
+#elif defined(__aarch64__)
+	argv.emplace_back("-D__aarch64__");
+	argv.emplace_back("-D_LP64");
+#endif
+	for (const auto &a : s.cpp_args)
+		argv.push_back(a);
+	argv.emplace_back(in_tmpl);
+	argv.emplace_back("-o");
+	argv.push_back(out_path);
+	std::vector<char *> cargv;
+	for (auto &a : argv)
+		cargv.push_back(a.data());
+	cargv.push_back(nullptr);
+	posix_spawn_file_actions_t fa;
+	posix_spawn_file_actions_init(&fa);
+	posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
+	pid_t pid;
+	int rc = posix_spawn(&pid, cargv[0], &fa, nullptr, cargv.data(), environ);
+	posix_spawn_file_actions_destroy(&fa);
+	int status = 0;
+	if (rc == 0)
+		waitpid(pid, &status, 0);
+	fs::remove(in_tmpl);
+	if (rc != 0 || !WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+		fs::remove(out_path);
+		throw d_error(tag::EDT_CPPERR, 0, "Preprocessor failed to process input program");
+	}
+	std::ifstream in(out_path);
+	std::stringstream ss;
+	ss << in.rdbuf();
+	fs::remove(out_path);
+	return ss.str();
+}
+
+macro_values make_macros(const settings &s, const std::map<std::string, std::string> &opts)
+{
+	macro_values m;
+	m.args = s.macro_args;
+	if (m.args.empty())
+		m.args.emplace_back("dtrace");
+	if (s.target)
+		m.named["target"] = std::to_string(*s.target);
+	m.named["pid"] = std::to_string(getpid());
+	m.named["ppid"] = std::to_string(getppid());
+	m.named["pgid"] = std::to_string(getpgrp());
+	m.named["sid"] = std::to_string(getsid(0));
+	m.named["uid"] = std::to_string(getuid());
+	m.named["gid"] = std::to_string(getgid());
+	m.named["euid"] = std::to_string(geteuid());
+	m.named["egid"] = std::to_string(getegid());
+	std::error_code ec;
+	m.named["cwd"] = std::filesystem::current_path(ec).string();
+	m.defaultargs = opts.count("defaultargs") != 0;
+	return m;
+}
+
+// strsize shapes the string type; a pragma may set it before any clause.
+uint32_t find_strsize(const std::vector<input> &inputs, const settings &s)
+{
+	auto it = s.options.find("strsize");
+	if (it != s.options.end())
+		return static_cast<uint32_t>(option_int(s.options, "strsize", 256));
+	static const std::regex re(R"(#\s*pragma\s+D\s+option\s+strsize\s*=\s*([0-9]+[kKmM]?))");
+	uint32_t v = 256;
+	for (const auto &in : inputs) {
+		std::smatch m;
+		if (std::regex_search(in.text, m, re)) {
+			std::map<std::string, std::string> o{{"strsize", m[1]}};
+			v = static_cast<uint32_t>(option_int(o, "strsize", 256));
+		}
+	}
+	return v;
+}
+
+} // namespace
+
+compile_error::compile_error(diagnostic d) : std::runtime_error(format_diag(d)), d_(std::move(d))
+{
+}
+
+const char *compile_error::what() const noexcept
+{
+	return std::runtime_error::what();
+}
+
+program compile(const std::vector<input> &inputs, const settings &s)
+{
+	program prog;
+	std::map<std::string, std::string> options = s.options;
+	symbols syms(find_strsize(inputs, s));
+	std::set<std::string> typedefs;
+	std::vector<checked_clause> clauses;
+	std::vector<std::unique_ptr<translation_unit>> units;
+	// D libraries (-L dirs and the system D library dir): every *.d, in
+	// name order, before the user's inputs (illumos dt_load_libs); they
+	// declare types, inlines and translators.
+	std::vector<input> all;
+	for (const auto &dir : s.libdirs) {
+		std::error_code ec;
+		std::vector<std::filesystem::path> files;
+		for (const auto &e : std::filesystem::directory_iterator(dir, ec))
+			if (e.path().extension() == ".d")
+				files.push_back(e.path());
+		std::sort(files.begin(), files.end());
+		for (const auto &f : files) {
+			std::ifstream lf(f);
+			std::stringstream ss;
+			ss << lf.rdbuf();
+			input li;
+			li.k = input::kind::script;
+			li.text = ss.str();
+			li.file = f.string();
+			all.push_back(std::move(li));
+		}
+	}
+	all.insert(all.end(), inputs.begin(), inputs.end());
+	for (const auto &in : all) {
+		bool is_script = in.k == input::kind::script;
+		try {
+			sema_ctx ctx{syms, s, options};
+			switch (in.k) {
+			case input::kind::provider: ctx.dkind = desc_kind::provider; break;
+			case input::kind::module: ctx.dkind = desc_kind::mod; break;
+			case input::kind::function: ctx.dkind = desc_kind::func; break;
+			default: ctx.dkind = desc_kind::name; break;
+			}
+			std::string text = in.text;
+			if (in.k == input::kind::id && s.registry) {
+				// -i ID: the description of that probe.
+				char *end = nullptr;
+				unsigned long id = std::strtoul(text.c_str(), &end, 10);
+				bool found = false;
+				if (end && *end == '\0') {
+					for (const probe *p : s.registry->all()) {
+						if (p->id == id) {
+							text = p->desc.str();
+							found = true;
+							break;
+						}
+					}
+				}
+				if (!found && !s.zero_ok)
+					throw d_error(tag::D_PDESC_ZERO, 0,
+						      "probe description " + in.text +
+							      " does not match any probes");
+				if (!found)
+					continue;
+			}
+			if (s.cpp && is_script)
+				text = preprocess(text, s);
+			macro_values macros = make_macros(s, options);
+			// A pragma in this very text must act before its $N are read.
+			static const std::regex defargs(
+				R"(#\s*pragma\s+D\s+option\s+defaultargs\b)");
+			if (std::regex_search(text, defargs))
+				macros.defaultargs = true;
+			auto u = std::make_unique<translation_unit>(parse(text, macros, typedefs));
+			check_unit(ctx, *u, clauses, options);
+			units.push_back(std::move(u));
+		} catch (const d_error &e) {
+			diagnostic d;
+			d.tag = tag_name(e.which);
+			d.file = in.file;
+			d.line = is_script ? e.line : 0;
+			d.region = e.region;
+			d.message = e.what();
+			throw compile_error(d);
+		}
+	}
+	try {
+		generate(syms, clauses, prog);
+	} catch (const d_error &e) {
+		diagnostic d;
+		d.tag = tag_name(e.which);
+		d.line = e.line;
+		d.region = e.region;
+		d.message = e.what();
+		// Which input: the last script wins for line numbers.
+		for (const auto &in : inputs)
+			if (in.k != input::kind::script)
+				d.line = 0;
+		throw compile_error(d);
+	}
+	prog.options = options;
+	return prog;
+}
+
+} // namespace dt::compiler

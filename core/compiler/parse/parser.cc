@@ -1,0 +1,909 @@
+// SPDX-License-Identifier: MIT
+//
+// compiler/parse/parser.cc - the recursive-descent D parser (see parser.hpp).
+//
+//   unit      := { pragma | declaration | inline | translator | provider | clause }
+//   clause    := pdesc { ',' pdesc } [ '/' expr '/' ] [ '{' stmts '}' ]
+//   stmts     := [ expr ] { ';' [ expr ] }
+//   expr      := assignment { ',' assignment }            (C precedence below)
+//   assignment:= ternary | unary assign-op assignment
+//   ternary   := lor [ '?' expr ':' ternary ]
+//   lor > lxor(^^) > land > | > ^ > & > equality > relational > shift > additive
+//   > multiplicative > cast/unary > postfix > primary
+#include "parser.hpp"
+
+#include "../diag.hpp"
+#include "../lex/lexer.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <cerrno>
+#include <cstdlib>
+#include <deque>
+
+namespace dt::compiler {
+
+namespace {
+
+const std::set<std::string> k_base_words = {
+	"char", "short", "int", "long", "signed", "unsigned", "void", "float", "double", "string",
+};
+const std::set<std::string> k_decl_words = {
+	"char",	      "short",	  "int",    "long",	"signed",   "unsigned", "void",
+	"float",      "double",	  "struct", "union",	"enum",	    "typedef",	"inline",
+	"translator", "provider", "const",  "volatile", "static",   "extern",	"register",
+	"string",     "self",	  "this",   "userland", "restrict",
+};
+
+} // namespace
+
+const std::set<std::string> &builtin_typedef_names()
+{
+	static const std::set<std::string> names = {
+		"int8_t",	"int16_t",    "int32_t",   "int64_t",
+		"uint8_t",	"uint16_t",   "uint32_t",  "uint64_t",
+		"intptr_t",	"uintptr_t",  "size_t",	   "ssize_t",
+		"off_t",	"off64_t",    "pid_t",	   "uid_t",
+		"gid_t",	"id_t",	      "time_t",	   "caddr_t",
+		"uchar_t",	"ushort_t",   "uint_t",	   "ulong_t",
+		"u_longlong_t", "longlong_t", "dev_t",	   "mode_t",
+		"ino_t",	"clock_t",    "boolean_t", "processorid_t",
+		"psetid_t",	"zoneid_t",   "hrtime_t",  "socklen_t",
+		"loff_t",	"nlink_t",    "daddr_t",   "major_t",
+		"minor_t",	"bool",	      "_Bool",	   "__u8",
+		"__u16",	"__u32",      "__u64",	   "__s8",
+		"__s16",	"__s32",      "__s64",	   "u8",
+		"u16",		"u32",	      "u64",	   "s8",
+		"s16",		"s32",	      "s64",	   "pgid_t",
+		"key_t",	"blkcnt_t",
+	};
+	return names;
+}
+
+class parser_impl {
+public:
+	parser_impl(const std::string &src, const macro_values &m, std::set<std::string> &td)
+		: lex_(src), macros_(m), typedefs_(td)
+	{
+	}
+
+	translation_unit unit();
+
+private:
+	// ---- tokens
+	token &peek(size_t n = 0)
+	{
+		while (buf_.size() <= n)
+			buf_.push_back(lex_.next());
+		return buf_[n];
+	}
+	token take()
+	{
+		token t = peek();
+		buf_.pop_front();
+		return t;
+	}
+	bool is(tk k, size_t n = 0) { return peek(n).kind == k; }
+	bool accept(tk k)
+	{
+		if (!is(k))
+			return false;
+		take();
+		return true;
+	}
+	token expect(tk k)
+	{
+		if (!is(k))
+			syntax_error(peek());
+		return take();
+	}
+	[[noreturn]] void syntax_error(const token &t)
+	{
+		if (t.kind == tk::eof)
+			fail(tag::D_SYNTAX, t.line, "syntax error near end of input");
+		fail(tag::D_SYNTAX, t.line, "syntax error near \"" + t.spelling + "\"");
+	}
+	bool is_word(const std::string &w, size_t n = 0)
+	{
+		return peek(n).kind == tk::ident && peek(n).text == w;
+	}
+	bool starts_type(size_t n = 0)
+	{
+		const token &t = peek(n);
+		if (t.kind != tk::ident)
+			return false;
+		if (t.text == "self" || t.text == "this")
+			return false;
+		return k_decl_words.count(t.text) || typedefs_.count(t.text);
+	}
+
+	// ---- top level
+	void clause(translation_unit &u);
+	void declaration(translation_unit &u);
+	void translator(translation_unit &u);
+	void skip_provider();
+	std::string expand_desc(const token &t);
+
+	// ---- declarations
+	std::shared_ptr<decl_spec> specifiers(bool allow_storage);
+	declarator declarator_(bool abstract);
+	type_name type_name_();
+
+	// ---- expressions
+	expr_ptr expression();
+	expr_ptr assignment();
+	expr_ptr ternary();
+	expr_ptr binary(int prec);
+	expr_ptr unary();
+	expr_ptr postfix(expr_ptr e);
+	expr_ptr primary();
+	expr_ptr macro(const token &t);
+	expr_ptr node(ek k, uint32_t line)
+	{
+		auto e = std::make_unique<expr>();
+		e->kind = k;
+		e->line = line;
+		return e;
+	}
+
+	lexer lex_;
+	std::deque<token> buf_;
+	const macro_values &macros_;
+	std::set<std::string> &typedefs_;
+	bool in_pred_ = false;
+	int nest_ = 0;
+	int depth_ = 0;
+};
+
+translation_unit parser_impl::unit()
+{
+	translation_unit u;
+	for (;;) {
+		if (!buf_.empty()) {
+			// Only ';' may be left over from a declaration.
+			if (is(tk::semi)) {
+				take();
+				continue;
+			}
+			if (is(tk::eof))
+				break;
+			syntax_error(peek());
+		}
+		char c = lex_.peek_char();
+		if (c == '\0')
+			break;
+		if (c == '#') {
+			token t = lex_.next();
+			item it;
+			it.k = item::kind::pragma;
+			it.pragma = t.text;
+			it.line = t.line;
+			u.items.push_back(std::move(it));
+			continue;
+		}
+		if (c == ';') {
+			lex_.next();
+			continue;
+		}
+		std::string w = lex_.peek_word();
+		if (!w.empty() && (k_decl_words.count(w) || typedefs_.count(w))) {
+			if (w == "translator")
+				translator(u);
+			else if (w == "provider")
+				skip_provider();
+			else
+				declaration(u);
+			continue;
+		}
+		clause(u);
+	}
+	return u;
+}
+
+std::string parser_impl::expand_desc(const token &t)
+{
+	// $target, $pid, $1 ... inside a description (pid$target:::entry).
+	std::string out;
+	const std::string &s = t.text;
+	for (size_t i = 0; i < s.size(); i++) {
+		if (s[i] != '$') {
+			out += s[i];
+			continue;
+		}
+		size_t j = i + 1;
+		if (j < s.size() && s[j] == '$')
+			j++;
+		size_t k = j;
+		while (k < s.size() &&
+		       (std::isalnum(static_cast<unsigned char>(s[k])) || s[k] == '_'))
+			k++;
+		std::string name = s.substr(j, k - j);
+		if (name.empty()) {
+			out += s[i];
+			continue;
+		}
+		token mt;
+		mt.kind = tk::macro_var;
+		mt.text = name;
+		mt.spelling = "$" + name;
+		mt.line = t.line;
+		expr_ptr e = macro(mt);
+		out += e->kind == ek::int_lit ? std::to_string(e->value) : e->name;
+		i = k - 1;
+	}
+	return out;
+}
+
+void parser_impl::clause(translation_unit &u)
+{
+	auto c = std::make_unique<clause_ast>();
+	for (;;) {
+		token t = lex_.next_probe_desc();
+		if (t.kind != tk::probe_desc)
+			syntax_error(t);
+		if (c->descs.empty())
+			c->line = t.line;
+		c->descs.push_back({expand_desc(t), t.line});
+		if (lex_.peek_char() == ',') {
+			lex_.next();
+			continue;
+		}
+		break;
+	}
+	if (lex_.peek_char() == '/') {
+		take();
+		in_pred_ = true;
+		nest_ = 0;
+		c->predicate = expression();
+		in_pred_ = false;
+		expect(tk::slash);
+	}
+	if (buf_.empty() && lex_.peek_char() == '{') {
+		take();
+		for (;;) {
+			if (accept(tk::rbrace))
+				break;
+			if (accept(tk::semi))
+				continue;
+			c->stmts.push_back(expression());
+			if (accept(tk::semi))
+				continue;
+			if (!is(tk::rbrace))
+				syntax_error(peek());
+		}
+	}
+	item it;
+	it.k = item::kind::clause;
+	it.line = c->line;
+	it.clause = std::move(c);
+	u.items.push_back(std::move(it));
+}
+
+std::shared_ptr<decl_spec> parser_impl::specifiers(bool allow_storage)
+{
+	auto s = std::make_shared<decl_spec>();
+	s->line = peek().line;
+	bool any = false;
+	for (;;) {
+		const token &t = peek();
+		if (t.kind != tk::ident)
+			break;
+		const std::string w = t.text;
+		if (allow_storage && (w == "typedef" || w == "static" || w == "extern" ||
+				      w == "register" || w == "self" || w == "this")) {
+			s->storage = w;
+			take();
+			continue;
+		}
+		if (w == "const" || w == "volatile" || w == "restrict" || w == "userland") {
+			if (w == "const")
+				s->is_const = true;
+			take();
+			continue;
+		}
+		if (k_base_words.count(w) && s->typedef_name.empty() && s->sou.empty()) {
+			s->words.push_back(w);
+			take();
+			any = true;
+			continue;
+		}
+		if ((w == "struct" || w == "union" || w == "enum") && !any) {
+			take();
+			s->sou = w;
+			any = true;
+			if (is(tk::ident))
+				s->tag = take().text;
+			if (accept(tk::lbrace)) {
+				s->has_body = true;
+				if (w == "enum") {
+					while (!accept(tk::rbrace)) {
+						token n = expect(tk::ident);
+						expr_ptr v;
+						if (accept(tk::assign))
+							v = ternary();
+						s->enumerators.emplace_back(n.text, std::move(v));
+						if (!accept(tk::comma)) {
+							expect(tk::rbrace);
+							break;
+						}
+					}
+				} else {
+					while (!accept(tk::rbrace)) {
+						auto ms = specifiers(false);
+						std::vector<declarator> ds;
+						do {
+							ds.push_back(declarator_(false));
+						} while (accept(tk::comma));
+						expect(tk::semi);
+						s->members.push_back({ms, std::move(ds)});
+					}
+				}
+			} else if (s->tag.empty()) {
+				syntax_error(peek());
+			}
+			continue;
+		}
+		if (!any && typedefs_.count(w)) {
+			s->typedef_name = w;
+			take();
+			any = true;
+			continue;
+		}
+		break;
+	}
+	if (!any)
+		syntax_error(peek());
+	return s;
+}
+
+declarator parser_impl::declarator_(bool abstract)
+{
+	declarator d;
+	d.line = peek().line;
+	while (accept(tk::star)) {
+		d.ptrs++;
+		while (is_word("const") || is_word("volatile") || is_word("restrict"))
+			take();
+	}
+	if (is(tk::lparen) && is(tk::star, 1)) {
+		// A function pointer: (*name)(args) - kept as a pointer.
+		take();
+		take();
+		d.ptrs++;
+		if (is(tk::ident))
+			d.name = take().text;
+		expect(tk::rparen);
+		if (accept(tk::lparen)) {
+			int depth = 1;
+			while (depth > 0) {
+				token t = take();
+				if (t.kind == tk::eof)
+					syntax_error(t);
+				depth += t.kind == tk::lparen ? 1 : t.kind == tk::rparen ? -1 : 0;
+			}
+		}
+		return d;
+	}
+	if (!abstract) {
+		if (is(tk::ident) && !starts_type())
+			d.name = take().text;
+		else if (is(tk::ident))
+			d.name = take().text; // a typedef name reused as an identifier
+	}
+	while (accept(tk::lbrack)) {
+		if (starts_type()) {
+			d.assoc = true;
+			do {
+				d.keys.push_back(type_name_());
+			} while (accept(tk::comma));
+		} else if (!is(tk::rbrack)) {
+			nest_++;
+			d.dims.push_back(expression());
+			nest_--;
+		} else {
+			d.dims.push_back(nullptr);
+		}
+		expect(tk::rbrack);
+	}
+	if (accept(tk::colon))
+		d.bitfield = ternary();
+	return d;
+}
+
+type_name parser_impl::type_name_()
+{
+	type_name t;
+	t.spec = specifiers(false);
+	declarator d = declarator_(true);
+	t.ptrs = d.ptrs;
+	for (auto &e : d.dims)
+		t.dim_exprs.push_back(std::move(e));
+	return t;
+}
+
+void parser_impl::declaration(translation_unit &u)
+{
+	if (is_word("inline")) {
+		auto in = std::make_unique<inline_ast>();
+		in->line = take().line;
+		in->spec = specifiers(false);
+		in->decl = declarator_(false);
+		expect(tk::assign);
+		in->value = expression();
+		expect(tk::semi);
+		item it;
+		it.k = item::kind::inline_;
+		it.line = in->line;
+		it.inl = std::move(in);
+		u.items.push_back(std::move(it));
+		return;
+	}
+	auto d = std::make_unique<decl_ast>();
+	d->line = peek().line;
+	d->spec = specifiers(true);
+	if (!is(tk::semi)) {
+		do {
+			d->decls.push_back(declarator_(false));
+		} while (accept(tk::comma));
+	}
+	expect(tk::semi);
+	if (d->spec->storage == "typedef")
+		for (const auto &dc : d->decls)
+			typedefs_.insert(dc.name);
+	item it;
+	it.k = item::kind::decl;
+	it.line = d->line;
+	it.decl = std::move(d);
+	u.items.push_back(std::move(it));
+}
+
+void parser_impl::translator(translation_unit &u)
+{
+	auto x = std::make_unique<translator_ast>();
+	x->line = take().line;
+	x->out = type_name_();
+	expect(tk::lt);
+	x->in = type_name_();
+	x->in_name = expect(tk::ident).text;
+	expect(tk::gt);
+	expect(tk::lbrace);
+	while (!accept(tk::rbrace)) {
+		token m = expect(tk::ident);
+		expect(tk::assign);
+		x->members.emplace_back(m.text, expression());
+		expect(tk::semi);
+	}
+	expect(tk::semi);
+	item it;
+	it.k = item::kind::translator;
+	it.line = x->line;
+	it.xl = std::move(x);
+	u.items.push_back(std::move(it));
+}
+
+void parser_impl::skip_provider()
+{
+	take();
+	expect(tk::ident);
+	expect(tk::lbrace);
+	int depth = 1;
+	while (depth > 0) {
+		token t = take();
+		if (t.kind == tk::eof)
+			syntax_error(t);
+		depth += t.kind == tk::lbrace ? 1 : t.kind == tk::rbrace ? -1 : 0;
+	}
+	expect(tk::semi);
+}
+
+// ---- expressions -------------------------------------------------------
+
+expr_ptr parser_impl::expression()
+{
+	expr_ptr e = assignment();
+	while (is(tk::comma) && nest_ == 0 && !in_pred_) {
+		// A top-level comma in a statement (a, b) is C's comma operator.
+		uint32_t l = take().line;
+		auto c = node(ek::comma, l);
+		c->kids.push_back(std::move(e));
+		c->kids.push_back(assignment());
+		e = std::move(c);
+	}
+	return e;
+}
+
+namespace {
+
+bool is_assign_op(tk k)
+{
+	switch (k) {
+	case tk::assign:
+	case tk::add_eq:
+	case tk::sub_eq:
+	case tk::mul_eq:
+	case tk::div_eq:
+	case tk::mod_eq:
+	case tk::and_eq_:
+	case tk::or_eq_:
+	case tk::xor_eq_:
+	case tk::shl_eq:
+	case tk::shr_eq: return true;
+	default: return false;
+	}
+}
+
+int binary_prec(tk k)
+{
+	switch (k) {
+	case tk::lor: return 1;
+	case tk::lxor: return 2;
+	case tk::land: return 3;
+	case tk::pipe: return 4;
+	case tk::caret: return 5;
+	case tk::amp: return 6;
+	case tk::eqeq:
+	case tk::ne: return 7;
+	case tk::lt:
+	case tk::gt:
+	case tk::le:
+	case tk::ge: return 8;
+	case tk::shl:
+	case tk::shr: return 9;
+	case tk::plus:
+	case tk::minus: return 10;
+	case tk::star:
+	case tk::slash:
+	case tk::percent: return 11;
+	default: return 0;
+	}
+}
+
+} // namespace
+
+expr_ptr parser_impl::assignment()
+{
+	expr_ptr lhs = ternary();
+	if (is_assign_op(peek().kind)) {
+		token op = take();
+		auto a = node(ek::assign, op.line);
+		a->op = op.kind;
+		a->kids.push_back(std::move(lhs));
+		a->kids.push_back(assignment());
+		return a;
+	}
+	return lhs;
+}
+
+expr_ptr parser_impl::ternary()
+{
+	expr_ptr c = binary(1);
+	if (!is(tk::question))
+		return c;
+	uint32_t l = take().line;
+	auto t = node(ek::ternary, l);
+	t->kids.push_back(std::move(c));
+	nest_++;
+	t->kids.push_back(expression());
+	nest_--;
+	expect(tk::colon);
+	t->kids.push_back(ternary());
+	return t;
+}
+
+expr_ptr parser_impl::binary(int prec)
+{
+	expr_ptr lhs = unary();
+	for (;;) {
+		tk k = peek().kind;
+		int p = binary_prec(k);
+		if (p == 0 || p < prec)
+			return lhs;
+		if (k == tk::slash && in_pred_ && nest_ == 0)
+			return lhs; // the '/' closing a predicate
+		token op = take();
+		expr_ptr rhs = binary(p + 1);
+		auto b = node(ek::binary, op.line);
+		b->op = op.kind;
+		b->kids.push_back(std::move(lhs));
+		b->kids.push_back(std::move(rhs));
+		lhs = std::move(b);
+	}
+}
+
+expr_ptr parser_impl::unary()
+{
+	// Bound the recursion as yacc's stack bounds illumos' parser.
+	struct depth_guard {
+		int &d;
+		explicit depth_guard(int &x) : d(x) { ++d; }
+		~depth_guard() { --d; }
+	} guard(depth_);
+	if (depth_ > 2000)
+		fail(tag::D_SYNTAX, peek().line, "syntax error: yacc stack overflow");
+	const token &t = peek();
+	switch (t.kind) {
+	case tk::inc:
+	case tk::dec: {
+		token op = take();
+		auto e = node(ek::incdec, op.line);
+		e->op = op.kind;
+		e->kids.push_back(unary());
+		return e;
+	}
+	case tk::minus:
+	case tk::plus:
+	case tk::tilde:
+	case tk::bang:
+	case tk::star:
+	case tk::amp: {
+		token op = take();
+		auto e = node(ek::unary, op.line);
+		e->op = op.kind;
+		e->kids.push_back(unary());
+		return e;
+	}
+	case tk::lparen:
+		if (starts_type(1)) {
+			uint32_t l = take().line;
+			auto e = node(ek::cast, l);
+			nest_++;
+			e->tname = std::make_shared<type_name>(type_name_());
+			nest_--;
+			expect(tk::rparen);
+			e->kids.push_back(unary());
+			return e;
+		}
+		break;
+	case tk::ident:
+		if (t.text == "sizeof") {
+			uint32_t l = take().line;
+			if (is(tk::lparen) && starts_type(1)) {
+				take();
+				auto e = node(ek::sizeof_type, l);
+				nest_++;
+				e->tname = std::make_shared<type_name>(type_name_());
+				nest_--;
+				expect(tk::rparen);
+				return e;
+			}
+			auto e = node(ek::sizeof_expr, l);
+			e->kids.push_back(unary());
+			return e;
+		}
+		if (t.text == "stringof") {
+			uint32_t l = take().line;
+			auto e = node(ek::stringof, l);
+			e->kids.push_back(unary());
+			return e;
+		}
+		break;
+	default: break;
+	}
+	return postfix(primary());
+}
+
+expr_ptr parser_impl::postfix(expr_ptr e)
+{
+	for (;;) {
+		const token &t = peek();
+		if (t.kind == tk::lbrack) {
+			uint32_t l = take().line;
+			auto ix = node(ek::index, l);
+			ix->kids.push_back(std::move(e));
+			nest_++;
+			if (!is(tk::rbrack)) {
+				do {
+					ix->kids.push_back(assignment());
+				} while (accept(tk::comma));
+			}
+			nest_--;
+			expect(tk::rbrack);
+			e = std::move(ix);
+		} else if (t.kind == tk::lparen && e->kind == ek::ident) {
+			uint32_t l = take().line;
+			auto c = node(ek::call, l);
+			c->name = e->name;
+			nest_++;
+			if (!is(tk::rparen)) {
+				do {
+					c->kids.push_back(assignment());
+				} while (accept(tk::comma));
+			}
+			nest_--;
+			expect(tk::rparen);
+			e = std::move(c);
+		} else if (t.kind == tk::dot || t.kind == tk::arrow) {
+			token op = take();
+			token m = take();
+			if (m.kind != tk::ident)
+				syntax_error(m);
+			if (op.kind == tk::arrow && e->kind == ek::ident &&
+			    (e->name == "self" || e->name == "this")) {
+				auto v = node(e->name == "self" ? ek::tls_var : ek::local_var,
+					      op.line);
+				v->name = m.text;
+				e = std::move(v);
+				continue;
+			}
+			auto mm = node(op.kind == tk::dot ? ek::member : ek::arrow, op.line);
+			mm->name = m.text;
+			mm->kids.push_back(std::move(e));
+			e = std::move(mm);
+		} else if (t.kind == tk::inc || t.kind == tk::dec) {
+			token op = take();
+			auto p = node(ek::incdec, op.line);
+			p->op = op.kind;
+			p->postfix = true;
+			p->kids.push_back(std::move(e));
+			e = std::move(p);
+		} else {
+			return e;
+		}
+	}
+}
+
+expr_ptr parser_impl::macro(const token &t)
+{
+	const std::string &n = t.text;
+	std::string val;
+	bool found = false;
+	bool numeric_name = !n.empty() && std::all_of(n.begin(), n.end(), [](char c) {
+		return std::isdigit(static_cast<unsigned char>(c));
+	});
+	if (numeric_name) {
+		size_t i = n.size() > 9 ? SIZE_MAX : std::stoul(n);
+		if (i < macros_.args.size()) {
+			val = macros_.args[i];
+			found = true;
+		}
+	} else {
+		auto it = macros_.named.find(n);
+		if (it != macros_.named.end()) {
+			val = it->second;
+			found = true;
+		}
+	}
+	if (!found) {
+		if (!macros_.defaultargs || !numeric_name)
+			fail(tag::D_MACRO_UNDEF, t.line,
+			     "macro argument " + t.spelling + " is not defined");
+		val = t.kind == tk::macro_str ? "" : "0";
+	}
+	if (t.kind == tk::macro_str) {
+		auto e = node(ek::str_lit, t.line);
+		e->name = val;
+		return e;
+	}
+	// An integer value is an integer constant; anything else is lexed as
+	// an identifier (illumos: "$1" with value "foo" means foo).
+	char *end = nullptr;
+	errno = 0;
+	unsigned long long v = std::strtoull(val.c_str(), &end, 0);
+	if (!val.empty() && end && *end == '\0' && errno == 0) {
+		auto e = node(ek::int_lit, t.line);
+		e->value = v;
+		return e;
+	}
+	if (!val.empty() && val[0] == '-') {
+		long long sv = std::strtoll(val.c_str(), &end, 0);
+		if (end && *end == '\0') {
+			auto e = node(ek::int_lit, t.line);
+			e->value = static_cast<uint64_t>(sv);
+			return e;
+		}
+	}
+	bool ident =
+		!val.empty() && (std::isalpha(static_cast<unsigned char>(val[0])) || val[0] == '_');
+	for (char c : val)
+		ident = ident && (std::isalnum(static_cast<unsigned char>(c)) || c == '_');
+	if (ident) {
+		auto e = node(ek::ident, t.line);
+		e->name = val;
+		return e;
+	}
+	if (!numeric_name) { // $cwd and friends are strings
+		auto e = node(ek::str_lit, t.line);
+		e->name = val;
+		return e;
+	}
+	token bad = t;
+	bad.spelling = val;
+	syntax_error(bad);
+}
+
+expr_ptr parser_impl::primary()
+{
+	token t = take();
+	switch (t.kind) {
+	case tk::int_lit: {
+		auto e = node(ek::int_lit, t.line);
+		e->value = t.value;
+		e->int_unsigned = t.is_unsigned;
+		e->int_long = t.long_count;
+		e->int_hexoct = t.from_hex_or_octal;
+		return e;
+	}
+	case tk::char_lit: {
+		auto e = node(ek::int_lit, t.line);
+		e->value = t.value;
+		e->name = "char";
+		return e;
+	}
+	case tk::str_lit: {
+		auto e = node(ek::str_lit, t.line);
+		e->name = t.text;
+		// Adjacent literals concatenate.
+		while (is(tk::str_lit))
+			e->name += take().text;
+		return e;
+	}
+	case tk::macro_var:
+	case tk::macro_str: return macro(t);
+	case tk::agg: {
+		auto e = node(ek::agg, t.line);
+		e->name = t.text;
+		if (accept(tk::lbrack)) {
+			nest_++;
+			if (!is(tk::rbrack)) {
+				do {
+					e->kids.push_back(assignment());
+				} while (accept(tk::comma));
+			}
+			nest_--;
+			expect(tk::rbrack);
+		}
+		return e;
+	}
+	case tk::lparen: {
+		int saved = nest_;
+		nest_++;
+		bool pred = in_pred_;
+		in_pred_ = false;
+		expr_ptr e = expression();
+		in_pred_ = pred;
+		nest_ = saved;
+		expect(tk::rparen);
+		return e;
+	}
+	case tk::ident: {
+		if (t.text == "offsetof") {
+			auto e = node(ek::offsetof, t.line);
+			expect(tk::lparen);
+			e->tname = std::make_shared<type_name>(type_name_());
+			expect(tk::comma);
+			e->name = expect(tk::ident).text;
+			expect(tk::rparen);
+			return e;
+		}
+		if (t.text == "xlate") {
+			auto e = node(ek::xlate, t.line);
+			expect(tk::lt);
+			e->tname = std::make_shared<type_name>(type_name_());
+			expect(tk::gt);
+			expect(tk::lparen);
+			nest_++;
+			e->kids.push_back(expression());
+			nest_--;
+			expect(tk::rparen);
+			return e;
+		}
+		if (k_decl_words.count(t.text) && t.text != "self" && t.text != "this")
+			syntax_error(t);
+		auto e = node(ek::ident, t.line);
+		e->name = t.text;
+		return e;
+	}
+	default: syntax_error(t);
+	}
+}
+
+translation_unit parse(const std::string &src, const macro_values &macros,
+		       std::set<std::string> &typedefs)
+{
+	if (typedefs.empty())
+		typedefs = builtin_typedef_names();
+	parser_impl p(src, macros, typedefs);
+	return p.unit();
+}
+
+} // namespace dt::compiler

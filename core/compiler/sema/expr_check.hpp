@@ -1,0 +1,69 @@
+// SPDX-License-Identifier: MIT
+//
+// compiler/sema/expr_check.hpp - typing of D expressions (part of pass 3).
+//
+// expr_checker::check(e) fills e.s (type, what identifiers name, constant
+// value) and raises D_* diagnostics in illumos' words. It declares user
+// variables on first assignment (globals, self->, this->, associative
+// arrays), as D does.
+#pragma once
+
+#include "sema.hpp"
+
+#include <dtrace/provider.hpp>
+
+namespace dt::compiler {
+
+class expr_checker {
+public:
+	expr_checker(sema_ctx &ctx, checked_clause *cc, std::vector<arg_desc> args, bool have_probe)
+		: ctx_(ctx), syms_(ctx.syms), types_(ctx.syms.types), cc_(cc),
+		  args_(std::move(args)), have_probe_(have_probe)
+	{
+	}
+
+	void check(expr &e);
+	// Integer constant expression (array sizes, enum values, agg params).
+	int64_t constant(expr &e);
+	[[nodiscard]] type_table &types() { return types_; }
+
+	// Promotions (C): the type both operands convert to.
+	type_ref arith_result(const type_ref &a, const type_ref &b) const;
+	type_ref promote(const type_ref &a) const;
+
+	[[noreturn]] void incompat(const expr &e, const type_ref &l, const char *op,
+				   const type_ref &r) const;
+	var_info &declare(std::map<std::string, var_info> &table, const std::string &name,
+			  uint8_t scope, bool array, const type_ref &t, std::vector<type_ref> keys,
+			  uint32_t line);
+	void check_assign(expr &e);
+	type_ref resolve_type_name(type_name &tn);
+	[[nodiscard]] bool assignable(const type_ref &to, const type_ref &from) const;
+	// Translators: bind NAME (of type t) while checking member expressions.
+	void bind_xlate_arg(const std::string &name, const type_ref &t) { xl_args_[name] = t; }
+	// The translator from `in` to struct `out`, or -1.
+	[[nodiscard]] int find_xlator(const type_ref &out, const type_ref &in) const;
+
+private:
+	void check_ident(expr &e);
+	void implicit_int(expr &x);
+	void check_var(expr &e);
+	void check_unary(expr &e);
+	void check_binary(expr &e);
+	void check_index(expr &e, bool lvalue);
+	void check_call(expr &e);
+	void check_member(expr &e);
+	void check_subr_args(expr &e, const struct subr_proto &p);
+
+	sema_ctx &ctx_;
+	symbols &syms_;
+	type_table &types_;
+	checked_clause *cc_;
+	std::vector<arg_desc> args_;
+	bool have_probe_;
+	std::map<std::string, type_ref> xl_args_;
+};
+
+const char *op_str(tk k);
+
+} // namespace dt::compiler

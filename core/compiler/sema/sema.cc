@@ -1,0 +1,1192 @@
+// SPDX-License-Identifier: MIT
+//
+// compiler/sema/sema.cc - pass 3 driver: declarations, pragmas, clauses,
+// probe matching and statement plans (actions and aggregations, as
+// illumos dt_cc.c's dt_action_* and dt_compile_agg).
+#include "sema.hpp"
+
+#include "../../consumer/format.hpp"
+#include "../diag.hpp"
+#include "builtins.hpp"
+#include "expr_check.hpp"
+
+#include <algorithm>
+#include <set>
+
+namespace dt::compiler {
+
+int64_t option_int(const std::map<std::string, std::string> &opts, const std::string &name,
+		   int64_t dflt)
+{
+	auto it = opts.find(name);
+	if (it == opts.end() || it->second.empty())
+		return dflt;
+	try {
+		size_t pos = 0;
+		int64_t v = std::stoll(it->second, &pos, 0);
+		std::string suf = it->second.substr(pos);
+		if (suf == "k" || suf == "K")
+			v *= 1024;
+		else if (suf == "m" || suf == "M")
+			v *= 1024 * 1024;
+		else if (suf == "g" || suf == "G")
+			v *= 1024LL * 1024 * 1024;
+		return v;
+	} catch (...) {
+		return dflt;
+	}
+}
+
+namespace {
+
+// dtrace(1M) options (illumos dt_options.c).
+const std::set<std::string> k_options = {
+	"aggrate",     "aggsize",   "aggsortkey",   "aggsortkeypos", "aggsortpos",
+	"aggsortrev",  "aggpercpu", "aggzoom",	    "amin",	     "argref",
+	"bufpolicy",   "bufresize", "bufsize",	    "cleanrate",     "core",
+	"cpp",	       "cpphdrs",   "cpppath",	    "cpu",	     "ctypes",
+	"defaultargs", "define",    "destructive",  "dtypes",	     "dynvarsize",
+	"empty",       "errtags",   "evaltime",	    "flowindent",    "grabanon",
+	"incdir",      "iregs",	    "jstackframes", "jstackstrsize", "knodefs",
+	"lazyload",    "ldpath",    "libdir",	    "linkmode",	     "linktype",
+	"nolibs",      "nspec",	    "pgmax",	    "preallocate",   "pspec",
+	"quiet",       "rawbytes",  "specsize",	    "stackframes",   "stackindent",
+	"statusrate",  "strsize",   "switchrate",   "syslibdir",     "temporal",
+	"tregs",       "udefs",	    "undef",	    "unodefs",	     "ustackframes",
+	"verbose",     "version",   "zdefs",	    "zone",	     "encoding",
+	"oformat",     "agghist",   "aggpack",	    "agghist",	     "noresolve",
+	"maxframes",
+};
+
+uint32_t llquantize_top_bucket(int64_t factor, int64_t low, int64_t high, int64_t nsteps)
+{
+	// The bucket INT64_MAX falls into (illumos
+	// dtrace_aggregate_llquantize_bucket), i.e. the overflow bucket.
+	int64_t cur = 1;
+	int64_t order = 0;
+	for (; order < low; order++)
+		cur *= factor;
+	uint32_t base = 1;
+	for (cur *= factor; order <= high; order++) {
+		int64_t nb = cur > nsteps ? nsteps : cur;
+		__int128 next = static_cast<__int128>(cur) * factor;
+		if (next > INT64_MAX)
+			return static_cast<uint32_t>(base + (cur - 1 - cur / factor) / (cur / nb));
+		base += static_cast<uint32_t>(nb - nb / factor);
+		cur = static_cast<int64_t>(next);
+	}
+	return base;
+}
+
+class clause_checker {
+public:
+	clause_checker(sema_ctx &ctx, checked_clause &cc, expr_checker &ec)
+		: ctx_(ctx), cc_(cc), ec_(ec), types_(ctx.syms.types)
+	{
+	}
+	void statement(expr &s);
+
+private:
+	void action(expr &s, const action_def &a);
+	void aggregation(expr &s);
+	void printflike(expr &s, stmt_plan &p, const char *name);
+	void argc_check(expr &s, size_t min, size_t max);
+	void agg_argc(expr &s, size_t min, size_t max, tag t);
+	arg_plan plan_value(expr &e);
+	void check_value(expr &e);
+	arg_plan plan_const(int64_t v, uint32_t line);
+	const agg_info &agg_arg(expr &s, expr &a, int argno, tag t, tag bad);
+	void speculation_rules(const stmt_plan &p, uint32_t line);
+	bool data_recording(const stmt_plan &p) const;
+
+	sema_ctx &ctx_;
+	checked_clause &cc_;
+	expr_checker &ec_;
+	type_table &types_;
+	bool speculate_ = false, commit_ = false, datarec_ = false;
+};
+
+void clause_checker::check_value(expr &e)
+{
+	// stack(), ustack(), jstack(), sym() ... are values where a record is
+	// taken: aggregation keys and printf-like arguments (illumos).
+	const action_def *ad = e.kind == ek::call ? find_action(e.name) : nullptr;
+	if (!ad) {
+		ec_.check(e);
+		return;
+	}
+	auto t = std::make_shared<ctype>();
+	t->k = ctype::kind::integer;
+	t->is_record_func = true;
+	t->align = 8;
+	auto frames = [&](size_t i, int64_t dflt, int64_t min) -> uint32_t {
+		if (e.kids.size() <= i)
+			return static_cast<uint32_t>(dflt);
+		expr &n = *e.kids[i];
+		ec_.check(n);
+		if (!n.s.is_const || n.s.value < min)
+			fail(tag::D_STACK_SIZE, e.line,
+			     e.name + "( ) argument #" + std::to_string(i + 1) +
+				     " must be a non-zero positive integer constant");
+		return static_cast<uint32_t>(n.s.value);
+	};
+	const auto &opts = ctx_.options;
+	auto addr = [&](value_type::kind k, uint32_t size) {
+		argc_check(e, 1, 1);
+		ec_.check(*e.kids[0]);
+		if (!e.kids[0]->s.type->is_scalar())
+			fail(tag::D_PROTO_ARG, e.line,
+			     e.name +
+				     "( ) argument #1 is incompatible with prototype:\n\tprototype: "
+				     "uintptr_t\n\t argument: " +
+				     e.kids[0]->s.type->name);
+		t->rec_kind = k;
+		t->size = size;
+	};
+	switch (ad->a) {
+	case act::stack: {
+		argc_check(e, 0, 1);
+		uint32_t n = frames(0, option_int(opts, "stackframes", 20), 1);
+		t->rec_kind = value_type::kind::stack;
+		t->size = n * 8;
+		break;
+	}
+	case act::ustack:
+	case act::jstack: {
+		argc_check(e, 0, 2);
+		bool j = ad->a == act::jstack;
+		uint32_t n = frames(0,
+				    j ? option_int(opts, "jstackframes", 50)
+				      : option_int(opts, "ustackframes", 100),
+				    1);
+		uint32_t ss = frames(1, j ? option_int(opts, "jstackstrsize", 512) : 0, 0);
+		t->rec_kind = value_type::kind::ustack;
+		t->size = ((n + 1) * 8 + ss + 7) & ~7u;
+		break;
+	}
+	case act::sym:
+	case act::func: addr(value_type::kind::sym, 8); break;
+	case act::mod: addr(value_type::kind::mod, 8); break;
+	case act::usym:
+	case act::ufunc: addr(value_type::kind::usym, 16); break;
+	case act::umod: addr(value_type::kind::umod, 16); break;
+	case act::uaddr: addr(value_type::kind::uaddr, 16); break;
+	default:
+		fail(tag::D_OP_ACT, e.line,
+		     e.name + "( ) may not be used in an expression: it is an action");
+	}
+	t->name = t->resolved = e.name + "(" + std::to_string(t->size) + ")";
+	e.s.type = t;
+	e.s.what = expr_sema::ref::action;
+}
+
+arg_plan clause_checker::plan_value(expr &e)
+{
+	if (e.s.what == expr_sema::ref::action) {
+		arg_plan a;
+		bool is_addr = e.s.type->rec_kind != value_type::kind::stack &&
+			       e.s.type->rec_kind != value_type::kind::ustack;
+		a.e = is_addr ? e.kids[0].get() : nullptr;
+		a.type = types_.named("uint64_t");
+		a.vt = types_.value_of(e.s.type);
+		a.size = a.vt.size;
+		return a;
+	}
+	arg_plan a;
+	a.e = &e;
+	a.type = e.s.type;
+	a.vt = types_.value_of(e.s.type);
+	a.size = a.vt.size;
+	return a;
+}
+
+arg_plan clause_checker::plan_const(int64_t v, uint32_t line)
+{
+	auto e = std::make_unique<expr>();
+	e->kind = ek::int_lit;
+	e->value = static_cast<uint64_t>(v);
+	e->int_long = 1;
+	e->line = line;
+	ec_.check(*e);
+	arg_plan a = plan_value(*e);
+	cc_.synth.push_back(std::move(e));
+	return a;
+}
+
+void clause_checker::argc_check(expr &s, size_t min, size_t max)
+{
+	size_t argc = s.kids.size();
+	if (argc >= min && argc <= max)
+		return;
+	std::string exp = min == max   ? std::to_string(min)
+			  : argc < min ? "at least " + std::to_string(min)
+				       : "no more than " + std::to_string(max);
+	fail(tag::D_PROTO_LEN, s.line,
+	     s.name + "( ) prototype mismatch: " + std::to_string(argc) +
+		     (argc == 1 ? " arg " : " args ") + "passed, " + exp + " expected");
+}
+
+void clause_checker::agg_argc(expr &s, size_t min, size_t max, tag t)
+{
+	// illumos dt_action_clear/normalize/trunc wording ("args" always).
+	size_t argc = s.kids.size();
+	if (argc >= min && argc <= max)
+		return;
+	std::string exp = min == max   ? std::to_string(min)
+			  : argc < min ? "at least " + std::to_string(min)
+				       : "no more than " + std::to_string(max);
+	fail(t, s.line,
+	     s.name + "( ) prototype mismatch: " + std::to_string(argc) + " args passed, " + exp +
+		     " expected");
+}
+
+const agg_info &clause_checker::agg_arg(expr &s, expr &a, int argno, tag t, tag bad)
+{
+	if (a.kind != ek::agg || !a.kids.empty()) {
+		std::string tn = "expression";
+		if (a.kind != ek::agg) {
+			ec_.check(a);
+			tn = a.s.type->name;
+		}
+		fail(t, s.line,
+		     s.name + "( ) argument #" + std::to_string(argno) +
+			     " is incompatible with prototype:\n\tprototype: aggregation\n\t argument: " +
+			     tn);
+	}
+	auto it = ctx_.syms.aggs.find(a.name);
+	if (it == ctx_.syms.aggs.end())
+		fail(bad, s.line, "undefined aggregation: @" + a.name);
+	return it->second;
+}
+
+namespace {
+
+fmt::arg_type fmt_type(const ctype &t)
+{
+	fmt::arg_type a;
+	a.name = t.name;
+	a.resolved = t.resolved;
+	a.typedefs = t.typedefs;
+	a.size = t.size;
+	a.is_integer = t.is_int();
+	a.is_signed = t.is_signed;
+	a.is_pointer = t.is_ptr();
+	a.is_float = t.k == ctype::kind::floating;
+	a.is_string = t.is_string();
+	a.is_char_array = t.is_array() && t.ref && t.ref->is_int() && t.ref->size == 1;
+	a.is_wchar_array = t.is_array() && t.ref && t.ref->is_int() && t.ref->size == 4;
+	if (t.is_record_func) {
+		a.is_integer = false;
+		a.is_stack = t.rec_kind == value_type::kind::stack ||
+			     t.rec_kind == value_type::kind::ustack;
+		a.is_symaddr =
+			t.rec_kind == value_type::kind::sym || t.rec_kind == value_type::kind::mod;
+		a.is_usymaddr = t.rec_kind == value_type::kind::usym ||
+				t.rec_kind == value_type::kind::umod ||
+				t.rec_kind == value_type::kind::uaddr;
+	}
+	return a;
+}
+
+} // namespace
+
+void clause_checker::printflike(expr &s, stmt_plan &p, const char *name)
+{
+	if (s.kids.empty())
+		fail(tag::D_PROTO_LEN, s.line,
+		     std::string(name) +
+			     "( ) prototype mismatch: 0 args passed, at least 1 expected");
+	expr &f = *s.kids[0];
+	if (f.kind != ek::str_lit) {
+		ec_.check(f);
+		fail(tag::D_PRINTF_ARG_FMT, s.line,
+		     std::string(name) +
+			     "( ) argument #1 is incompatible with prototype:\n\tprototype: string "
+			     "constant\n\t argument: " +
+			     f.s.type->name);
+	}
+	p.format = f.name;
+	std::vector<fmt::arg_type> ats;
+	std::vector<expr *> args;
+	for (size_t i = 1; i < s.kids.size(); i++) {
+		expr &a = *s.kids[i];
+		if (a.kind == ek::agg)
+			fail(tag::D_PRINTF_ARG_TYPE, s.line,
+			     std::string(name) + "( ) argument #" + std::to_string(i + 1) +
+				     " is incompatible with prototype: aggregation");
+		check_value(a);
+		if (a.s.type->is_void())
+			fail(tag::D_PRINTF_ARG_TYPE, s.line,
+			     std::string(name) + "( ) argument #" + std::to_string(i + 1) +
+				     " may not be of type void");
+		ats.push_back(fmt_type(*a.s.type));
+		args.push_back(&a);
+	}
+	fmt::format parsed;
+	try {
+		parsed = fmt::parse(p.format);
+		if (p.format.empty() && p.kind != DTRACEACT_FREOPEN)
+			fail(tag::D_PRINTF_FMT_EMPTY, s.line,
+			     std::string(name) + "( ) format string is empty");
+		(void)fmt::check_args(parsed, name, ats, 1, false, false,
+				      ctx_.set.target.has_value(), true);
+	} catch (const fmt::format_error &fe) {
+		std::string t = fe.tag();
+		tag which = tag::D_PRINTF_ARG_TYPE;
+#define X(x)         \
+	if (t == #x) \
+		which = tag::x;
+#include "../diagnostics.def"
+#undef X
+		if (t.empty())
+			which = tag::D_PRINTF_ARG_FMT;
+		fail(which, s.line, fe.what());
+	}
+	// Which arguments a %s consumes (a char * is recorded as a string).
+	size_t ai = 0;
+	std::vector<bool> as_str(args.size(), false);
+	for (const auto &pc : parsed.pieces) {
+		if (!pc.conv || pc.conv->check == fmt::arg_check::pct || (pc.flags & fmt::k_agg))
+			continue;
+		if (pc.flags & fmt::k_dynwidth)
+			ai++;
+		if (pc.flags & fmt::k_dynprec)
+			ai++;
+		if (ai < args.size() && (pc.conv->check == fmt::arg_check::str) &&
+		    args[ai]->s.type->is_char_ptr_or_array())
+			as_str[ai] = true;
+		ai++;
+	}
+	for (size_t i = 0; i < args.size(); i++) {
+		arg_plan a = plan_value(*args[i]);
+		if (as_str[i]) {
+			a.as_string = true;
+			a.type = types_.string_type();
+			a.vt = types_.value_of(a.type);
+			a.vt.name = args[i]->s.type->name;
+			a.size = a.vt.size;
+		}
+		p.args.push_back(a);
+	}
+	ctx_.syms.aggs.size(); // (formats are collected by the driver)
+}
+
+bool clause_checker::data_recording(const stmt_plan &p) const
+{
+	if (p.kind == DTRACEACT_DIFEXPR)
+		return p.records;
+	if (DTRACEACT_ISDESTRUCTIVE(p.kind) || p.kind == DTRACEACT_DISCARD ||
+	    p.kind == DTRACEACT_COMMIT || p.kind == DTRACEACT_SPECULATE)
+		return false;
+	return true;
+}
+
+void clause_checker::speculation_rules(const stmt_plan &p, uint32_t line)
+{
+	// illumos dt_stmt_append's checks, in its order.
+	if (p.kind == DTRACEACT_COMMIT) {
+		if (commit_)
+			fail(tag::D_COMM_COMM, line, "commit( ) may not follow commit( )");
+		if (datarec_)
+			fail(tag::D_COMM_DREC, line,
+			     "commit( ) may not follow data-recording action(s)");
+		commit_ = true;
+		return;
+	}
+	if (p.kind == DTRACEACT_SPECULATE) {
+		if (speculate_)
+			fail(tag::D_SPEC_SPEC, line, "speculate( ) may not follow speculate( )");
+		if (commit_)
+			fail(tag::D_SPEC_COMM, line, "speculate( ) may not follow commit( )");
+		if (datarec_)
+			fail(tag::D_SPEC_DREC, line,
+			     "speculate( ) may not follow data-recording action(s)");
+		speculate_ = true;
+		cc_.speculative = true;
+		return;
+	}
+	if (DTRACEACT_ISAGG(p.kind)) {
+		if (speculate_)
+			fail(tag::D_AGG_SPEC, line,
+			     "aggregating actions may not follow speculate( )");
+		if (commit_)
+			fail(tag::D_AGG_COMM, line, "aggregating actions may not follow commit( )");
+		datarec_ = true;
+		return;
+	}
+	if (speculate_) {
+		if (DTRACEACT_ISDESTRUCTIVE(p.kind))
+			fail(tag::D_ACT_SPEC, line,
+			     "destructive actions may not follow speculate( )");
+		if (p.kind == DTRACEACT_EXIT)
+			fail(tag::D_EXIT_SPEC, line, "exit( ) may not follow speculate( )");
+	}
+	if (!data_recording(p))
+		return;
+	if (commit_)
+		fail(tag::D_DREC_COMM, line, "data-recording actions may not follow commit( )");
+	if (!speculate_)
+		datarec_ = true;
+}
+
+void clause_checker::action(expr &s, const action_def &a)
+{
+	stmt_plan p;
+	p.line = s.line;
+	if (a.a == act::breakpoint || a.a == act::panic)
+		fail(tag::D_ACT_UNSUP, s.line,
+		     s.name + "( ) is not supported by the " + ctx_.set.engine + " engine");
+	if (a.destructive && !ctx_.set.destructive)
+		fail(tag::D_ACT_DESTRUCT, s.line, "Destructive actions not allowed");
+	auto simple = [&](uint16_t kind, size_t n) {
+		argc_check(s, n, n);
+		p.kind = kind;
+		for (auto &k : s.kids) {
+			ec_.check(*k);
+			if (!k->s.type->is_scalar())
+				fail(tag::D_PROTO_ARG, s.line,
+				     s.name +
+					     "( ) argument #1 is incompatible with prototype:\n\t"
+					     "prototype: int\n\t argument: " +
+					     k->s.type->name);
+			p.args.push_back(plan_value(*k));
+		}
+	};
+	auto frames = [&](size_t i, int64_t dflt) -> uint32_t {
+		if (s.kids.size() <= i)
+			return static_cast<uint32_t>(dflt);
+		expr &n = *s.kids[i];
+		ec_.check(n);
+		if (!n.s.is_const || n.s.value < (i == 1 ? 0 : 1))
+			fail(tag::D_STACK_SIZE, s.line,
+			     s.name + "( ) argument #" + std::to_string(i + 1) +
+				     " must be a non-zero positive integer constant");
+		return static_cast<uint32_t>(n.s.value);
+	};
+	auto addr_rec = [&](uint16_t kind, value_type::kind vk, uint32_t size) {
+		argc_check(s, 1, 1);
+		ec_.check(*s.kids[0]);
+		if (!s.kids[0]->s.type->is_scalar())
+			fail(tag::D_PROTO_ARG, s.line,
+			     s.name +
+				     "( ) argument #1 is incompatible with prototype:\n\tprototype: "
+				     "uintptr_t\n\t argument: " +
+				     s.kids[0]->s.type->name);
+		p.kind = kind;
+		arg_plan ap = plan_value(*s.kids[0]);
+		ap.vt.k = vk;
+		ap.vt.size = size;
+		ap.vt.is_signed = false;
+		ap.size = size;
+		ap.type = types_.named("uint64_t");
+		p.args.push_back(ap);
+	};
+	auto stack_rec = [&](value_type::kind vk, uint32_t size) {
+		arg_plan ap;
+		ap.type = types_.named("uint64_t");
+		ap.vt.k = vk;
+		ap.vt.size = size;
+		ap.vt.is_signed = false;
+		ap.size = size;
+		p.args.push_back(ap);
+	};
+	const auto &opts = ctx_.options;
+	switch (a.a) {
+	case act::trace:
+	case act::print: {
+		argc_check(s, 1, 1);
+		expr &x = *s.kids[0];
+		if (x.kind == ek::agg)
+			fail(a.a == act::trace ? tag::D_TRACE_AGG : tag::D_PRINT_AGG, s.line,
+			     s.name + "( ) may not be applied to an aggregation" +
+				     (a.a == act::trace ? "" : " -- did you mean printa()?"));
+		ec_.check(x);
+		if (x.s.type->is_void())
+			fail(a.a == act::trace ? tag::D_TRACE_VOID : tag::D_PRINT_VOID, s.line,
+			     s.name + "( ) may not be applied to a void expression");
+		p.kind = a.a == act::trace ? DTRACEACT_DIFEXPR : DTRACEACT_PRINTM;
+		p.args.push_back(plan_value(x));
+		break;
+	}
+	case act::printf:
+		p.kind = DTRACEACT_PRINTF;
+		printflike(s, p, "printf");
+		break;
+	case act::system:
+		p.kind = DTRACEACT_SYSTEM;
+		printflike(s, p, "system");
+		break;
+	case act::freopen:
+		p.kind = DTRACEACT_FREOPEN;
+		printflike(s, p, "freopen");
+		break;
+	case act::printa: {
+		if (s.kids.empty())
+			fail(tag::D_PRINTA_PROTO, s.line,
+			     "printa( ) prototype mismatch: 0 args passed, 1 expected");
+		p.kind = DTRACEACT_PRINTA;
+		size_t first = 0;
+		if (s.kids[0]->kind == ek::str_lit) {
+			p.format = s.kids[0]->name;
+			first = 1;
+			if (s.kids.size() < 2)
+				fail(tag::D_PRINTA_PROTO, s.line,
+				     "printa( ) prototype mismatch: 1 args passed, 2 expected");
+		}
+		const agg_info *proto = nullptr;
+		for (size_t i = first; i < s.kids.size(); i++) {
+			const agg_info &ag = agg_arg(s, *s.kids[i], static_cast<int>(i + 1),
+						     tag::D_PRINTA_AGGARG, tag::D_PRINTA_AGGBAD);
+			if (proto && proto->keys.size() != ag.keys.size())
+				fail(tag::D_PRINTA_AGGARG, s.line,
+				     "printa( ): @" + ag.name + " key signature does not match @" +
+					     proto->name);
+			if (!proto)
+				proto = &ag;
+			p.aggs.push_back(ag.id);
+		}
+		if (!p.format.empty() && proto) {
+			std::vector<fmt::arg_type> ats;
+			for (const auto &k : proto->keys)
+				ats.push_back(fmt_type(*k));
+			try {
+				auto parsed = fmt::parse(p.format);
+				(void)fmt::check_args(parsed, "printa", ats, 1, true,
+						      proto->func == DTRACEAGG_COUNT,
+						      ctx_.set.target.has_value(), false);
+			} catch (const fmt::format_error &fe) {
+				fail(tag::D_PRINTF_ARG_TYPE, s.line, fe.what());
+			}
+		}
+		break;
+	}
+	case act::tracemem: {
+		if (s.kids.size() > 3)
+			fail(tag::D_TRACEMEM_ARGS, s.line,
+			     "tracemem ( ) prototype mismatch: expected at most 3 args");
+		argc_check(s, 2, 3);
+		expr &addr = *s.kids[0];
+		ec_.check(addr);
+		if (!addr.s.type->is_int() && !addr.s.type->is_ptr() && !addr.s.type->is_array())
+			fail(tag::D_TRACEMEM_ADDR, s.line,
+			     "tracemem( ) argument #1 is incompatible with prototype:\n\tprototype: "
+			     "pointer or integer\n\t argument: " +
+				     addr.s.type->name);
+		expr &sz = *s.kids[1];
+		ec_.check(sz);
+		if (!sz.s.is_const || sz.s.value <= 0)
+			fail(tag::D_TRACEMEM_SIZE, s.line,
+			     "tracemem( ) argument #2 must be a non-zero positive integral constant "
+			     "expression");
+		p.kind = DTRACEACT_TRACEMEM;
+		arg_plan ap = plan_value(addr);
+		ap.vt.k = value_type::kind::bytes;
+		ap.vt.size = static_cast<uint32_t>(sz.s.value);
+		ap.size = ap.vt.size;
+		ap.type = types_.array_of(types_.named("unsigned char"), ap.size);
+		p.args.push_back(ap);
+		if (s.kids.size() == 3) {
+			ec_.check(*s.kids[2]);
+			if (!s.kids[2]->s.type->is_scalar())
+				fail(tag::D_TRACEMEM_DYNSIZE, s.line,
+				     "tracemem ( ) dynamic size (argument #3) must be of scalar type");
+			arg_plan dyn = plan_value(*s.kids[2]);
+			dyn.type = types_.named("long");
+			dyn.vt = types_.value_of(dyn.type);
+			dyn.size = 8;
+			p.args.push_back(dyn);
+		}
+		break;
+	}
+	case act::exit: {
+		argc_check(s, 1, 1);
+		ec_.check(*s.kids[0]);
+		if (!s.kids[0]->s.type->is_int())
+			fail(tag::D_PROTO_ARG, s.line,
+			     "exit( ) argument #1 is incompatible with prototype:\n\tprototype: "
+			     "int\n\t argument: " +
+				     s.kids[0]->s.type->name);
+		p.kind = DTRACEACT_EXIT;
+		arg_plan ap = plan_value(*s.kids[0]);
+		ap.type = types_.int_type(4, true);
+		ap.vt = types_.value_of(ap.type);
+		ap.size = 4;
+		p.args.push_back(ap);
+		break;
+	}
+	case act::setopt: {
+		argc_check(s, 1, 2);
+		p.kind = DTRACEACT_LIBACT;
+		p.libact = DT_ACT_SETOPT;
+		for (size_t i = 0; i < s.kids.size(); i++) {
+			ec_.check(*s.kids[i]);
+			if (s.kids[i]->kind != ek::str_lit)
+				fail(tag::D_SETOPT_PROTO, s.line,
+				     "setopt( ) argument #" + std::to_string(i + 1) +
+					     " is incompatible with prototype:\n\tprototype: string "
+					     "constant\n\t argument: " +
+					     s.kids[i]->s.type->name);
+			p.args.push_back(plan_value(*s.kids[i]));
+		}
+		break;
+	}
+	case act::stack: {
+		argc_check(s, 0, 1);
+		p.kind = DTRACEACT_STACK;
+		p.nframes = frames(0, option_int(opts, "stackframes", 20));
+		stack_rec(value_type::kind::stack, p.nframes * 8);
+		break;
+	}
+	case act::ustack:
+	case act::jstack: {
+		argc_check(s, 0, 2);
+		bool j = a.a == act::jstack;
+		p.kind = j ? DTRACEACT_JSTACK : DTRACEACT_USTACK;
+		p.nframes = frames(0, j ? option_int(opts, "jstackframes", 50)
+					: option_int(opts, "ustackframes", 100));
+		p.strsize =
+			s.kids.size() > 1
+				? frames(1, 0)
+				: (j ? static_cast<uint32_t>(option_int(opts, "jstackstrsize", 512))
+				     : 0);
+		uint32_t sz = (p.nframes + 1) * 8 + p.strsize;
+		sz = (sz + 7) & ~7u;
+		stack_rec(value_type::kind::ustack, sz);
+		break;
+	}
+	case act::sym:
+	case act::func: addr_rec(DTRACEACT_SYM, value_type::kind::sym, 8); break;
+	case act::mod: addr_rec(DTRACEACT_MOD, value_type::kind::mod, 8); break;
+	case act::usym:
+	case act::ufunc: addr_rec(DTRACEACT_USYM, value_type::kind::usym, 16); break;
+	case act::umod: addr_rec(DTRACEACT_UMOD, value_type::kind::umod, 16); break;
+	case act::uaddr: addr_rec(DTRACEACT_UADDR, value_type::kind::uaddr, 16); break;
+	case act::speculate: simple(DTRACEACT_SPECULATE, 1); break;
+	case act::commit: simple(DTRACEACT_COMMIT, 1); break;
+	case act::discard: simple(DTRACEACT_DISCARD, 1); break;
+	case act::raise: simple(DTRACEACT_RAISE, 1); break;
+	case act::chill: simple(DTRACEACT_CHILL, 1); break;
+	case act::stop:
+		argc_check(s, 0, 0);
+		p.kind = DTRACEACT_STOP;
+		break;
+	case act::ftruncate:
+		argc_check(s, 0, 0);
+		p.kind = DTRACEACT_LIBACT;
+		p.libact = DT_ACT_FTRUNCATE;
+		break;
+	case act::clear:
+	case act::denormalize: {
+		bool cl = a.a == act::clear;
+		agg_argc(s, 1, 1, cl ? tag::D_CLEAR_PROTO : tag::D_NORMALIZE_PROTO);
+		p.kind = DTRACEACT_LIBACT;
+		p.libact = cl ? DT_ACT_CLEAR : DT_ACT_DENORMALIZE;
+		p.aggs.push_back(agg_arg(s, *s.kids[0], 1,
+					 cl ? tag::D_CLEAR_AGGARG : tag::D_NORMALIZE_AGGARG,
+					 cl ? tag::D_CLEAR_AGGBAD : tag::D_NORMALIZE_AGGBAD)
+					 .id);
+		break;
+	}
+	case act::normalize:
+	case act::trunc: {
+		bool tr = a.a == act::trunc;
+		agg_argc(s, tr ? 1 : 2, 2, tr ? tag::D_TRUNC_PROTO : tag::D_NORMALIZE_PROTO);
+		p.kind = DTRACEACT_LIBACT;
+		p.libact = tr ? DT_ACT_TRUNC : DT_ACT_NORMALIZE;
+		p.aggs.push_back(agg_arg(s, *s.kids[0], 1,
+					 tr ? tag::D_TRUNC_AGGARG : tag::D_NORMALIZE_AGGARG,
+					 tr ? tag::D_TRUNC_AGGBAD : tag::D_NORMALIZE_AGGBAD)
+					 .id);
+		if (s.kids.size() == 2) {
+			expr &n = *s.kids[1];
+			ec_.check(n);
+			if (!n.s.type->is_scalar())
+				fail(tr ? tag::D_TRUNC_SCALAR : tag::D_NORMALIZE_SCALAR, s.line,
+				     s.name + "( ) argument #2 must be of scalar type");
+			arg_plan ap = plan_value(n);
+			ap.type = types_.named("long");
+			ap.vt = types_.value_of(ap.type);
+			ap.size = 8;
+			p.args.push_back(ap);
+		} else {
+			p.args.push_back(plan_const(0, s.line));
+		}
+		break;
+	}
+	case act::breakpoint:
+	case act::panic: break;
+	}
+	speculation_rules(p, s.line);
+	cc_.stmts.push_back(std::move(p));
+}
+
+void clause_checker::aggregation(expr &s)
+{
+	expr &lhs = *s.kids[0];
+	expr &rhs = *s.kids[1];
+	if (s.op != tk::assign)
+		fail(tag::D_OP_LVAL, s.line,
+		     std::string("operator ") + op_str(s.op) +
+			     " requires modifiable lvalue as an operand");
+	const aggfunc_def *fd = rhs.kind == ek::call ? find_aggfunc(rhs.name) : nullptr;
+	if (!fd)
+		fail(tag::D_AGG_FUNC, s.line,
+		     "@" + lhs.name + " must be assigned the result of an aggregating function");
+	std::vector<type_ref> keys;
+	stmt_plan p;
+	p.line = s.line;
+	p.kind = fd->func;
+	uint32_t koff = 0;
+	for (auto &k : lhs.kids) {
+		check_value(*k);
+		if (k->s.type->is_void())
+			fail(tag::D_AGG_MDIM, s.line, "aggregation key may not be void");
+		arg_plan ap = plan_value(*k);
+		if (k->s.type->is_char_ptr_or_array() && false)
+			ap.as_string = true;
+		ap.vt.size = ap.size;
+		keys.push_back(k->s.type);
+		koff = (koff + 7) & ~7u;
+		koff += ap.size;
+		p.keys.push_back(ap);
+	}
+	size_t argc = rhs.kids.size();
+	if (static_cast<int>(argc) < fd->min_args || static_cast<int>(argc) > fd->max_args) {
+		std::string exp = fd->min_args == fd->max_args ? std::to_string(fd->min_args)
+				  : static_cast<int>(argc) < fd->min_args
+					  ? "at least " + std::to_string(fd->min_args)
+					  : "no more than " + std::to_string(fd->max_args);
+		fail(tag::D_PROTO_LEN, s.line,
+		     rhs.name + "( ) prototype mismatch: " + std::to_string(argc) +
+			     (argc == 1 ? " arg " : " args ") + "passed, " + exp + " expected");
+	}
+	for (auto &k : rhs.kids)
+		ec_.check(*k);
+	if (argc >= 1) {
+		expr &v = *rhs.kids[0];
+		if (!v.s.type->is_scalar())
+			fail(tag::D_AGG_SCALAR, s.line,
+			     rhs.name + "( ) requires a scalar argument");
+		arg_plan ap = plan_value(v);
+		ap.type = types_.named("long");
+		ap.vt = types_.value_of(ap.type);
+		ap.size = 8;
+		p.args.push_back(ap);
+	}
+	std::vector<int64_t> params;
+	uint32_t nwords = 1;
+	auto cparam = [&](size_t i, tag t, const char *what) -> int64_t {
+		expr &x = *rhs.kids[i];
+		if (!x.s.is_const || !x.s.type->is_int())
+			fail(t, s.line,
+			     rhs.name + "( ) argument #" + std::to_string(i + 1) + " must be " +
+				     what);
+		return x.s.value;
+	};
+	size_t incr_at = 0;
+	switch (fd->func) {
+	case DTRACEAGG_AVG: nwords = 2; break;
+	case DTRACEAGG_STDDEV: nwords = 4; break;
+	case DTRACEAGG_QUANTIZE:
+		nwords = DTRACE_QUANTIZE_NBUCKETS;
+		incr_at = 1;
+		break;
+	case DTRACEAGG_LQUANTIZE: {
+		int64_t base = cparam(1, tag::D_LQUANT_BASETYPE, "an integer constant");
+		int64_t limit = cparam(2, tag::D_LQUANT_LIMTYPE, "an integer constant");
+		int64_t step =
+			argc > 3 ? cparam(3, tag::D_LQUANT_STEPTYPE, "an integer constant") : 1;
+		if (base < INT32_MIN || base > INT32_MAX)
+			fail(tag::D_LQUANT_BASEVAL, s.line,
+			     "lquantize( ) base (argument #2) must be a 32-bit quantity");
+		if (limit < INT32_MIN || limit > INT32_MAX)
+			fail(tag::D_LQUANT_LIMVAL, s.line,
+			     "lquantize( ) limit (argument #3) must be a 32-bit quantity");
+		if (limit <= base)
+			fail(tag::D_LQUANT_MISMATCH, s.line,
+			     "lquantize( ) base (argument #2) must be less than limit (argument #3)");
+		if (step <= 0 || step > UINT16_MAX)
+			fail(tag::D_LQUANT_STEPVAL, s.line,
+			     "lquantize( ) step (argument #4) must be a 16-bit quantity");
+		if ((limit - base) / step > UINT16_MAX)
+			fail(tag::D_LQUANT_STEPLARGE, s.line,
+			     "lquantize( ) limit (argument #3) minus base (argument #2) divided "
+			     "by step (argument #4) must be 16-bit quantity");
+		if ((limit - base) / step == 0)
+			fail(tag::D_LQUANT_STEPSMALL, s.line,
+			     "lquantize( ) limit (argument #3) minus base (argument #2) must be "
+			     "greater than step (argument #4)");
+		params = {base, limit, step};
+		nwords = static_cast<uint32_t>((limit - base) / step) + 2;
+		incr_at = argc > 4 ? 4 : 0;
+		break;
+	}
+	case DTRACEAGG_LLQUANTIZE: {
+		int64_t factor = cparam(1, tag::D_LLQUANT_FACTORTYPE, "an integer constant");
+		int64_t low = cparam(2, tag::D_LLQUANT_LOWTYPE, "an integer constant");
+		int64_t high = cparam(3, tag::D_LLQUANT_HIGHTYPE, "an integer constant");
+		int64_t nsteps = cparam(4, tag::D_LLQUANT_NSTEPTYPE, "an integer constant");
+		if (factor < 2 || factor > UINT16_MAX)
+			fail(tag::D_LLQUANT_FACTORVAL, s.line,
+			     "llquantize( ) argument #2 (factor) must be two or more");
+		if (low < 0 || low > UINT16_MAX)
+			fail(tag::D_LLQUANT_LOWVAL, s.line,
+			     "llquantize( ) argument #3 (low magnitude) must be a 16-bit quantity");
+		if (high < 0 || high > UINT16_MAX)
+			fail(tag::D_LLQUANT_HIGHVAL, s.line,
+			     "llquantize( ) argument #4 (high magnitude) must be a 16-bit quantity");
+		if (high < low)
+			fail(tag::D_LLQUANT_HIGHLOW, s.line,
+			     "llquantize( ) argument #4 (high magnitude) must be at least argument "
+			     "#3 (low magnitude)");
+		if (nsteps < factor || nsteps > UINT16_MAX)
+			fail(tag::D_LLQUANT_NSTEPVAL, s.line,
+			     "llquantize( ) argument #5 (number of steps) must be a 16-bit quantity "
+			     "no less than argument #2 (factor)");
+		if (nsteps % factor != 0 && factor % nsteps != 0)
+			fail(tag::D_LLQUANT_NSTEPMATCH, s.line,
+			     "llquantize( ) argument #5 (number of steps) must be an integer "
+			     "multiple of argument #2 (factor)");
+		__int128 v = 1;
+		for (int64_t i = 0; i <= high; i++) {
+			v *= factor;
+			if (v > INT64_MAX)
+				fail(tag::D_LLQUANT_MAGTOOBIG, s.line,
+				     "llquantize( ) factor (argument #2) raised to power of high "
+				     "magnitude (argument #4) plus 1 overflows 64-bits");
+		}
+		params = {factor, low, high, nsteps};
+		nwords = llquantize_top_bucket(factor, low, high, nsteps) + 1;
+		incr_at = argc > 5 ? 5 : 0;
+		break;
+	}
+	default: break;
+	}
+	if (incr_at && argc > incr_at) {
+		expr &inc = *rhs.kids[incr_at];
+		if (!inc.s.type->is_scalar())
+			fail(tag::D_AGG_SCALAR, s.line,
+			     rhs.name + "( ) increment must be of scalar type");
+		arg_plan ap = plan_value(inc);
+		ap.type = types_.named("long");
+		ap.vt = types_.value_of(ap.type);
+		ap.size = 8;
+		p.args.push_back(ap);
+	}
+	auto &aggs = ctx_.syms.aggs;
+	auto it = aggs.find(lhs.name);
+	if (it == aggs.end()) {
+		agg_info ai;
+		ai.id = static_cast<uint32_t>(aggs.size()) + 1;
+		ai.name = lhs.name;
+		ai.func = fd->func;
+		ai.func_name = fd->name;
+		ai.keys = keys;
+		ai.params = params;
+		ai.nwords = nwords;
+		ai.line = s.line;
+		it = aggs.emplace(lhs.name, ai).first;
+		ctx_.syms.agg_order.push_back(lhs.name);
+	} else {
+		agg_info &ai = it->second;
+		if (ai.func != fd->func)
+			fail(tag::D_AGG_REDEF, s.line,
+			     "aggregation redefined: @" + lhs.name + "\n\t current: @" + lhs.name +
+				     " = " + fd->name + "( )\n\tprevious: @" + lhs.name + " = " +
+				     ai.func_name + "( ) : line " + std::to_string(ai.line));
+		if (ai.params != params)
+			fail(tag::D_AGG_REDEF, s.line,
+			     std::string(fd->name) + "( ) parameters for @" + lhs.name +
+				     " differ from previous use at line " +
+				     std::to_string(ai.line));
+		if (ai.keys.size() != keys.size())
+			fail(tag::D_AGG_MDIM, s.line,
+			     "@" + lhs.name + "[ ] prototype mismatch: " +
+				     std::to_string(keys.size()) + " args passed, " +
+				     std::to_string(ai.keys.size()) + " expected");
+		for (size_t i = 0; i < keys.size(); i++) {
+			const type_ref &a = ai.keys[i], &b = keys[i];
+			bool ok = (a->is_int() && b->is_int()) ||
+				  (a->is_string() && b->is_string()) ||
+				  a->resolved == b->resolved || (a->is_ptr() && b->is_ptr());
+			if (!ok)
+				fail(tag::D_AGG_MDIM, s.line,
+				     "@" + lhs.name + "[ ] argument #" + std::to_string(i + 1) +
+					     " is incompatible with prototype:\n\tprototype: " +
+					     a->name + "\n\t argument: " + b->name);
+		}
+	}
+	p.aggid = it->second.id;
+	// Keys take the aggregation's declared key types (first use wins).
+	for (size_t i = 0; i < p.keys.size(); i++) {
+		const type_ref &kt = it->second.keys[i];
+		p.keys[i].type = kt;
+		p.keys[i].vt = types_.value_of(kt);
+		p.keys[i].size = p.keys[i].vt.size;
+	}
+	speculation_rules(p, s.line);
+	cc_.stmts.push_back(std::move(p));
+}
+
+void clause_checker::statement(expr &s)
+{
+	if (s.kind == ek::assign && s.kids[0]->kind == ek::agg) {
+		aggregation(s);
+		return;
+	}
+	if (s.kind == ek::agg)
+		fail(tag::D_AGG_NULL, s.line, "expression has null effect");
+	if (s.kind == ek::call) {
+		if (const action_def *a = find_action(s.name)) {
+			action(s, *a);
+			return;
+		}
+	}
+	ec_.check(s);
+	stmt_plan p;
+	p.line = s.line;
+	p.kind = DTRACEACT_DIFEXPR;
+	p.records = false;
+	p.effect = &s;
+	speculation_rules(p, s.line);
+	cc_.stmts.push_back(std::move(p));
+}
+
+void apply_pragma(sema_ctx &ctx, const std::string &text, uint32_t line,
+		  std::map<std::string, std::string> &options)
+{
+	// "pragma D option name=value", "pragma D attributes ...", ...
+	std::vector<std::string> w;
+	{
+		size_t i = 0;
+		while (i < text.size()) {
+			while (i < text.size() && (text[i] == ' ' || text[i] == '\t'))
+				i++;
+			size_t j = i;
+			while (j < text.size() && text[j] != ' ' && text[j] != '\t')
+				j++;
+			if (j > i)
+				w.push_back(text.substr(i, j - i));
+			i = j;
+		}
+	}
+	if (w.empty() || w[0] != "pragma")
+		return; // #ident, #error are not D's business
+	if (w.size() < 2 || w[1] != "D")
+		return; // other pragmas are ignored, as cpp would
+	if (w.size() < 3)
+		fail(tag::D_PRAGMA_MALFORM, line, "malformed #pragma D directive");
+	const std::string &d = w[2];
+	if (d == "option") {
+		if (w.size() != 4)
+			fail(tag::D_PRAGMA_MALFORM, line, "malformed #pragma D option");
+		std::string opt = w[3], val;
+		auto eq = opt.find('=');
+		if (eq != std::string::npos) {
+			val = opt.substr(eq + 1);
+			opt = opt.substr(0, eq);
+		}
+		if (!k_options.count(opt))
+			fail(tag::D_PRAGMA_OPTSET, line,
+			     "failed to set option '" + opt + "': Invalid option name");
+		if (!ctx.set.options.count(opt))
+			options[opt] = val;
+		return;
+	}
+	if (d == "attributes" || d == "binding" || d == "depends_on" || d == "error" ||
+	    d == "ident" || d == "line" || d == "version")
+		return;
+	fail(tag::D_PRAGMA_INVAL, line, "invalid control directive: #pragma D " + d);
+}
+
+void declare(sema_ctx &ctx, decl_ast &d)
+{
+	symbols &syms = ctx.syms;
+	expr_checker ec(ctx, nullptr, {}, false);
+	auto eval = [&](expr &x) { return ec.constant(x); };
+	type_ref base = syms.types.resolve(*d.spec, eval);
+	const std::string &sc = d.spec->storage;
+	if (d.decls.empty()) {
+		if (d.spec->sou.empty() || !d.spec->has_body)
+			if (d.spec->sou.empty())
+				fail(tag::D_DECL_USELESS, d.line, "useless declaration");
+		return;
+	}
+	for (auto &dc : d.decls) {
+		std::vector<uint64_t> dims;
+		for (auto &de : dc.dims)
+			dims.push_back(de ? static_cast<uint64_t>(ec.constant(*de)) : 0);
+		type_ref t = syms.types.apply(base, dc.ptrs, dims);
+		if (sc == "typedef") {
+			syms.types.add_typedef(dc.name, t, dc.line);
+			continue;
+		}
+		if (sc == "extern")
+			continue; // kernel symbols: `sym are not resolved here
+		if (t->is_void())
+			fail(tag::D_DECL_VOIDOBJ, dc.line, "cannot have void object: " + dc.name);
+		std::vector<type_ref> keys;
+		for (auto &k : dc.keys)
+			keys.push_back(ec.resolve_type_name(k));
+		if (sc == "this") {
+			if (dc.assoc)
+				fail(tag::D_DECL_LOCASSC, dc.line,
+				     "associative arrays may not be declared as local variables: " +
+					     dc.name);
+			// Clause-locals are declared per clause; remember the type.
+			syms.inlines.erase("this->" + dc.name);
+			syms.inlines["this->" + dc.name] = {t, nullptr};
+			continue;
+		}
+		auto &table = sc == "self" ? syms.tls : syms.globals;
+		auto it = table.find(dc.name);
+		if (it != table.end()) {
+			if (it->second.type && it->second.type->resolved == t->resolved &&
+			    it->second.is_array == dc.assoc)
+				continue;
+			fail(tag::D_DECL_IDRED, dc.line, "identifier redeclared: " + dc.name);
+		}
+		ec.declare(table, dc.name, sc == "self" ? DIFV_SCOPE_THREAD : DIFV_SCOPE_GLOBAL,
+			   dc.assoc, t, keys, dc.line);
+	}
+}
+
+void declare_translator(sema_ctx &ctx, translator_ast &x)
+{
+	expr_checker ec(ctx, nullptr, {}, false);
+	type_ref out = ec.resolve_type_name(x.out);
+	if (!out->is_sou())
+		fail(tag::D_XLATE_SOU, x.line,
+		     "translator output type must be a struct or union: " + out->name);
+	type_ref in = ec.resolve_type_name(x.in);
+	for (const auto &o : ctx.syms.xlators)
+		if (o.out->resolved == out->resolved && o.in->resolved == in->resolved)
+			fail(tag::D_XLATE_REDECL, x.line,
+			     "translator from " + in->name + " to " + out->name +
+				     " has already been declared");
+	ec.bind_xlate_arg(x.in_name, in);
+	translator_info ti;
+	ti.out = out;
+	ti.in = in;
+	ti.in_name = x.in_name;
+	for (auto &[name, e] : x.members) {
+		const member *m = out->find_member(name);
+		if (!m)
+			fail(tag::D_XLATE_MEMB, e->line,
+			     "translator member " + name + " is not a member of " + out->name);
+		ec.check(*e);
+		if (!ec.assignable(m->type, e->s.type) &&
+		    !(m->type->is_array() && e->s.type->is_string()))
+			ec.incompat(*e, m->type, "=", e->s.type);
+		ti.members[name] = e.get();
+	}
+	ctx.syms.xlators.push_back(std::move(ti));
+}
+
+void match_descs(sema_ctx &ctx, checked_clause &cc, std::vector<const probe *> &matched)
+{
+	for (const auto &pd : cc.ast->descs) {
+		probe_desc d;
+		std::string why;
+		if (ctx.dkind == desc_kind::name &&
+		    std::all_of(pd.text.begin(), pd.text.end(), ::isdigit) && ctx.set.registry) {
+			// -i ID
+		}
+		if (!parse_probe_desc(pd.text, ctx.dkind, d, why))
+			fail(tag::D_PDESC_INVAL, pd.line,
+			     "invalid probe description \"" + pd.text + "\": " + why);
+		if (!cc.desc_text.empty())
+			cc.desc_text += ",";
+		cc.desc_text += pd.text;
+		cc.descs.push_back(d);
+		if (!ctx.set.registry)
+			continue;
+		auto ps = ctx.set.registry->match(d);
+		if (ps.empty() && !ctx.set.zero_ok)
+			fail(tag::D_PDESC_ZERO, pd.line,
+			     "probe description " + d.str() + " does not match any probes");
+		matched.insert(matched.end(), ps.begin(), ps.end());
+	}
+}
+
+void check_clause(sema_ctx &ctx, clause_ast &c, std::vector<checked_clause> &out)
+{
+	checked_clause cc;
+	cc.ast = &c;
+	cc.line = c.line;
+	std::vector<const probe *> matched;
+	match_descs(ctx, cc, matched);
+	std::vector<arg_desc> args;
+	bool have_probe = !matched.empty();
+	if (have_probe)
+		args = ctx.set.registry->args(*matched[0]);
+	// Clause-local declarations (this int x;) seed the locals table.
+	for (const auto &[k, v] : ctx.syms.inlines) {
+		if (k.rfind("this->", 0) == 0 && !v.value) {
+			var_info vi;
+			vi.name = k.substr(6);
+			vi.scope = DIFV_SCOPE_LOCAL;
+			vi.type = v.type;
+			vi.id = DIF_VAR_OTHER_UBASE + static_cast<uint32_t>(cc.locals.size());
+			cc.locals[vi.name] = vi;
+		}
+	}
+	expr_checker ec(ctx, &cc, args, have_probe);
+	try {
+		if (c.predicate) {
+			ec.check(*c.predicate);
+			const type_ref &t = c.predicate->s.type;
+			if (!t->is_scalar() && !t->is_string())
+				fail(tag::D_OP_SCALAR, c.predicate->line,
+				     "predicate result must be of scalar type");
+		}
+	} catch (d_error &e) {
+		if (e.region.empty())
+			e.region = "predicate";
+		throw;
+	}
+	try {
+		clause_checker ck(ctx, cc, ec);
+		for (auto &s : c.stmts)
+			ck.statement(*s);
+	} catch (d_error &e) {
+		if (e.region.empty())
+			e.region = "action list";
+		throw;
+	}
+	out.push_back(std::move(cc));
+}
+
+} // namespace
+
+void check_unit(sema_ctx &ctx, translation_unit &u, std::vector<checked_clause> &out,
+		std::map<std::string, std::string> &options)
+{
+	for (auto &it : u.items) {
+		switch (it.k) {
+		case item::kind::pragma: apply_pragma(ctx, it.pragma, it.line, options); break;
+		case item::kind::decl: declare(ctx, *it.decl); break;
+		case item::kind::inline_: {
+			inline_ast &in = *it.inl;
+			expr_checker ec(ctx, nullptr, {}, false);
+			type_ref t = ctx.syms.types.resolve(
+				*in.spec, [&](expr &x) { return ec.constant(x); });
+			t = ctx.syms.types.apply(t, in.decl.ptrs, {});
+			ec.check(*in.value);
+			if (ctx.syms.inlines.count(in.decl.name) ||
+			    ctx.syms.globals.count(in.decl.name))
+				fail(tag::D_DECL_IDRED, in.line,
+				     "identifier redeclared: " + in.decl.name);
+			if (!ec.assignable(t, in.value->s.type))
+				ec.incompat(*in.value, t, "=", in.value->s.type);
+			ctx.syms.inlines[in.decl.name] = {t, in.value.get()};
+			break;
+		}
+		case item::kind::translator: declare_translator(ctx, *it.xl); break;
+		case item::kind::provider: break;
+		case item::kind::clause: check_clause(ctx, *it.clause, out); break;
+		}
+	}
+}
+
+} // namespace dt::compiler

@@ -1,0 +1,129 @@
+// SPDX-License-Identifier: MIT
+//
+// compiler/sema/sema.hpp - pass 3: AST -> typed tree and statement plans.
+//
+//   translation_unit ──► sema::check_unit() ──► checked_clause[] (+ symbols)
+//
+// Sema gives every expression its D type (expr::s), resolves identifiers
+// (built-in variables, user globals, self->/this-> variables, associative
+// arrays, args[], inlines, enumerators, macro constants), checks operators,
+// subroutine prototypes (D_PROTO_LEN / D_PROTO_ARG), actions and their
+// arguments (printf formats through consumer/format.hpp), aggregations
+// (D_AGG_REDEF, lquantize/llquantize parameters), destructive actions
+// (-w) and matches probe descriptions through the registry (D_PDESC_ZERO).
+// Each statement becomes a stmt_plan: what codegen must evaluate and
+// record. Symbols persist across the inputs of one compilation.
+#pragma once
+
+#include "types.hpp"
+
+#include <dtrace/compiler.hpp>
+#include <dtrace/provider.hpp>
+
+#include <map>
+#include <string>
+#include <vector>
+
+namespace dt::compiler {
+
+struct var_info {
+	std::string name;
+	uint32_t id = 0;
+	uint8_t scope = DIFV_SCOPE_GLOBAL;
+	bool is_array = false; // associative array
+	type_ref type;
+	std::vector<type_ref> keys;
+	uint32_t line = 0;
+};
+
+struct agg_info {
+	uint32_t id = 0;
+	std::string name;
+	uint16_t func = 0;
+	std::string func_name;
+	std::vector<type_ref> keys;
+	std::vector<int64_t> params;
+	uint32_t nwords = 1;
+	uint32_t line = 0;
+};
+
+struct inline_info {
+	type_ref type;
+	const expr *value = nullptr;
+};
+
+// A translator: `translator OUT < IN NAME > { member = expr; ... };`
+struct translator_info {
+	type_ref out; // the struct translated to
+	type_ref in;  // the input type
+	std::string in_name;
+	std::map<std::string, const expr *> members;
+};
+
+// Everything declared so far (shared by all inputs of a compilation).
+struct symbols {
+	explicit symbols(uint32_t strsize) : types(strsize) {}
+	type_table types;
+	std::map<std::string, var_info> globals;
+	std::map<std::string, var_info> tls;
+	std::map<std::string, agg_info> aggs;
+	std::vector<std::string> agg_order;
+	std::map<std::string, inline_info> inlines;
+	std::vector<translator_info> xlators;
+	uint32_t next_global = DIF_VAR_OTHER_UBASE;
+	uint32_t next_tls = DIF_VAR_OTHER_UBASE;
+	std::vector<std::unique_ptr<translation_unit>> units; // keep inline bodies alive
+};
+
+// One value an action records (or, for aggregations, a key/value).
+struct arg_plan {
+	expr *e = nullptr;
+	value_type vt;
+	type_ref type;		// the DIF object's result type
+	uint32_t size = 0;	// record size (0: vt.size)
+	bool as_string = false; // a char * recorded as a string (%s)
+};
+
+struct stmt_plan {
+	uint16_t kind = DTRACEACT_DIFEXPR;
+	uint16_t libact = 0;
+	bool records = true;
+	std::vector<arg_plan> args;
+	std::string format;
+	std::vector<uint32_t> aggs;
+	uint32_t aggid = 0;
+	std::vector<arg_plan> keys;
+	uint32_t nframes = 0;
+	uint32_t strsize = 0;
+	uint32_t line = 0;
+	expr *effect = nullptr; // records == false: evaluated for side effects
+};
+
+struct checked_clause {
+	clause_ast *ast = nullptr;
+	std::vector<probe_desc> descs;
+	std::string desc_text;
+	std::map<std::string, var_info> locals; // this-> variables
+	std::vector<stmt_plan> stmts;
+	bool speculative = false;
+	uint32_t line = 0;
+	std::vector<expr_ptr> synth; // expressions sema made up (default arguments)
+};
+
+struct sema_ctx {
+	symbols &syms;
+	const settings &set;
+	const std::map<std::string, std::string> &options;
+	desc_kind dkind = desc_kind::name; // how clause heads are read (-P/-m/-f/-n)
+};
+
+// Check one parsed unit; clauses are appended to `out`. Declarations,
+// inlines and pragmas are applied to syms / options as they come.
+void check_unit(sema_ctx &ctx, translation_unit &u, std::vector<checked_clause> &out,
+		std::map<std::string, std::string> &options);
+
+// Value of an option: -x first, then pragmas, else the default.
+[[nodiscard]] int64_t option_int(const std::map<std::string, std::string> &opts,
+				 const std::string &name, int64_t dflt);
+
+} // namespace dt::compiler

@@ -1,0 +1,177 @@
+// SPDX-License-Identifier: MIT
+//
+// consumer/consumer.cc - dt::consumer (dtrace/consumer.hpp): the
+// engine_sink that turns firings, aggregation deltas, faults and drops into
+// DTrace's output; finish() is what dtrace(1) prints once tracing stopped.
+#include "internal.hpp"
+
+#include <unistd.h>
+
+#include <cstdlib>
+#include <cstring>
+
+namespace dt {
+
+using namespace consumer_impl;
+
+namespace consumer_impl {
+
+state::state(const program &p, std::vector<enabled_probe> e, consumer_settings s)
+	: prog(p), eps(std::move(e)), settings(std::move(s)), out(settings.out), aggs(p)
+{
+	for (size_t i = 0; i < eps.size(); i++)
+		epid_index[eps[i].epid] = i;
+	opt.quiet = settings.quiet;
+	for (const auto &[name, value] : prog.options)
+		set_option(name, value);
+	cli_quiet = opt.quiet;
+	cli_flowindent = opt.flowindent;
+	if (!out)
+		out = stdout;
+	aggs.normalize_key = [this](const aggregation &a, std::vector<uint8_t> &key) {
+		using k = value_type::kind;
+		for (size_t i = 0; i < a.keys.size() && i < a.key_offsets.size(); i++) {
+			const value_type &t = a.keys[i];
+			size_t off = a.key_offsets[i];
+			bool user = t.k == k::usym || t.k == k::umod;
+			if ((t.k != k::sym && t.k != k::mod && !user) ||
+			    off + (user ? 16 : 8) > key.size())
+				continue;
+			uint64_t v, pid = 0;
+			std::memcpy(&v, key.data() + off + (user ? 8 : 0), 8);
+			if (user)
+				std::memcpy(&pid, key.data() + off, 8);
+			auto upid = static_cast<pid_t>(pid);
+			v = t.k == k::sym    ? syms.ksym_start(v)
+			    : t.k == k::mod  ? syms.kmod_start(v)
+			    : t.k == k::usym ? syms.usym_start(upid, v)
+					     : syms.umod_start(upid, v);
+			std::memcpy(key.data() + off + (user ? 8 : 0), &v, 8);
+		}
+	};
+	if (!settings.err)
+		settings.err = stderr;
+}
+
+void state::put(const std::string &s) const
+{
+	if (!s.empty())
+		std::fwrite(s.data(), 1, s.size(), out);
+}
+
+const enabled_probe *state::ep(uint32_t epid) const
+{
+	auto it = epid_index.find(epid);
+	return it == epid_index.end() ? nullptr : &eps[it->second];
+}
+
+const fmt::format &state::format_of(const action &a)
+{
+	auto it = formats.find(&a);
+	if (it != formats.end())
+		return it->second;
+	fmt::format f;
+	try {
+		f = fmt::parse(a.format);
+	} catch (const fmt::format_error &) {
+		// The compiler checked it; an unparsable format prints as text.
+		f.text = a.format;
+		f.pieces.push_back({a.format, nullptr, 0, 0, 0});
+	}
+	return formats.emplace(&a, std::move(f)).first->second;
+}
+
+// The options that change output (illumos dt_options.c names). Boolean
+// options are set by "" or any value but "0"/"no"/"off"... as dtrace -x.
+bool state::set_option(const std::string &name, const std::string &value)
+{
+	bool on = value != "0" && value != "no" && value != "off" && value != "false";
+	auto num = [&]() { return static_cast<int>(std::strtol(value.c_str(), nullptr, 0)); };
+	if (name == "quiet")
+		opt.quiet = on;
+	else if (name == "flowindent")
+		opt.flowindent = on;
+	else if (name == "aggsortkey")
+		opt.aggsortkey = on;
+	else if (name == "aggsortrev")
+		opt.aggsortrev = on;
+	else if (name == "aggpack")
+		opt.aggpack = on;
+	else if (name == "agghist")
+		opt.agghist = on;
+	else if (name == "aggzoom")
+		opt.aggzoom = on;
+	else if (name == "rawbytes")
+		opt.rawbytes = on;
+	else if (name == "aggsortpos")
+		opt.aggsortpos = num();
+	else if (name == "aggsortkeypos")
+		opt.aggsortkeypos = num();
+	else if (name == "stackindent")
+		opt.stackindent = num();
+	else
+		return false;
+	return true;
+}
+
+} // namespace consumer_impl
+
+struct consumer::impl {
+	state st;
+	impl(const program &p, std::vector<enabled_probe> e, consumer_settings s)
+		: st(p, std::move(e), std::move(s))
+	{
+	}
+};
+
+consumer::consumer(const program &p, std::vector<enabled_probe> eps, consumer_settings s)
+	: impl_(std::make_unique<impl>(p, std::move(eps), std::move(s)))
+{
+}
+
+consumer::~consumer()
+{
+	if (impl_ && impl_->st.stdout_fd >= 0)
+		::close(impl_->st.stdout_fd);
+}
+
+void consumer::records(std::span<const uint8_t> buf, uint32_t cpu)
+{
+	consume_records(impl_->st, buf, cpu);
+}
+
+void consumer::aggregation(const agg_data &d)
+{
+	impl_->st.aggs.merge(d);
+}
+
+void consumer::fault(const fault_report &f)
+{
+	std::fflush(impl_->st.out);
+	std::fputs(fault_message(impl_->st, f).c_str(), impl_->st.settings.err);
+}
+
+void consumer::drops(std::string_view kind, uint64_t n, uint32_t cpu)
+{
+	if (n == 0)
+		return;
+	std::fflush(impl_->st.out);
+	std::fputs(drop_message(kind, n, cpu).c_str(), impl_->st.settings.err);
+}
+
+std::optional<int> consumer::exit_status() const
+{
+	return impl_->st.exit_status;
+}
+
+void consumer::finish()
+{
+	auto &st = impl_->st;
+	if (st.settings.refresh)
+		st.settings.refresh();
+	st.put("\n");
+	print_unprinted(st);
+	std::fflush(st.out);
+}
+
+} // namespace dt

@@ -1,0 +1,559 @@
+// SPDX-License-Identifier: MIT
+//
+// consumer/records.cc - firings in the principal buffer, decoded by EPID
+// and printed as dtrace(1) prints them (illumos dtrace.c chew()/chewrec()
+// and dt_consume.c dt_consume_cpu()):
+//
+//   [epid | ts]  ─► the enabled probe ─► its clause ─► each action's
+//                    records at their offsets ─► trace/printf/stack/...
+//
+//   banner (once, not with -q)   "CPU     ID                    FUNCTION:NAME"
+//   per firing (not with -q)     "%3d %6d %32s " cpu, probe id, func:name
+//   then each action's output, then (not with -q) "\n".
+#include "internal.hpp"
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cctype>
+
+#include <cstdlib>
+#include <cstring>
+
+namespace dt::consumer_impl {
+
+uint64_t read_uint(const uint8_t *p, uint32_t size)
+{
+	switch (size) {
+	case 1: return *p;
+	case 2: {
+		uint16_t v;
+		std::memcpy(&v, p, 2);
+		return v;
+	}
+	case 4: {
+		uint32_t v;
+		std::memcpy(&v, p, 4);
+		return v;
+	}
+	case 8: {
+		uint64_t v;
+		std::memcpy(&v, p, 8);
+		return v;
+	}
+	default: return 0;
+	}
+}
+
+int64_t read_int(const uint8_t *p, uint32_t size)
+{
+	switch (size) {
+	case 1: return static_cast<int8_t>(*p);
+	case 2: {
+		int16_t v;
+		std::memcpy(&v, p, 2);
+		return v;
+	}
+	case 4: {
+		int32_t v;
+		std::memcpy(&v, p, 4);
+		return v;
+	}
+	case 8: {
+		int64_t v;
+		std::memcpy(&v, p, 8);
+		return v;
+	}
+	default: return 0;
+	}
+}
+
+datum record_datum(const record &r, const uint8_t *firing, size_t len)
+{
+	datum d;
+	if (static_cast<size_t>(r.offset) + r.size > len)
+		return d;
+	d.p = firing + r.offset;
+	d.size = r.size;
+	d.kind = r.type.k;
+	d.is_signed = r.type.is_signed;
+	return d;
+}
+
+// dt_print_bytes()
+std::string print_bytes(const uint8_t *bytes, size_t nbytes, int width, bool quiet, bool forceraw,
+			bool rawbytes)
+{
+	const char *c = reinterpret_cast<const char *>(bytes);
+	if (nbytes == 0)
+		return {};
+	if (!forceraw && !rawbytes) {
+		size_t i;
+		for (i = 0; i < nbytes; i++) {
+			unsigned char ch = static_cast<unsigned char>(c[i]);
+			if ((c[i] > 0 && (std::isprint(ch) || std::isspace(ch))) || c[i] == '\b' ||
+			    c[i] == '\a')
+				continue;
+			if (c[i] == '\0' && i > 0) {
+				size_t j;
+				for (j = i + 1; j < nbytes; j++)
+					if (c[j] != '\0')
+						break;
+				if (j != nbytes)
+					break;
+				if (quiet)
+					return std::string(c, i);
+				std::string s(c, i);
+				return strf(" %s%*s", width < 0 ? " " : "", width, s.c_str());
+			}
+			break;
+		}
+		if (i == nbytes) {
+			std::string s(c, nbytes);
+			return strf("  %-*s", width, s.c_str());
+		}
+	}
+	const int margin = 5;
+	std::string o = strf("\n%*s      ", margin, "");
+	for (int i = 0; i < 16; i++)
+		o += strf("  %c", "0123456789abcdef"[i]);
+	o += "  0123456789abcdef\n";
+	for (size_t i = 0; i < nbytes; i += 16) {
+		o += strf("%*s%5zx:", margin, "", i);
+		size_t j;
+		for (j = i; j < i + 16 && j < nbytes; j++)
+			o += strf(" %02x", static_cast<unsigned char>(c[j]));
+		while (j++ % 16)
+			o += "   ";
+		o += "  ";
+		for (j = i; j < i + 16 && j < nbytes; j++)
+			o += (c[j] < ' ' || c[j] > '~') ? '.' : c[j];
+		o += "\n";
+	}
+	return o;
+}
+
+namespace {
+
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wformat-nonliteral"
+std::string sfmt(const std::string &f, const std::string &s)
+{
+	int n = std::snprintf(nullptr, 0, f.c_str(), s.c_str());
+	if (n <= 0)
+		return {};
+	std::string o(static_cast<size_t>(n) + 1, '\0');
+	std::snprintf(o.data(), o.size(), f.c_str(), s.c_str());
+	o.resize(static_cast<size_t>(n));
+	return o;
+}
+#pragma GCC diagnostic pop
+
+} // namespace
+
+// dt_print_stack() / dt_print_ustack()
+std::string print_stack(state &st, const datum &d, const std::string &format, int indent)
+{
+	std::string o;
+	if (d.kind == value_type::kind::ustack) {
+		if (d.size < 16)
+			return o;
+		uint32_t strsize = d.strsize <= d.size ? d.strsize : 0;
+		uint32_t depth = (d.size - strsize) / 8 - 1;
+		auto pid = static_cast<pid_t>(read_uint(d.p, 8));
+		const char *strbase = reinterpret_cast<const char *>(d.p) + (depth + 1) * 8;
+		const char *str = strsize ? strbase : nullptr;
+		o += "\n";
+		for (uint32_t i = 0; i < depth; i++) {
+			uint64_t pc = read_uint(d.p + 8 * (i + 1), 8);
+			if (pc == 0)
+				break;
+			o += std::string(static_cast<size_t>(std::max(indent, 0)), ' ');
+			auto s = st.syms.user(pid, pc);
+			std::string c;
+			if (s && !s->name.empty())
+				c = st.syms.uframe(pid, pc);
+			else if (str && str[0] != '\0' && str[0] != '@')
+				c = std::string(
+					str,
+					strnlen(str, static_cast<size_t>(strbase + strsize - str)));
+			else
+				c = st.syms.uframe(pid, pc);
+			o += sfmt(format, c) + "\n";
+			if (str && str[0] == '@') {
+				o += std::string(static_cast<size_t>(std::max(indent, 0)), ' ');
+				o += sfmt(format, "  [ " + std::string(str + 1) + " ]") + "\n";
+			}
+			if (str) {
+				str += strnlen(str, static_cast<size_t>(strbase + strsize - str)) +
+				       1;
+				if (str - strbase >= static_cast<long>(strsize))
+					str = nullptr;
+			}
+		}
+		return o;
+	}
+	o += "\n";
+	uint32_t depth = d.size / 8;
+	for (uint32_t i = 0; i < depth; i++) {
+		uint64_t pc = read_uint(d.p + 8 * i, 8);
+		if (pc == 0)
+			break;
+		o += std::string(static_cast<size_t>(std::max(indent, 0)), ' ');
+		o += sfmt(format, st.syms.kframe(pc)) + "\n";
+	}
+	return o;
+}
+
+// dt_print_sym(), dt_print_mod(), dt_print_usym(), dt_print_umod()
+std::string print_symbolic(state &st, const datum &d, const std::string &format)
+{
+	using k = value_type::kind;
+	std::string s;
+	if (d.kind == k::sym || d.kind == k::mod) {
+		uint64_t pc = read_uint(d.p, d.size == 4 ? 4 : 8);
+		s = d.kind == k::sym ? st.syms.ksym(pc) : st.syms.kmod(pc);
+	} else {
+		if (d.size < 16)
+			return {};
+		auto pid = static_cast<pid_t>(read_uint(d.p, 8));
+		uint64_t pc = read_uint(d.p + 8, 8);
+		if (d.kind == k::usym)
+			s = st.syms.usym(pid, pc);
+		else if (d.kind == k::umod)
+			s = st.syms.umod(pid, pc);
+		else
+			s = st.syms.uaddr2str(pid, pc);
+	}
+	return sfmt(format, s);
+}
+
+namespace {
+
+using k = value_type::kind;
+
+// trace(): integers by size, else bytes (dt_consume_cpu's default case).
+std::string print_trace(state &st, const datum &d, uint16_t act)
+{
+	bool quiet = st.opt.quiet;
+	if (act == DTRACEACT_STACK || act == DTRACEACT_USTACK || act == DTRACEACT_JSTACK ||
+	    d.kind == k::stack || d.kind == k::ustack)
+		return print_stack(st, d, "%s", st.opt.stackindent);
+	if (act == DTRACEACT_SYM || act == DTRACEACT_MOD || act == DTRACEACT_USYM ||
+	    act == DTRACEACT_UMOD || act == DTRACEACT_UADDR || d.kind == k::sym ||
+	    d.kind == k::mod || d.kind == k::usym || d.kind == k::umod || d.kind == k::uaddr)
+		return print_symbolic(st, d, "  %-50s");
+	// Strings and by-value data go by bytes whatever their size (illumos
+	// goes by size alone; a strsize of 8 would print a string as a number).
+	if (d.kind == k::string || d.kind == k::bytes)
+		return print_bytes(d.p, d.size, -33, quiet, false, st.opt.rawbytes);
+	switch (d.size) {
+	case 8: return strf(quiet ? "%lld" : " %16lld", static_cast<long long>(read_int(d.p, 8)));
+	case 4: return strf(quiet ? "%d" : " %8d", static_cast<int>(read_int(d.p, 4)));
+	case 2: return strf(quiet ? "%d" : " %5d", static_cast<int>(read_uint(d.p, 2)));
+	case 1: return strf(quiet ? "%d" : " %3d", static_cast<int>(read_uint(d.p, 1)));
+	default: return print_bytes(d.p, d.size, -33, quiet, false, st.opt.rawbytes);
+	}
+}
+
+// print(): a scalar with its type name, as illumos dt_print.c prints one
+// (dt_print_int/dt_print_hex: characters quoted, other integers and
+// pointers in hex). Structs and arrays need member types the program does
+// not carry: they print as trace() does (dtrace_print() returning 0).
+std::string print_typed(state &st, const datum &d, const value_type &t)
+{
+	if (t.name.empty() || (t.k != k::integer && t.k != k::pointer) ||
+	    (d.size != 1 && d.size != 2 && d.size != 4 && d.size != 8))
+		return print_trace(st, d, DTRACEACT_DIFEXPR);
+	std::string v;
+	if (t.k == k::integer && d.size == 1 &&
+	    (t.name == "char" || t.name == "signed char" || t.name == "unsigned char")) {
+		char c = static_cast<char>(*d.p);
+		if (c > 0 && std::isprint(static_cast<unsigned char>(c)))
+			v = strf("'%c'", c);
+		else if (c == 0)
+			v = "'\\0'";
+		else
+			v = strf("'\\%03o'", static_cast<int>(c));
+	} else if (d.size == 8) {
+		v = strf("%#llx", static_cast<unsigned long long>(read_uint(d.p, 8)));
+	} else {
+		v = strf("%#x", static_cast<unsigned>(read_uint(d.p, d.size)));
+	}
+	return t.name + " " + v + "\n";
+}
+
+std::vector<datum> arg_datums(const action &a, const uint8_t *firing, size_t len)
+{
+	std::vector<datum> v;
+	for (const auto &r : a.args) {
+		datum d = record_datum(r, firing, len);
+		if (d.p && a.kind == DTRACEACT_USTACK)
+			d.strsize = a.strsize;
+		v.push_back(d);
+	}
+	return v;
+}
+
+void refresh(state &st)
+{
+	if (st.settings.refresh)
+		st.settings.refresh();
+}
+
+// dtrace_freopen(): redirect the output; "" (or illumos' "\1") restores it.
+void do_freopen(state &st, const std::string &name, const enabled_probe &ep)
+{
+	std::fflush(st.out);
+	if (name.empty() || name == "\x01") {
+		if (st.stdout_fd < 0)
+			return;
+		::dup2(st.stdout_fd, fileno(st.out));
+		return;
+	}
+	int fd = ::open(name.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0666);
+	if (fd < 0) {
+		// dt_handle_liberr()
+		std::string why =
+			strf("couldn't freopen() \"%s\": %s", name.c_str(), std::strerror(errno));
+		std::fflush(st.out);
+		std::fputs(strf("dtrace: error on enabled probe ID %u (ID %u: %s:%s:%s:%s): %s\n",
+				ep.epid, ep.probe_id, ep.probe.provider.c_str(),
+				ep.probe.mod.c_str(), ep.probe.func.c_str(), ep.probe.name.c_str(),
+				why.c_str())
+				   .c_str(),
+			   st.settings.err);
+		return;
+	}
+	if (st.stdout_fd < 0)
+		st.stdout_fd = ::fcntl(fileno(st.out), F_DUPFD_CLOEXEC, 0);
+	::dup2(fd, fileno(st.out));
+	::close(fd);
+}
+
+// dt_flowindent(): the prefix and indent of a firing with -F. An entry
+// right after another ECB of the same probe, or a return right before one,
+// does not move the indent (the same probe enabled twice).
+std::string flow_name(state &st, const enabled_probe &ep, uint32_t next_epid)
+{
+	const auto &pd = ep.probe;
+	auto ends = [](const std::string &n, const std::string &w) {
+		auto p = n.rfind(w);
+		return p != std::string::npos && p + w.size() == n.size() &&
+		       (p == 0 || n[p - 1] == '-');
+	};
+	bool sys = pd.provider == "syscall";
+	int flow = 0; // 1 entry, 2 return
+	if (ends(pd.name, "entry"))
+		flow = 1;
+	else if (ends(pd.name, "return"))
+		flow = 2;
+	if (flow == 1 && st.last_epid != DTRACE_EPIDNONE && st.last_epid != ep.epid) {
+		const enabled_probe *last = st.ep(st.last_epid);
+		if (last && last->probe_id == ep.probe_id)
+			flow = 0;
+	}
+	if (flow == 2 && next_epid != DTRACE_EPIDNONE && next_epid != ep.epid) {
+		const enabled_probe *next = st.ep(next_epid);
+		if (next && next->probe_id == ep.probe_id)
+			flow = 0;
+	}
+	const char *prefix = flow == 1	 ? (sys ? " => " : " -> ")
+			     : flow == 2 ? (sys ? " <= " : " <- ")
+					 : "| ";
+	if (flow == 2 && st.indent > 0)
+		st.indent -= 2;
+	std::string name = std::string(static_cast<size_t>(st.indent), ' ') + prefix + pd.func;
+	if (flow == 0)
+		name += ":" + pd.name;
+	if (flow == 1)
+		st.indent += 2;
+	return name;
+}
+
+void do_action(state &st, const enabled_probe &ep, const action &a, const uint8_t *firing,
+	       size_t len, uint64_t &tracememsize)
+{
+	auto args = arg_datums(a, firing, len);
+	auto arg0 = [&]() -> const datum * {
+		return !args.empty() && args[0].p ? &args[0] : nullptr;
+	};
+	switch (a.kind) {
+	case DTRACEACT_NONE: return;
+	case DTRACEACT_EXIT:
+		if (auto *d = arg0())
+			st.exit_status = static_cast<int>(read_int(d->p, d->size));
+		return;
+	case DTRACEACT_PRINTF:
+	case DTRACEACT_SYSTEM:
+	case DTRACEACT_FREOPEN: {
+		std::string text;
+		if (!format_text(st, st.format_of(a), args, {}, text))
+			return;
+		if (a.kind == DTRACEACT_PRINTF) {
+			st.put(text);
+		} else if (a.kind == DTRACEACT_SYSTEM) {
+			std::fflush(st.out);
+			std::fflush(st.settings.err);
+			int rc = std::system(text.c_str());
+			(void)rc;
+		} else {
+			do_freopen(st, text, ep);
+		}
+		return;
+	}
+	case DTRACEACT_PRINTA: {
+		refresh(st);
+		if (a.format.empty())
+			print_aggs(st, a.aggs, nullptr);
+		else
+			print_aggs(st, a.aggs, &st.format_of(a));
+		return;
+	}
+	case DTRACEACT_LIBACT:
+		switch (a.libact) {
+		case DT_ACT_CLEAR:
+			refresh(st);
+			for (auto id : a.aggs)
+				st.aggs.clear(id);
+			return;
+		case DT_ACT_DENORMALIZE:
+			for (auto id : a.aggs)
+				st.aggs.denormalize(id);
+			return;
+		case DT_ACT_NORMALIZE:
+			if (auto *d = arg0())
+				for (auto id : a.aggs)
+					st.aggs.normalize(id, read_uint(d->p, d->size));
+			return;
+		case DT_ACT_TRUNC: {
+			refresh(st);
+			int64_t n = 0;
+			if (auto *d = arg0())
+				n = read_int(d->p, d->size);
+			for (auto id : a.aggs)
+				st.aggs.trunc(id, n);
+			return;
+		}
+		case DT_ACT_SETOPT: {
+			auto *d = arg0();
+			if (!d)
+				return;
+			std::string name(reinterpret_cast<const char *>(d->p),
+					 strnlen(reinterpret_cast<const char *>(d->p), d->size));
+			std::string value;
+			if (args.size() > 1 && args[1].p)
+				value.assign(reinterpret_cast<const char *>(args[1].p),
+					     strnlen(reinterpret_cast<const char *>(args[1].p),
+						     args[1].size));
+			st.set_option(name, value);
+			return;
+		}
+		case DT_ACT_FTRUNCATE:
+			std::fflush(st.out);
+			if (::ftruncate(fileno(st.out), 0) == 0)
+				::fseeko(st.out, 0, SEEK_SET);
+			return;
+		default: return;
+		}
+	case DTRACEACT_TRACEMEM_DYNSIZE:
+		if (auto *d = arg0())
+			tracememsize = read_uint(d->p, d->size);
+		return;
+	case DTRACEACT_TRACEMEM: {
+		auto *d = arg0();
+		if (!d)
+			return;
+		uint64_t n = d->size;
+		if (args.size() > 1 && args[1].p)
+			tracememsize = read_uint(args[1].p, args[1].size);
+		if (tracememsize != 0 && tracememsize < n)
+			n = tracememsize;
+		tracememsize = 0;
+		st.put(print_bytes(d->p, n, -33, st.opt.quiet, true, st.opt.rawbytes));
+		return;
+	}
+	default: break;
+	}
+	if (DTRACEACT_ISAGG(a.kind) || DTRACEACT_ISSPECULATIVE(a.kind) ||
+	    a.kind == DTRACEACT_STOP || a.kind == DTRACEACT_RAISE ||
+	    a.kind == DTRACEACT_BREAKPOINT || a.kind == DTRACEACT_PANIC ||
+	    a.kind == DTRACEACT_CHILL)
+		return;
+	if (a.kind == DTRACEACT_PRINTM) {
+		for (size_t i = 0; i < args.size(); i++)
+			if (args[i].p && args[i].size)
+				st.put(print_typed(st, args[i], a.args[i].type));
+		return;
+	}
+	// trace(), stack(), ustack(), sym() ... : one record each.
+	for (const auto &d : args)
+		if (d.p && d.size)
+			st.put(print_trace(st, d, a.kind));
+}
+
+} // namespace
+
+void consume_records(state &st, std::span<const uint8_t> buf, uint32_t cpu)
+{
+	size_t offs = 0;
+	uint64_t tracememsize = 0;
+	while (offs + sizeof(uint32_t) <= buf.size()) {
+		uint32_t epid;
+		std::memcpy(&epid, buf.data() + offs, sizeof epid);
+		if (epid == DTRACE_EPIDNONE) {
+			offs += sizeof epid;
+			continue;
+		}
+		const enabled_probe *ep = st.ep(epid);
+		if (!ep || ep->clause >= st.prog.clauses.size())
+			return;
+		const clause &cl = st.prog.clauses[ep->clause];
+		size_t size = std::max<size_t>(cl.size, sizeof(dtrace_rechdr_t));
+		if (offs + size > buf.size())
+			return;
+		const uint8_t *firing = buf.data() + offs;
+
+		// chew(): dtrace(1) reads quiet and flowindent once, before
+		// tracing; setopt() changes only what libdtrace formats.
+		if (!st.heading) {
+			if (!st.cli_flowindent) {
+				if (!st.cli_quiet)
+					st.put(strf("%3s %6s %32s\n", "CPU", "ID",
+						    "FUNCTION:NAME"));
+			} else {
+				st.put(strf("%3s %-41s\n", "CPU", "FUNCTION"));
+			}
+			st.heading = true;
+		}
+		if (!st.cli_flowindent) {
+			if (!st.cli_quiet) {
+				std::string name = ep->probe.func + ":" + ep->probe.name;
+				st.put(strf("%3u %6u %32s ", cpu, ep->probe_id, name.c_str()));
+			}
+		} else {
+			uint32_t next = DTRACE_EPIDNONE;
+			for (size_t o = offs + size; o + 4 <= buf.size(); o += 4) {
+				std::memcpy(&next, buf.data() + o, 4);
+				if (next != DTRACE_EPIDNONE)
+					break;
+			}
+			std::string name = flow_name(st, *ep, next);
+			st.put(strf("%3u %-41s ", cpu, name.c_str()));
+		}
+
+		for (const auto &a : cl.actions)
+			// Statements that only change state record nothing.
+			if (a.records || a.kind != DTRACEACT_DIFEXPR)
+				do_action(st, *ep, a, firing, size, tracememsize);
+
+		// chewrec(NULL)
+		if (!st.cli_quiet)
+			st.put("\n");
+		st.last_epid = epid;
+		offs += size;
+	}
+}
+
+} // namespace dt::consumer_impl

@@ -1,0 +1,443 @@
+// SPDX-License-Identifier: MIT
+// The user engine (dtrace/engine.hpp): runs dtrace:::BEGIN, END, ERROR and
+// profile:::tick-N in the consumer process with the DIF VM.
+//
+//   enable(program)  match each clause's descriptions (provider registry)
+//                    ─► ECBs in clause, description, probe-id order; every
+//                    DIFO validated; options (bufsize, bufpolicy, strsize,
+//                    nspec, specsize, dynvarsize) read; variable storage
+//                    laid out
+//   go()             BEGIN fires; tick-N timers armed
+//   wait(t)          sleeps until the next tick (fires every due tick and
+//                    returns), t, a signal, or returns at once once exit()
+//                    ran or tracing stopped
+//   stop()           END fires (once)
+//   drain(sink)      in dtrace_work()'s order: status drop counts
+//                    ("speculative", "speculative_unavail", "dynamic",
+//                    "dynamic_dirty", "dblerror" = faults in ERROR
+//                    clauses), aggregation deltas, then principal-buffer
+//                    firings and faults in order and "principal" drops
+//
+// Aggregating actions take args[0] as the value (count(): none) and, for
+// the quantizations, args[1] as the increment (default 1); lquantize and
+// llquantize parameters come from aggregation::params.
+#include "state.hpp"
+
+#include <dtrace/provider.hpp>
+
+extern "C" {
+#include "dif_validate.h"
+}
+
+#include <time.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstdlib>
+#include <random>
+
+namespace dt::engines::user {
+namespace {
+
+uint64_t mono_ns()
+{
+	struct timespec ts {};
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return static_cast<uint64_t>(ts.tv_sec) * 1'000'000'000ULL +
+	       static_cast<uint64_t>(ts.tv_nsec);
+}
+
+// Sleep until the CLOCK_MONOTONIC deadline; false if a signal woke us.
+bool sleep_until(uint64_t deadline)
+{
+	struct timespec ts {};
+	ts.tv_sec = static_cast<time_t>(deadline / 1'000'000'000ULL);
+	ts.tv_nsec = static_cast<long>(deadline % 1'000'000'000ULL);
+	int rc = clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, nullptr);
+	return rc != EINTR;
+}
+
+// illumos dt_opt_size(): a number with an optional k, m, g or t suffix.
+uint64_t parse_size(const std::string &name, const std::string &v)
+{
+	char *end = nullptr;
+	errno = 0;
+	unsigned long long n = std::strtoull(v.c_str(), &end, 0);
+	if (errno != 0 || end == v.c_str())
+		throw engine_error("invalid value for option " + name + ": " + v);
+	uint64_t mul = 1;
+	switch (*end) {
+	case 't':
+	case 'T': mul <<= 10; [[fallthrough]];
+	case 'g':
+	case 'G': mul <<= 10; [[fallthrough]];
+	case 'm':
+	case 'M': mul <<= 10; [[fallthrough]];
+	case 'k':
+	case 'K':
+		mul <<= 10;
+		end++;
+		break;
+	default: break;
+	}
+	if (*end != '\0')
+		throw engine_error("invalid value for option " + name + ": " + v);
+	return n * mul;
+}
+
+bool is_byref(const dtrace_diftype_t &t)
+{
+	return t.dtdt_kind == DIF_TYPE_STRING || (t.dtdt_flags & DIF_TF_BYREF) != 0;
+}
+
+uint64_t round8(uint64_t n)
+{
+	return (n + 7) & ~uint64_t{7};
+}
+
+class user_engine final : public engine {
+public:
+	explicit user_engine(const engine_settings &s) { st_.settings = s; }
+
+	std::string_view name() const override { return "user"; }
+	std::vector<enabled_probe> enable(const program &p) override;
+	void go() override;
+	void stop() override;
+	void wait(std::chrono::nanoseconds t) override;
+	void drain(engine_sink &sink) override;
+	bool exiting() const override { return st_.exiting || (st_.buf && st_.buf->filled()); }
+
+private:
+	state st_;
+	std::unique_ptr<provider_registry> own_registry_;
+
+	void read_options();
+	void add_difo(const difo &d, const std::string &where);
+	void layout_variables();
+	void fire_kind(probe_kind k);
+};
+
+void user_engine::read_options()
+{
+	const program &p = st_.prog;
+	if (auto v = p.option("bufsize"))
+		st_.bufsize = parse_size("bufsize", *v);
+	if (auto v = p.option("strsize"))
+		st_.strsize = std::max<uint64_t>(parse_size("strsize", *v), 1);
+	if (auto v = p.option("nspec"))
+		st_.nspec = static_cast<uint32_t>(parse_size("nspec", *v));
+	if (auto v = p.option("specsize"))
+		st_.specsize = parse_size("specsize", *v);
+	if (auto v = p.option("dynvarsize"))
+		st_.dynvarsize = parse_size("dynvarsize", *v);
+	if (auto v = p.option("bufpolicy")) {
+		if (*v == "switch")
+			st_.policy = buf_policy::switch_;
+		else if (*v == "fill")
+			st_.policy = buf_policy::fill;
+		else if (*v == "ring")
+			st_.policy = buf_policy::ring;
+		else
+			throw engine_error("invalid value for option bufpolicy: " + *v);
+	}
+}
+
+void user_engine::add_difo(const difo &d, const std::string &where)
+{
+	vm_difo v;
+	v.d.text = d.text.data();
+	v.d.len = static_cast<uint32_t>(d.text.size());
+	v.d.intlen = static_cast<uint32_t>(d.inttab.size());
+	v.d.inttab = d.inttab.data();
+	v.d.strtab = d.strtab.empty() ? nullptr : d.strtab.data();
+	v.d.strlen = static_cast<uint32_t>(d.strtab.size());
+	v.d.varlen = static_cast<uint32_t>(d.vartab.size());
+	v.d.vartab = d.vartab.data();
+	v.d.rtype = d.rtype;
+	dif_limits_t lim = DIF_LIMITS_DEFAULT;
+	dif_verr_t err{};
+	if (dif_validate(&v.d, &lim, &err) != 0)
+		throw engine_error("invalid DIF in " + where + " at offset " +
+				   std::to_string(err.offset) + ": " + err.reason);
+	st_.difos[&d] = v;
+}
+
+void user_engine::layout_variables()
+{
+	// Every variable: the program's list, plus what the DIFOs reference.
+	struct var {
+		uint8_t kind, scope;
+		dtrace_diftype_t type;
+		const variable *decl;
+	};
+	std::map<std::pair<uint32_t, uint8_t>, var> vars;
+	for (const variable &v : st_.prog.variables)
+		vars[{v.id, v.scope}] = {v.kind, v.scope, v.type, &v};
+	for (const auto &[d, vd] : st_.difos)
+		for (const dtrace_difv_t &v : d->vartab)
+			vars.try_emplace({v.dtdv_id, v.dtdv_scope},
+					 var{v.dtdv_kind, v.dtdv_scope, v.dtdv_type, nullptr});
+
+	uint32_t nglobals = 0, nlocals = 0;
+	uint64_t chunksize = 0;
+	for (const auto &[k, v] : vars) {
+		uint32_t id = k.first;
+		bool dynamic = v.kind == DIFV_KIND_ARRAY || v.scope == DIFV_SCOPE_THREAD;
+		uint64_t valsize = !is_byref(v.type)			 ? 8
+				   : v.type.dtdt_kind == DIF_TYPE_STRING ? st_.strsize
+									 : v.type.dtdt_size;
+		if (dynamic) {
+			uint64_t nkeys = 1 + (v.scope == DIFV_SCOPE_THREAD ? 1 : 0);
+			uint64_t keybytes = 0;
+			if (v.decl != nullptr) {
+				nkeys += v.decl->key_types.size();
+				for (const value_type &t : v.decl->key_types)
+					if (t.k == value_type::kind::string)
+						keybytes += st_.strsize;
+					else if (t.k == value_type::kind::bytes)
+						keybytes += t.size;
+			} else if (v.kind == DIFV_KIND_ARRAY) {
+				nkeys += DIF_DTR_NREGS;
+				keybytes += 2 * st_.strsize;
+			}
+			chunksize =
+				std::max(chunksize, DIF_DSTATE_CHUNKSIZE(nkeys, keybytes, valsize));
+			continue;
+		}
+		if (id < DIF_VAR_OTHER_UBASE)
+			continue;
+		if (v.scope == DIFV_SCOPE_GLOBAL)
+			nglobals = std::max(nglobals, id - DIF_VAR_OTHER_UBASE + 1);
+		else if (v.scope == DIFV_SCOPE_LOCAL)
+			nlocals = std::max(nlocals, id - DIF_VAR_OTHER_UBASE + 1);
+	}
+	st_.globals.assign(nglobals, 0);
+	st_.locals.assign(nlocals, 0);
+	st_.grefs.assign(nglobals, {nullptr, 0});
+	st_.lrefs.assign(nlocals, {nullptr, 0});
+
+	// By-ref scalars: globals first, then locals (reset per clause firing).
+	std::vector<std::pair<dif_varbuf_t *, uint64_t>> bufs; // (varbuf, offset)
+	uint64_t off = 0;
+	for (int pass = 0; pass < 2; pass++) {
+		uint8_t scope = pass == 0 ? DIFV_SCOPE_GLOBAL : DIFV_SCOPE_LOCAL;
+		if (pass == 1)
+			st_.locals_mem_off = off;
+		for (const auto &[k, v] : vars) {
+			if (v.scope != scope || v.kind != DIFV_KIND_SCALAR || !is_byref(v.type) ||
+			    k.first < DIF_VAR_OTHER_UBASE)
+				continue;
+			uint64_t size = v.type.dtdt_kind == DIF_TYPE_STRING ? st_.strsize
+									    : v.type.dtdt_size;
+			auto &refs = pass == 0 ? st_.grefs : st_.lrefs;
+			dif_varbuf_t *vb = &refs[k.first - DIF_VAR_OTHER_UBASE];
+			vb->size = size;
+			bufs.emplace_back(vb, off);
+			off += DIF_VARBUF_HDR + round8(size);
+		}
+	}
+	st_.varmem.assign(off, 0);
+	for (auto [vb, o] : bufs)
+		vb->data = st_.varmem.data() + o;
+
+	if (chunksize != 0) {
+		st_.dynmem.assign(std::max<uint64_t>(st_.dynvarsize, 4096) / 8, 0);
+		if (dif_dstate_init(&st_.dstate, st_.dynmem.data(), st_.dynmem.size() * 8,
+				    chunksize) != 0)
+			throw engine_error("dynvarsize " + std::to_string(st_.dynvarsize) +
+					   " is too small for the program's dynamic variables");
+		st_.have_dstate = true;
+	}
+}
+
+std::vector<enabled_probe> user_engine::enable(const program &p)
+{
+	st_.prog = p;
+	read_options();
+	provider_registry *reg = st_.settings.registry;
+	if (reg == nullptr) {
+		own_registry_ = std::make_unique<provider_registry>(
+			plugin_search_path(), st_.settings.procs, [](const std::string &) {});
+		reg = own_registry_.get();
+	}
+
+	std::vector<enabled_probe> out;
+	uint64_t end_reserve = 0;
+	for (uint32_t ci = 0; ci < st_.prog.clauses.size(); ci++) {
+		const clause &c = st_.prog.clauses[ci];
+		for (const probe_desc &d : c.descs) {
+			auto probes = reg->match(d);
+			if (probes.empty() && !st_.settings.zero_ok)
+				throw engine_error("probe description " + d.str() +
+						   " does not match any probes");
+			for (const probe *pr : probes) {
+				ecb e;
+				const probe_desc &pd = pr->desc;
+				if (pd.provider == "dtrace" && pd.name == "BEGIN") {
+					e.kind = probe_kind::begin;
+				} else if (pd.provider == "dtrace" && pd.name == "END") {
+					e.kind = probe_kind::end;
+					end_reserve += c.size;
+				} else if (pd.provider == "dtrace" && pd.name == "ERROR") {
+					e.kind = probe_kind::error;
+				} else if (pd.provider == "profile" &&
+					   pd.name.starts_with("tick-") &&
+					   (pr->cookie & ~(uint64_t{1} << 63)) != 0) {
+					// The profile plugin's cookie: the interval in
+					// ns, bit 63 set for tick-N.
+					e.kind = probe_kind::tick;
+					e.interval_ns = pr->cookie & ~(uint64_t{1} << 63);
+				} else {
+					throw engine_error(
+						"the user engine cannot enable " + pd.str() +
+						": it runs only dtrace:::BEGIN, dtrace:::END, "
+						"dtrace:::ERROR and profile:::tick-N");
+				}
+				e.ep.epid = static_cast<uint32_t>(out.size() + 1);
+				e.ep.probe_id = pr->id;
+				e.ep.probe = pd;
+				e.ep.clause = ci;
+				st_.ecbs.push_back(e);
+				out.push_back(e.ep);
+			}
+		}
+		std::string where = "clause " + std::to_string(ci + 1);
+		if (c.predicate)
+			add_difo(*c.predicate, where + " predicate");
+		for (const action &a : c.actions) {
+			for (const record &r : a.keys)
+				add_difo(r.expr, where);
+			for (const record &r : a.args)
+				add_difo(r.expr, where);
+		}
+	}
+	layout_variables();
+	st_.scratch.assign(std::clamp<uint64_t>(st_.bufsize, 64 << 10, 64 << 20), 0);
+	st_.specs.assign(st_.nspec, spec_buffer{});
+	st_.buf = std::make_unique<principal_buffer>(st_.policy, st_.bufsize, end_reserve);
+	std::random_device rd;
+	st_.rand_state[0] = (uint64_t{rd()} << 32) | rd() | 1;
+	st_.rand_state[1] = (uint64_t{rd()} << 32) | rd();
+	return out;
+}
+
+void user_engine::fire_kind(probe_kind k)
+{
+	std::vector<uint32_t> ids;
+	for (const ecb &e : st_.ecbs)
+		if (e.kind == k && std::find(ids.begin(), ids.end(), e.ep.probe_id) == ids.end())
+			ids.push_back(e.ep.probe_id);
+	for (uint32_t id : ids)
+		fire(st_, id, {});
+}
+
+void user_engine::go()
+{
+	if (st_.started || !st_.buf)
+		return;
+	st_.started = true;
+	fire_kind(probe_kind::begin);
+	uint64_t now = mono_ns();
+	for (const ecb &e : st_.ecbs) {
+		if (e.kind != probe_kind::tick)
+			continue;
+		bool dup = false;
+		for (const timer &t : st_.timers)
+			dup = dup || t.probe_id == e.ep.probe_id;
+		if (!dup)
+			st_.timers.push_back({now + e.interval_ns, e.interval_ns, e.ep.probe_id});
+	}
+}
+
+void user_engine::stop()
+{
+	if (!st_.started || st_.stopped)
+		return;
+	st_.stopped = true;
+	fire_kind(probe_kind::end);
+}
+
+void user_engine::wait(std::chrono::nanoseconds t)
+{
+	if (!st_.started || st_.stopped || exiting())
+		return;
+	uint64_t now = mono_ns();
+	uint64_t until = now + static_cast<uint64_t>(std::max<int64_t>(t.count(), 0));
+	uint64_t next = UINT64_MAX;
+	for (const timer &tm : st_.timers)
+		next = std::min(next, tm.deadline);
+	if (next > until) {
+		sleep_until(until);
+		return;
+	}
+	if (!sleep_until(next))
+		return;
+	// Fire every due tick, in deadline order, once per elapsed interval
+	// (at most 1000 catch-ups per timer, so a stall cannot storm).
+	now = mono_ns();
+	for (;;) {
+		timer *due = nullptr;
+		for (timer &tm : st_.timers)
+			if (tm.deadline <= now && (due == nullptr || tm.deadline < due->deadline))
+				due = &tm;
+		if (due == nullptr || exiting())
+			break;
+		if (now - due->deadline > 1000 * due->interval)
+			due->deadline = now - (now - due->deadline) % due->interval;
+		due->deadline += due->interval;
+		fire(st_, due->probe_id, {});
+	}
+}
+
+void user_engine::drain(engine_sink &sink)
+{
+	if (!st_.buf)
+		return;
+	// The order of libdtrace's dtrace_work(): status (speculation,
+	// dynamic-variable and double-error counts), then the aggregation
+	// snapshot (so a printa() in a record sees every update so far), then
+	// the principal buffer with its drops.
+	for (auto &[cpu, n] : st_.spec_drops)
+		if (n != 0)
+			sink.drops("speculative", n, cpu);
+	st_.spec_drops.clear();
+	if (st_.spec_unavail != 0)
+		sink.drops("speculative_unavail", st_.spec_unavail, 0);
+	st_.spec_unavail = 0;
+	if (st_.have_dstate) {
+		uint64_t d = st_.dstate.drops - st_.dyn_drops_seen;
+		uint64_t dd = st_.dstate.dirty_drops - st_.dyn_dirty_drops_seen;
+		st_.dyn_drops_seen = st_.dstate.drops;
+		st_.dyn_dirty_drops_seen = st_.dstate.dirty_drops;
+		if (d > dd)
+			sink.drops("dynamic", d - dd, 0);
+		if (dd != 0)
+			sink.drops("dynamic_dirty", dd, 0);
+	}
+	if (st_.dblerrors != 0)
+		sink.drops("dblerror", st_.dblerrors, 0);
+	st_.dblerrors = 0;
+
+	for (auto &[k, v] : st_.aggs) {
+		agg_data d;
+		d.aggid = k.first;
+		d.key = k.second;
+		d.value = v;
+		sink.aggregation(d);
+	}
+	st_.aggs.clear();
+	st_.buf->drain(sink, st_.stopped);
+}
+
+} // namespace
+} // namespace dt::engines::user
+
+namespace dt {
+
+std::unique_ptr<engine> make_user_engine(const engine_settings &s)
+{
+	return std::make_unique<engines::user::user_engine>(s);
+}
+
+} // namespace dt

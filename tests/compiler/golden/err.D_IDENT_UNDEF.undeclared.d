@@ -1,0 +1,6 @@
+#!/usr/sbin/dtrace -s
+
+BEGIN
+{
+	trace(nosuchvar);
+}

@@ -1,0 +1,5 @@
+/* SPDX-License-Identifier: MIT */
+dtrace:::NOSUCH
+{
+	trace(1);
+}

@@ -1,0 +1,2 @@
+[abc][       abc][abc       ][ab]
+

@@ -1,0 +1,4 @@
+tick 1
+tick 2
+tick 3
+

@@ -1,0 +1,3 @@
+dtrace: 1 failed speculation (no speculative buffer available)
+1 0
+

@@ -1,0 +1,3 @@
+libc.so.1 /usr/lib
+/ .
+

@@ -1,0 +1,2 @@
+world|ell|llo
+

@@ -1,0 +1,2 @@
+changed abc abc
+
