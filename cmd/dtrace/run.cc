@@ -36,6 +36,7 @@
 #include <csignal>
 #include <cstdio>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <memory>
 #include <optional>
@@ -193,6 +194,16 @@ int run_program(const options &o, const char *argv0)
 	cs.destructive = o.destructive;
 	cs.zero_ok = o.zdefs;
 	cs.engine = "user";
+	// The D library (translators, psinfo_t ...) first, then -L dirs.
+	{
+		std::error_code ec;
+		std::filesystem::path exe = std::filesystem::read_symlink("/proc/self/exe", ec);
+		std::filesystem::path rel = exe.parent_path().parent_path() / DTRACE_DLIB_SUBDIR;
+		if (!ec && std::filesystem::is_directory(rel, ec))
+			cs.libdirs.push_back(rel.lexically_normal().string());
+		else if (std::filesystem::is_directory(DTRACE_DLIB_INSTALL_DIR, ec))
+			cs.libdirs.emplace_back(DTRACE_DLIB_INSTALL_DIR);
+	}
 	bool errtags = false; // -x errtags: "[D_TAG] " before compiler messages
 	for (const auto &[k, v] : o.xopts) {
 		if (k == "errtags")

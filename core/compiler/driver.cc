@@ -127,8 +127,8 @@ macro_values make_macros(const settings &s, const std::map<std::string, std::str
 	m.args = s.macro_args;
 	if (m.args.empty())
 		m.args.emplace_back("dtrace");
-	if (s.target)
-		m.named["target"] = std::to_string(*s.target);
+	// $target is 0 unless -c or -p names a process (illumos _dtrace_macros).
+	m.named["target"] = s.target ? std::to_string(*s.target) : "0";
 	m.named["pid"] = std::to_string(getpid());
 	m.named["ppid"] = std::to_string(getppid());
 	m.named["pgid"] = std::to_string(getpgrp());
@@ -202,8 +202,10 @@ program compile(const std::vector<input> &inputs, const settings &s)
 			all.push_back(std::move(li));
 		}
 	}
+	size_t n_libs = all.size();
 	all.insert(all.end(), inputs.begin(), inputs.end());
-	for (const auto &in : all) {
+	for (size_t ai = 0; ai < all.size(); ai++) {
+		const input &in = all[ai];
 		bool is_script = in.k == input::kind::script;
 		try {
 			sema_ctx ctx{syms, s, options};
@@ -244,9 +246,25 @@ program compile(const std::vector<input> &inputs, const settings &s)
 			if (std::regex_search(text, defargs))
 				macros.defaultargs = true;
 			auto u = std::make_unique<translation_unit>(parse(text, macros, typedefs));
+			// illumos dt_compile(): the last operand must be used (unless
+			// -x argref); raised at the end of the text, as yylineno is.
+			const size_t argc = macros.args.size();
+			if (ai >= n_libs && argc > 1 && !options.count("argref") &&
+			    !s.options.count("argref") &&
+			    (macros.referenced.size() < argc || !macros.referenced[argc - 1]))
+				throw d_error(tag::D_MACRO_UNUSED,
+					      static_cast<uint32_t>(
+						      std::count(text.begin(), text.end(), '\n') + 1),
+					      "extraneous argument '" + macros.args[argc - 1] +
+						      "' ($" + std::to_string(argc - 1) +
+						      " is not referenced)");
 			check_unit(ctx, *u, clauses, options);
 			units.push_back(std::move(u));
 		} catch (const d_error &e) {
+			// A library whose "#pragma D depends_on" is not met is
+			// skipped (illumos dt_load_libs_dir).
+			if (ai < n_libs && e.which == tag::D_PRAGMA_DEPEND)
+				continue;
 			diagnostic d;
 			d.tag = tag_name(e.which);
 			d.file = in.file;
@@ -268,6 +286,12 @@ program compile(const std::vector<input> &inputs, const settings &s)
 		for (const auto &in : inputs)
 			if (in.k != input::kind::script)
 				d.line = 0;
+		// An EDT_ error (illumos longjmp()s with an errno, not xyerror())
+		// is its message alone: no line, no region.
+		if (d.tag.rfind("EDT_", 0) == 0) {
+			d.line = 0;
+			d.region.clear();
+		}
 		throw compile_error(d);
 	}
 	prog.options = options;

@@ -185,10 +185,10 @@ void print_row(state &st, walk &w, const aggregation &ka, const std::vector<uint
 			o += " " + quantline(val, d.normal, h.total, h.pos, h.neg);
 		} else if (pack && d.agg_func == DTRACEAGG_QUANTIZE) {
 			o += quantize_packed(reinterpret_cast<const int64_t *>(d.p), w.bins[ka.id],
-					     st.opt.aggzoom);
+					     st.opt.aggzoom, st.opt.encoding);
 		} else if (pack && d.agg_func == DTRACEAGG_LQUANTIZE) {
 			o += lquantize_packed(*d.agg, reinterpret_cast<const int64_t *>(d.p),
-					      d.size / 8, st.opt.aggzoom);
+					      d.size / 8, st.opt.aggzoom, st.opt.encoding);
 		} else {
 			o += print_agg_datum(st, d);
 		}

@@ -107,6 +107,8 @@ bool state::set_option(const std::string &name, const std::string &value)
 		opt.aggsortpos = num();
 	else if (name == "aggsortkeypos")
 		opt.aggsortkeypos = num();
+	else if (name == "encoding")
+		opt.encoding = value == "ascii" ? 1 : value == "utf8" ? 2 : 0;
 	else if (name == "stackindent")
 		opt.stackindent = num();
 	else

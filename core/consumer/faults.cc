@@ -72,6 +72,11 @@ std::string drop_message(std::string_view kind, uint64_t n, uint32_t cpu)
 	if (kind == "specunavail" || kind == "speculative_unavail")
 		return strf("dtrace: %llu failed speculation%s (no speculative buffer available)\n",
 			    u, s);
+	// dt_handle.c _dt_droptab: DTRACEDROP_DBLERROR, DTRACEDROP_STKSTROVERFLOW.
+	if (kind == "dblerror")
+		return strf("dtrace: %llu error%s in ERROR probe enabling\n", u, s);
+	if (kind == "stkstroverflow")
+		return strf("dtrace: %llu jstack()/ustack() string table overflow%s\n", u, s);
 	return strf("dtrace: %llu %.*s drop%s on CPU %u\n", u, static_cast<int>(kind.size()),
 		    kind.data(), s, cpu);
 }

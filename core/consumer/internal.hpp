@@ -56,6 +56,7 @@ struct out_options {
 	int aggsortpos = 0;
 	int aggsortkeypos = 0;
 	int stackindent = 14; // illumos _dtrace_stkindent
+	int encoding = 0; // option encoding: 0 unset (by $TERM), 1 ascii, 2 utf8
 };
 
 struct state {

@@ -66,7 +66,7 @@ int ndigits(long long val)
 }
 
 // dt_print_packed(): one bucket as one character.
-std::string packed_char(long double datum, long double total)
+std::string packed_char(long double datum, long double total, int encoding)
 {
 	static const char ascii[] = "__xxxxXX";
 	static const char neg[] = "vvvvVV";
@@ -76,9 +76,9 @@ std::string packed_char(long double datum, long double total)
 		long double v = std::fabs(datum * (sizeof neg - 2)) / total;
 		return std::string(1, neg[static_cast<unsigned>(v + 0.5)]);
 	}
-	bool utf8 = true;
+	bool utf8 = encoding != 1;
 	const char *term = std::getenv("TERM");
-	if (term && (std::strcmp(term, "sun") == 0 || std::strcmp(term, "sun-color") == 0 ||
+	if (encoding == 0 && term && (std::strcmp(term, "sun") == 0 || std::strcmp(term, "sun-color") == 0 ||
 		     std::strcmp(term, "dumb") == 0))
 		utf8 = false;
 	if (utf8) {
@@ -272,7 +272,7 @@ std::string print_llquantize(const aggregation &a, const int64_t *data, size_t n
 }
 
 // dt_print_quantize_packed()
-std::string quantize_packed(const int64_t *data, const minmax &mm, bool zoom)
+std::string quantize_packed(const int64_t *data, const minmax &mm, bool zoom, int encoding)
 {
 	int min = mm.minbin, max = mm.maxbin;
 	if (min != 0 && min != static_cast<int>(DTRACE_QUANTIZE_ZEROBUCKET))
@@ -288,13 +288,14 @@ std::string quantize_packed(const int64_t *data, const minmax &mm, bool zoom)
 		count += static_cast<long double>(data[i]);
 	}
 	for (int i = min; i <= max; i++)
-		o += packed_char(static_cast<long double>(data[i]), total);
+		o += packed_char(static_cast<long double>(data[i]), total, encoding);
 	o += strf(": %*lld | %lld\n", -ndigits(maxval), maxval, static_cast<long long>(count));
 	return o;
 }
 
 // dt_print_lquantize_packed()
-std::string lquantize_packed(const aggregation &a, const int64_t *data, size_t n, bool zoom)
+std::string lquantize_packed(const aggregation &a, const int64_t *data, size_t n, bool zoom,
+			    int encoding)
 {
 	int64_t base = a.params.size() > 0 ? a.params[0] : 0;
 	int64_t limit = a.params.size() > 1 ? a.params[1] : 0;
@@ -309,7 +310,7 @@ std::string lquantize_packed(const aggregation &a, const int64_t *data, size_t n
 		count += static_cast<long double>(data[i]);
 	}
 	for (size_t i = 0; i < n; i++)
-		o += packed_char(static_cast<long double>(data[i]), total);
+		o += packed_char(static_cast<long double>(data[i]), total, encoding);
 	o += strf(": %-8s | %lld\n", strf(">= %d", static_cast<int>(base + levels * step)).c_str(),
 		  static_cast<long long>(count));
 	return o;

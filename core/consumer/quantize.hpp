@@ -34,8 +34,10 @@ std::string print_llquantize(const aggregation &a, const int64_t *data, size_t n
 struct minmax {
 	int minbin = 0, maxbin = 0;
 };
-std::string quantize_packed(const int64_t *data, const minmax &mm, bool zoom);
-std::string lquantize_packed(const aggregation &a, const int64_t *data, size_t n, bool zoom);
+// encoding: option encoding (0 unset: UTF-8 unless $TERM is primitive, 1 ascii, 2 utf8).
+std::string quantize_packed(const int64_t *data, const minmax &mm, bool zoom, int encoding = 0);
+std::string lquantize_packed(const aggregation &a, const int64_t *data, size_t n, bool zoom,
+			    int encoding = 0);
 // The header above packed rows: agghist (hist) or aggpack.
 std::string packed_header(const aggregation &a, int width, bool hist, const minmax &mm);
 

@@ -261,8 +261,77 @@ std::string print_trace(state &st, const datum &d, uint16_t act)
 // (dt_print_int/dt_print_hex: characters quoted, other integers and
 // pointers in hex). Structs and arrays need member types the program does
 // not carry: they print as trace() does (dtrace_print() returning 0).
+// dt_print.c dt_print_member() for one scalar or char-array value.
+std::string typed_scalar(const uint8_t *p, const value_type &t, bool top)
+{
+	if (t.k == k::string) {
+		size_t n = 0;
+		while (n < t.size && p[n] != 0 && std::isprint(p[n]))
+			n++;
+		std::string s(reinterpret_cast<const char *>(p), n);
+		if (n < t.size && p[n] == 0)
+			return top ? "\"" + s + "\"" : "[ \"" + s + "\" ]";
+		std::string o = "[ ";
+		for (size_t i = 0; i < t.size; i++)
+			o += strf(i + 1 < t.size ? "%#x, " : "%#x", static_cast<unsigned>(p[i]));
+		return o + " ]";
+	}
+	if (t.k == k::integer && t.size == 1 &&
+	    (t.name == "char" || t.name == "signed char" || t.name == "unsigned char")) {
+		char c = static_cast<char>(*p);
+		if (c > 0 && std::isprint(static_cast<unsigned char>(c)))
+			return strf("'%c'", c);
+		if (c == 0)
+			return "'\\0'";
+		return strf("'\\%03o'", static_cast<int>(c));
+	}
+	if (t.size == 8)
+		return strf("%#llx", static_cast<unsigned long long>(read_uint(p, 8)));
+	return strf("%#x", static_cast<unsigned>(read_uint(p, t.size)));
+}
+
+// dt_print_member() over a struct's members (ctf_type_visit order): the
+// type, " name =", then "{" and the members 4 columns deeper, closed by
+// "}" (no newline after the outermost one).
+std::string typed_sou(const uint8_t *p, size_t len, const std::string &name,
+		      const value_type &t, int depth)
+{
+	std::string o(static_cast<size_t>(depth) * 4, ' ');
+	o += t.name;
+	if (!name.empty()) {
+		if (!t.name.empty() && t.name.back() != '*' && t.name.back() != ' ')
+			o += " ";
+		o += name + " =";
+	}
+	o += " ";
+	if (t.members.empty())
+		return o + typed_scalar(p, t, false) + "\n";
+	o += "{\n";
+	for (const auto &m : t.members) {
+		if (m.offset + m.type.size > len)
+			break;
+		o += typed_sou(p + m.offset, len - m.offset, m.name, m.type, depth + 1);
+	}
+	o += std::string(static_cast<size_t>(depth) * 4, ' ') + "}";
+	if (depth > 0)
+		o += "\n";
+	return o;
+}
+
 std::string print_typed(state &st, const datum &d, const value_type &t)
 {
+	if (t.k == k::bytes && !t.members.empty() && d.p && d.size >= t.size)
+		return typed_sou(d.p, d.size, "", t, 0);
+	// dt_print_array(): a top-level char array of printable characters
+	// then a NUL prints as  string "foo"  (D strings are char arrays).
+	if (t.k == k::string && d.p) {
+		size_t n = 0;
+		while (n < d.size && d.p[n] != 0 && std::isprint(d.p[n]))
+			n++;
+		if (n < d.size && d.p[n] == 0)
+			return (t.name.empty() ? std::string("string") : t.name) + " \"" +
+			       std::string(reinterpret_cast<const char *>(d.p), n) + "\"\n";
+	}
 	if (t.name.empty() || (t.k != k::integer && t.k != k::pointer) ||
 	    (d.size != 1 && d.size != 2 && d.size != 4 && d.size != 8))
 		return print_trace(st, d, DTRACEACT_DIFEXPR);

@@ -548,8 +548,26 @@ static uint64_t subr_strtok(dif_ctx_t *c, uint64_t size)
 	if (!d)
 		return 0;
 	/* NULL: continue (after the last token, NULL again: a BADADDR fault). */
-	if (addr == 0)
+	if (addr == 0) {
 		addr = c->strtok;
+	} else {
+		/*
+		 * Tokenise a scratch copy: the saved position must stay readable
+		 * in the clause's later actions (another DIFO's string table is
+		 * not), and scratch lives for the whole probe firing.
+		 */
+		char *copy = scratch_alloc(c, size);
+
+		if (!copy)
+			return 0;
+		for (i = 0; i < size - 1; i++) {
+			if ((copy[i] = (char)ld8(c, addr + i)) == '\0' || c->fault)
+				break;
+		}
+		if (c->fault)
+			return 0;
+		addr = ptr2addr(copy);
+	}
 	for (i = 0; i < sizeof(map); i++)
 		map[i] = 0;
 	for (i = 0; i < size; i++) {

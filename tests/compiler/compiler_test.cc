@@ -240,6 +240,7 @@ TEST(compile, macro_variables)
 	EXPECT_EQ(acts[1].args[0].type.k, dt::value_type::kind::string);
 	EXPECT_EQ(std::string(reinterpret_cast<const char *>(run(acts[1].args[0].expr))), "hello");
 	EXPECT_EQ(run(acts[2].args[0].expr), 1234u);
+	s.options["argref"] = ""; // $1 and $2 unused here (else D_MACRO_UNUSED)
 	program q = compile_n("pid$target:::entry { }", s);
 	EXPECT_EQ(q.clauses[0].descs[0].provider, "pid1234");
 }
@@ -496,7 +497,7 @@ TEST(compile, translators_and_xlate)
 			  "struct o { int x; };\nBEGIN { trace(xlate<struct o *>(arg0)->x); "
 			  "}\n",
 			  true),
-		  "D_XLATE_NONE: line 2: translator does not exist: int64_t -> struct o *");
+		  "D_XLATE_NONE: line 2: cannot translate from \"int64_t\" to \"struct o *\"");
 	EXPECT_EQ(
 		dt::test::error_of(
 			"struct o { int x; };\ntranslator struct o < int P > { y = P; };\n", true),

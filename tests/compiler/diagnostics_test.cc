@@ -133,8 +133,31 @@ TEST(diagnostics, macro_argument_undefined)
 TEST(diagnostics, pragmas)
 {
 	EXPECT_EQ(error_of("#pragma D option nosuchoption=1\nBEGIN {}\n", true),
+		  "D_PRAGMA_OPTSET: line 1: failed to set option 'nosuchoption' to '1': Invalid "
+		  "option name");
+	EXPECT_EQ(error_of("#pragma D option nosuchoption\nBEGIN {}\n", true),
 		  "D_PRAGMA_OPTSET: line 1: failed to set option 'nosuchoption': Invalid option "
 		  "name");
+	// illumos dt_pragma(): a null "#pragma D" is ignored; an unknown D
+	// pragma and an unknown control directive are not.
+	EXPECT_EQ(error_of("#pragma D\nBEGIN {}\n", true), "(compiled)");
+	EXPECT_EQ(error_of("#pragma D nosuch\nBEGIN {}\n", true),
+		  "D_PRAGMA_INVAL: line 1: invalid D pragma: nosuch");
+	EXPECT_EQ(error_of("#nosuch\nBEGIN {}\n", true),
+		  "D_PRAGCTL_INVAL: line 1: invalid control directive: #nosuch");
+}
+
+TEST(diagnostics, extraneous_macro_argument)
+{
+	// illumos dt_compile(): the last operand must be referenced, unless
+	// -x argref; the line is where the lexer stopped (end of the text).
+	auto s = dt::test::default_settings();
+	s.macro_args = {"x.d", "42", "hello"};
+	EXPECT_EQ(error_of("BEGIN\n{\n\ttrace($1);\n}\n", true, s),
+		  "D_MACRO_UNUSED: line 5: extraneous argument 'hello' ($2 is not referenced)");
+	EXPECT_EQ(error_of("BEGIN { trace($$2); }", false, s), "(compiled)");
+	s.options["argref"] = "";
+	EXPECT_EQ(error_of("BEGIN { trace($1); }", false, s), "(compiled)");
 }
 
 TEST(diagnostics, too_many_registers)
@@ -144,7 +167,7 @@ TEST(diagnostics, too_many_registers)
 	for (int i = 1; i < 9; i++)
 		e = "arg" + std::to_string(i % 10) + " + (" + e + ")";
 	EXPECT_EQ(error_of("BEGIN { trace(" + e + "); }"),
-		  "EDT_NOREG: in action list: Insufficient registers to generate code");
+		  "EDT_NOREG: Insufficient registers to generate code");
 }
 
 TEST(diagnostics, cpp_failure)

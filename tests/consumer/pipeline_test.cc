@@ -104,6 +104,35 @@ TEST(Pipeline, FaultMessage)
 	EXPECT_EQ(r.out, "\n");
 }
 
+// A fault inside an ERROR clause is a double error: counted, and reported
+// in dt_handle.c's words, before the original fault's message.
+TEST(Pipeline, DoubleErrorInErrorClause)
+{
+	auto r = run("BEGIN { trace(*(int *)0); }\nERROR { trace(*(int *)0); }\n"
+		     "BEGIN { exit(0); }",
+		     true);
+	const std::string head = "dtrace: 1 error in ERROR probe enabling\n"
+				 "dtrace: error on enabled probe ID 1 (ID 1: dtrace:::BEGIN): ";
+	EXPECT_EQ(r.err.substr(0, head.size()), head);
+}
+
+// print() of a string: dt_print_array() shows a top-level char array of
+// printable characters as  string "..."  and ends the line.
+TEST(Pipeline, PrintString)
+{
+	auto r = run("BEGIN { print(\"hi\"); exit(0); }", true);
+	EXPECT_EQ(r.out, "string \"hi\"\n\n");
+}
+
+// aggpack with encoding=ascii draws buckets with illumos' ASCII ramp.
+TEST(Pipeline, AggpackAsciiEncoding)
+{
+	auto r = run("#pragma D option aggpack\n#pragma D option encoding=ascii\n"
+		     "BEGIN { @[\"k\"] = quantize(1); @[\"k\"] = quantize(8); exit(0); }",
+		     true);
+	EXPECT_NE(r.out.find(" 0 : x  x : 16   | 2\n"), std::string::npos) << r.out;
+}
+
 // The DTrace test suite's printf/tst.basics.d (without its %a line, which
 // needs a kernel symbol) and its expected output.
 TEST(Pipeline, TestSuitePrintfBasics)

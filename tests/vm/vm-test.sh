@@ -73,8 +73,11 @@ module)
 	build_hello
 	modinfo -F vermagic "$hello" | grep -q "^$vm_krel " ||
 		vm_fail "hello.ko vermagic '$(modinfo -F vermagic "$hello")' is not for $vm_krel"
-	vm_run 0 -t 240 bash -c "insmod $hello && grep -c '^hello ' /proc/modules && rmmod hello && ! grep '^hello ' /proc/modules"
-	[ "$(cat "$vm_out")" = 1 ] || vm_fail "stdout '$(cat "$vm_out")', expected 1"
+	# Ours with insmod, one of the image's with modprobe -d (see run.sh).
+	vm_run 0 -t 240 bash -c "insmod $hello && grep -c '^hello ' /proc/modules && rmmod hello &&
+		! grep '^hello ' /proc/modules && modprobe -d \"\$DTRACE_VM_ROOT\" dummy &&
+		grep -o '^dummy ' /proc/modules"
+	[ "$(cat "$vm_out")" = "$(printf '1\ndummy ')" ] || vm_fail "stdout '$(cat "$vm_out")', expected 1, dummy"
 	vm_expect "$vm_log" '\] hello: loaded$'
 	vm_expect "$vm_log" '\] hello: unloaded$'
 	;;

@@ -2,7 +2,7 @@
 # Run one command in a QEMU (TCG) guest booting Debian's stock amd64 kernel,
 # with this machine's root shared read-only, and classify the outcome.
 #
-# Usage: run.sh [-t SECONDS] [-l LOG] [-o OUT] [-a ARGS] [-q] [--] COMMAND [ARG...]
+# Usage: run.sh [-t SECONDS] [-l LOG] [-o OUT] [-a ARGS] [-c CPUS] [-q] [--] COMMAND [ARG...]
 #   COMMAND runs as root under bash in the guest, chrooted into the host's root,
 #   in the current directory (if the guest can see it), stdin /dev/null.
 #   -t  kill the guest after SECONDS (default $DTRACE_VM_TIMEOUT or 300)
@@ -12,9 +12,13 @@
 #       console with stderr and the kernel's messages
 #   -q  do not copy the console to stdout
 #   -a  append ARGS to the guest kernel's command line
+#   -c  the guest's CPU count (default 1)
 # The cache is $DTRACE_VM_CACHE (default <top>/build/vm), filled by
 # fetch-kernel.sh (run here if needed). The guest reads the host's files but
 # cannot write them; /run is a writable tmpfs (and $TMPDIR) in the guest.
+# COMMAND's environment: PATH, HOME=/root, TERM=dumb, LANG=C.UTF-8,
+# TMPDIR=/run, DTRACE_VM=1, DTRACE_VM_ROOT=<cache>/root (the unpacked image:
+# `modprobe -d "$DTRACE_VM_ROOT" NAME` loads its modules with dependencies).
 #
 # Exit status: the command's own status, or
 #   240  harness error (no kernel, qemu missing or failed to start)
@@ -34,18 +38,20 @@ log=
 out=
 quiet=0
 append=
-while getopts t:l:o:a:q opt; do
+cpus=1
+while getopts t:l:o:a:c:q opt; do
 	case $opt in
 	t) timeout_s=$OPTARG ;;
 	l) log=$OPTARG ;;
 	o) out=$OPTARG ;;
 	q) quiet=1 ;;
 	a) append+=" $OPTARG" ;;
+	c) cpus=$OPTARG ;;
 	*) exit 240 ;;
 	esac
 done
 shift $((OPTIND - 1))
-[ $# -gt 0 ] || { echo "usage: run.sh [-t SECONDS] [-l LOG] [-o OUT] [-a ARGS] [-q] [--] COMMAND [ARG...]" >&2; exit 240; }
+[ $# -gt 0 ] || { echo "usage: run.sh [-t SECONDS] [-l LOG] [-o OUT] [-a ARGS] [-c CPUS] [-q] [--] COMMAND [ARG...]" >&2; exit 240; }
 
 fail() { # fail CODE CLASS MESSAGE
 	echo "vm: $2: $3${log:+ (log: $log)}" >&2
@@ -90,7 +96,9 @@ build_initrd() {
 }
 (
 	flock 9
-	if [ ! -s "$initrd" ] || [ "$here/init.sh" -nt "$initrd" ]; then build_initrd; fi
+	if [ ! -s "$initrd" ] || [ "$here/init.sh" -nt "$initrd" ] || [ "$here/run.sh" -nt "$initrd" ]; then
+		build_initrd
+	fi
 ) 9>"$cache/.initrd.lock" || fail 240 "harness error" "could not build the initramfs"
 
 # The command, as a script under the shared root (never under /tmp).
@@ -98,6 +106,8 @@ mkdir -p "$cache/logs" "$cache/runs"
 rundir=$(mktemp -d "$cache/runs/run.XXXXXX")
 trap 'rm -rf "$rundir"' EXIT
 {
+	# In the guest, modprobe -d "$DTRACE_VM_ROOT" NAME loads the image's modules.
+	printf 'export DTRACE_VM=1 DTRACE_VM_ROOT=%q\n' "$root"
 	printf 'cd %q 2>/dev/null || cd /\n' "$PWD"
 	printf 'exec'
 	printf ' %q' "$@"
@@ -113,9 +123,11 @@ mkdir -p "$(dirname "$log")"
 # are reported after 60 s (default 20 s).
 slow="watchdog_thresh=30 rcupdate.rcu_cpu_stall_timeout=60"
 qesc() { echo "${1//,/,,}"; } # a comma in a qemu option value is doubled
-# /dev/kvm exists on these machines but hangs guests: TCG only.
+# /dev/kvm exists on these machines but hangs guests: TCG only. -cpu max
+# gives the guest SMAP/SMEP/UMIP, as on real machines (4-level paging).
 # shellcheck disable=SC2054 # the commas are in qemu option values
-qemu=(nice -n 10 qemu-system-x86_64 -accel tcg -m 1G -smp 1 -nodefaults -nographic -no-reboot
+qemu=(nice -n 10 qemu-system-x86_64 -accel tcg -cpu max,la57=off -m 1G -smp "$cpus" -nodefaults -nographic -no-reboot
+	-fw_cfg name=etc/sercon-port,string=0
 	-kernel "$vmlinuz" -initrd "$initrd"
 	-append "console=ttyS0 edd=off panic=-1 loglevel=4 printk.time=1 $slow dtvm_cmd=$rundir/cmd.sh$append"
 	-virtfs local,path=/,mount_tag=hostroot,security_model=none,readonly=on,multidevs=remap
@@ -137,6 +149,9 @@ set -e
 ms=$((($(date +%s%N) - start) / 1000000))
 secs=$((ms / 1000)).$(printf %03d $((ms % 1000)))
 sed -i 's/\r$//' "$log"
+# SeaBIOS's console is off (etc/sercon-port=0): its escape sequences would
+# reset the terminal. QEMU warns about the name; that is expected.
+sed -i '/etc\/sercon-port.*should be prefixed/d' "$rundir/qemu.err"
 if [ -s "$rundir/qemu.err" ]; then
 	sed 's/^/qemu: /' "$rundir/qemu.err" >>"$log"
 fi

@@ -30,6 +30,7 @@ private:
 	uint8_t gen_compare(expr &e);
 	uint8_t gen_logical(expr &e);
 	uint8_t gen_assign(expr &e);
+	void store_mem(expr &lhs, uint8_t r);
 	uint8_t gen_incdec(expr &e);
 	uint8_t gen_call(expr &e);
 	uint8_t gen_ternary(expr &e);
@@ -116,6 +117,8 @@ uint8_t expr_gen::gen_addr(expr &e)
 		return r;
 	}
 	case ek::index: {
+		if (e.s.what == expr_sema::ref::garray || e.s.what == expr_sema::ref::tarray)
+			return load_var(e, b_.alloc(e.line)); // a by-ref element: its address
 		uint8_t base = gen(*e.kids[0]);
 		uint8_t ix = gen(*e.kids[1]);
 		uint32_t sz = e.s.type->size ? e.s.type->size : 1;
@@ -169,6 +172,18 @@ uint8_t expr_gen::load_var(expr &e, uint8_t rd)
 	case expr_sema::ref::tls:
 		b_.use_var(v->id, DIFV_SCOPE_THREAD, DIFV_KIND_SCALAR, v->name, t, false);
 		b_.emit(DIF_INSTR_LDV(DIF_OP_LDTS, v->id, rd));
+		if (e.s.type && (e.s.type->is_sou() || e.s.type->is_array())) {
+			// As for array elements below: fault in a zeroed by-ref value.
+			auto done = b_.new_label();
+			b_.emit(DIF_INSTR_TST(rd));
+			b_.branch(DIF_OP_BNE, done);
+			b_.setx(e.s.type->size, rd);
+			b_.emit(DIF_INSTR_ALLOCS(rd, rd));
+			b_.emit(DIF_INSTR_STV(DIF_OP_STTS, v->id, rd));
+			b_.emit(DIF_INSTR_LDV(DIF_OP_LDTS, v->id, rd));
+			b_.place(done);
+			b_.emit(DIF_INSTR_NOP);
+		}
 		break;
 	case expr_sema::ref::local:
 		b_.use_var(v->id, DIFV_SCOPE_LOCAL, DIFV_KIND_SCALAR, v->name, t, false);
@@ -184,15 +199,39 @@ uint8_t expr_gen::load_var(expr &e, uint8_t rd)
 		b_.use_var(v->id, g ? DIFV_SCOPE_GLOBAL : DIFV_SCOPE_THREAD, DIFV_KIND_ARRAY,
 			   v->name, t, false);
 		b_.emit(DIF_INSTR_LDV(g ? DIF_OP_LDGAA : DIF_OP_LDTAA, v->id, rd));
+		if (e.s.type && (e.s.type->is_sou() || e.s.type->is_array())) {
+			// A by-ref element not faulted in yet reads 0: store a zeroed
+			// one (the tuple is still pushed) and load its address again.
+			auto done = b_.new_label();
+			b_.emit(DIF_INSTR_TST(rd));
+			b_.branch(DIF_OP_BNE, done);
+			b_.setx(e.s.type->size, rd);
+			b_.emit(DIF_INSTR_ALLOCS(rd, rd));
+			b_.emit(DIF_INSTR_STV(g ? DIF_OP_STGAA : DIF_OP_STTAA, v->id, rd));
+			b_.emit(DIF_INSTR_LDV(g ? DIF_OP_LDGAA : DIF_OP_LDTAA, v->id, rd));
+			b_.place(done);
+			b_.emit(DIF_INSTR_NOP);
+		}
 		break;
 	}
-	default: fail(tag::D_CG_DYN, e.line, "expression cannot be loaded");
+	default:
+		if (e.s.what == expr_sema::ref::none && e.s.lvalue) {
+			uint8_t a = gen(e); // a memory lvalue: its current value
+			b_.emit(DIF_INSTR_MOV(a, rd));
+			b_.free(a);
+			break;
+		}
+		fail(tag::D_CG_DYN, e.line, "expression cannot be loaded");
 	}
 	return rd;
 }
 
 void expr_gen::store_var(expr &lhs, uint8_t r)
 {
+	if (lhs.s.what == expr_sema::ref::none && lhs.s.lvalue && lhs.kind != ek::ident) {
+		store_mem(lhs, r);
+		return;
+	}
 	const var_info *v = var_of(lhs);
 	if (!v)
 		fail(tag::D_OP_WRITE, lhs.line,
@@ -227,6 +266,25 @@ void expr_gen::store_var(expr &lhs, uint8_t r)
 		fail(tag::D_OP_WRITE, lhs.line,
 		     "operator = can only be applied to a writable variable");
 	}
+}
+
+// A store through a memory lvalue's address (st{b,h,w,x}).
+void expr_gen::store_mem(expr &lhs, uint8_t r)
+{
+	const type_ref &t = lhs.s.type;
+	if (t->is_sou() || t->is_array() || t->is_string())
+		fail(tag::D_OP_WRITE, lhs.line,
+		     "operator = can only be applied to a writable variable");
+	uint8_t a = gen_addr(lhs);
+	uint8_t op;
+	switch (t->size) {
+	case 1: op = DIF_OP_STB; break;
+	case 2: op = DIF_OP_STH; break;
+	case 4: op = DIF_OP_STW; break;
+	default: op = DIF_OP_STX; break;
+	}
+	b_.emit(DIF_INSTR_STORE(op, r, a));
+	b_.free(a);
 }
 
 uint8_t expr_gen::arith(tk op, uint8_t a, uint8_t b, const type_ref &t, uint32_t line)
@@ -561,8 +619,12 @@ uint8_t expr_gen::gen(expr &e)
 	case ek::member:
 	case ek::arrow:
 		if (e.s.what == expr_sema::ref::xlate_member) {
-			expr &base = *e.kids[0];
-			expr *input = base.kind == ek::xlate ? base.kids[0].get() : &base;
+			// The base may be an inline standing for xlate<>() (curpsinfo).
+			expr *bp = e.kids[0].get();
+			while (bp->kind == ek::ident && bp->s.what == expr_sema::ref::inline_ &&
+			       bp->s.inl)
+				bp = const_cast<expr *>(bp->s.inl);
+			expr *input = bp->kind == ek::xlate ? bp->kids[0].get() : bp;
 			xl_bind_.emplace_back(syms_.xlators[e.s.id].in_name, input);
 			expr *m = const_cast<expr *>(e.s.inl);
 			uint8_t r = gen(*m);
@@ -634,10 +696,50 @@ difo stack_difo(symbols &syms, const type_ref &t)
 	return b.finish(syms.types.diftype(t));
 }
 
+// print() of a struct or union: its members, for the consumer's typed
+// layout (value_type::members). False when a member has a type whose
+// layout the consumer does not show (floats, enums, non-char arrays,
+// bitfields): the value then prints as trace() prints it.
+bool sou_members(const type_table &types, const ctype &t, std::vector<value_member> &out,
+		 int depth = 0)
+{
+	if (depth > 8)
+		return false;
+	for (const member &m : t.all_members()) {
+		if (!m.type)
+			return false;
+		const ctype &mt = *m.type;
+		value_member vm;
+		vm.name = m.name;
+		vm.offset = m.offset;
+		vm.type = types.value_of(m.type);
+		vm.type.name = mt.name;
+		if (mt.k == ctype::kind::sou) {
+			if (!sou_members(types, mt, vm.type.members, depth + 1) ||
+			    vm.type.members.empty())
+				return false;
+		} else if (mt.k == ctype::kind::array) {
+			if (!mt.ref || mt.ref->k != ctype::kind::integer || mt.ref->size != 1)
+				return false;
+			vm.type.k = value_type::kind::string;
+			vm.type.size = mt.size;
+		} else if (mt.k != ctype::kind::integer && mt.k != ctype::kind::pointer) {
+			return false;
+		} else if (mt.size != 1 && mt.size != 2 && mt.size != 4 && mt.size != 8) {
+			return false;
+		}
+		out.push_back(std::move(vm));
+	}
+	return true;
+}
+
 record make_record(symbols &syms, const checked_clause *cc, const arg_plan &a)
 {
 	record r;
 	r.type = a.vt;
+	if (a.type && a.type->k == ctype::kind::sou && a.vt.k == value_type::kind::bytes &&
+	    !sou_members(syms.types, *a.type, r.type.members))
+		r.type.members.clear();
 	r.size = a.size ? a.size : a.vt.size;
 	r.alignment = align_of(a.vt, a.type);
 	if (a.e)

@@ -118,7 +118,7 @@ void lexer::directive()
 			break;
 		word += c;
 	}
-	fail(tag::D_PRAGMA_INVAL, start_line, "invalid control directive: #" + word);
+	fail(tag::D_PRAGCTL_INVAL, start_line, "invalid control directive: #" + word);
 }
 
 void lexer::skip_blanks()
@@ -143,7 +143,7 @@ void lexer::skip_blanks()
 			}
 			if (pos_ >= src_.size()) {
 				line_ = l;
-				fail(tag::D_UNKNOWN, l,
+				fail(tag::D_SYNTAX, l,
 				     "end-of-file encountered before matching */");
 			}
 			pos_ += 2;
@@ -277,8 +277,8 @@ token lexer::char_lit()
 	t.spelling = src_.substr(start, pos_ - start);
 	if (bytes.empty())
 		fail(tag::D_CHR_NULL, t.line, "empty character constant");
-	if (bytes.size() > sizeof(int))
-		fail(tag::D_CHR_TOOBIG, t.line, "character constant is too long");
+	if (bytes.size() > sizeof(uint64_t)) // illumos: sizeof (yylval.l_int)
+		fail(tag::D_CHR_OFLOW, t.line, "character constant is too long");
 	// Multi-character constants as illumos: big-endian packing; a single
 	// char is sign-extended from char.
 	if (bytes.size() == 1) {
@@ -356,7 +356,8 @@ token lexer::number()
 	}
 	body.resize(end);
 	if (body.empty() && base == 16)
-		fail(tag::D_INT_DIGIT, t.line, "invalid digit in constant: " + all);
+		fail(tag::D_INT_DIGIT, t.line,
+		     "constant " + all + " contains invalid digit " + all.substr(1, 1));
 	unsigned __int128 v = 0;
 	for (char c : body) {
 		unsigned d;
@@ -368,14 +369,11 @@ token lexer::number()
 			fail(tag::D_SYNTAX, t.line, "syntax error near \"" + all + "\"");
 		if (d >= base)
 			fail(tag::D_INT_DIGIT, t.line,
-			     std::string("invalid digit in ") +
-				     (base == 8	   ? "octal"
-				      : base == 16 ? "hexadecimal"
-						   : "decimal") +
-				     " constant: " + all);
+			     "constant " + all + " contains invalid digit " + std::string(1, c));
 		v = v * base + d;
 		if (v > std::numeric_limits<uint64_t>::max())
-			fail(tag::D_INT_OFLOW, t.line, "integer constant too large: " + all);
+			fail(tag::D_INT_OFLOW, t.line,
+			     "constant " + all + " results in integer overflow");
 	}
 	t.value = static_cast<uint64_t>(v);
 	t.from_hex_or_octal = base != 10;

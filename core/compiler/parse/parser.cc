@@ -138,6 +138,8 @@ private:
 	expr_ptr postfix(expr_ptr e);
 	expr_ptr primary();
 	expr_ptr macro(const token &t);
+	std::string macro_value(const token &t);
+	expr_ptr macro_expr(const token &t, const std::string &val);
 	expr_ptr node(ek k, uint32_t line)
 	{
 		auto e = std::make_unique<expr>();
@@ -227,8 +229,8 @@ std::string parser_impl::expand_desc(const token &t)
 		mt.text = name;
 		mt.spelling = "$" + name;
 		mt.line = t.line;
-		expr_ptr e = macro(mt);
-		out += e->kind == ek::int_lit ? std::to_string(e->value) : e->name;
+		// Substituted as text (illumos: tick-$1 with "10ms" is tick-10ms).
+		out += macro_value(mt);
 		i = k - 1;
 	}
 	return out;
@@ -744,6 +746,18 @@ expr_ptr parser_impl::postfix(expr_ptr e)
 
 expr_ptr parser_impl::macro(const token &t)
 {
+	std::string val = macro_value(t);
+	if (t.kind == tk::macro_str) {
+		auto e = node(ek::str_lit, t.line);
+		e->name = val;
+		return e;
+	}
+	return macro_expr(t, val);
+}
+
+// The text a macro variable stands for ($1, $$1, $pid); D_MACRO_UNDEF if none.
+std::string parser_impl::macro_value(const token &t)
+{
 	const std::string &n = t.text;
 	std::string val;
 	bool found = false;
@@ -755,6 +769,8 @@ expr_ptr parser_impl::macro(const token &t)
 		if (i < macros_.args.size()) {
 			val = macros_.args[i];
 			found = true;
+			macros_.referenced.resize(macros_.args.size());
+			macros_.referenced[i] = true;
 		}
 	} else {
 		auto it = macros_.named.find(n);
@@ -769,11 +785,11 @@ expr_ptr parser_impl::macro(const token &t)
 			     "macro argument " + t.spelling + " is not defined");
 		val = t.kind == tk::macro_str ? "" : "0";
 	}
-	if (t.kind == tk::macro_str) {
-		auto e = node(ek::str_lit, t.line);
-		e->name = val;
-		return e;
-	}
+	return val;
+}
+
+expr_ptr parser_impl::macro_expr(const token &t, const std::string &val)
+{
 	// An integer value is an integer constant; anything else is lexed as
 	// an identifier (illumos: "$1" with value "foo" means foo).
 	char *end = nullptr;
@@ -801,6 +817,9 @@ expr_ptr parser_impl::macro(const token &t)
 		e->name = val;
 		return e;
 	}
+	bool numeric_name = !t.text.empty() && std::all_of(t.text.begin(), t.text.end(), [](char c) {
+		return std::isdigit(static_cast<unsigned char>(c));
+	});
 	if (!numeric_name) { // $cwd and friends are strings
 		auto e = node(ek::str_lit, t.line);
 		e->name = val;

@@ -15,7 +15,7 @@ namespace dt::compiler {
 namespace {
 
 const builtin_var k_vars[] = {
-	{"curthread", DIF_VAR_CURTHREAD, "void *"},
+	{"curthread", DIF_VAR_CURTHREAD, "struct task_struct *"},
 	{"timestamp", DIF_VAR_TIMESTAMP, "uint64_t"},
 	{"vtimestamp", DIF_VAR_VTIMESTAMP, "uint64_t"},
 	{"ipl", DIF_VAR_IPL, "uint_t"},

@@ -176,8 +176,7 @@ void expr_checker::check(expr &e)
 			check(*k);
 		const type_ref &c = e.kids[0]->s.type;
 		if (!c->is_scalar() && !c->is_string())
-			fail(tag::D_OP_SCALAR, e.line,
-			     "operator ?: requires a scalar first operand");
+			fail(tag::D_OP_SCALAR, e.line, "operator ?: expression must be of scalar type");
 		const type_ref &a = e.kids[1]->s.type, &b = e.kids[2]->s.type;
 		if (a->is_int() && b->is_int())
 			e.s.type = arith_result(a, b);
@@ -277,8 +276,8 @@ void expr_checker::check(expr &e)
 		int x = out->is_sou() ? find_xlator(out, e.kids[0]->s.type) : -1;
 		if (x < 0)
 			fail(tag::D_XLATE_NONE, e.line,
-			     "translator does not exist: " + e.kids[0]->s.type->name + " -> " +
-				     to->name);
+			     "cannot translate from \"" + e.kids[0]->s.type->name + "\" to \"" +
+				     to->name + "\"");
 		e.s.type = to;
 		e.s.what = expr_sema::ref::xlate;
 		e.s.id = static_cast<uint32_t>(x);
@@ -333,6 +332,14 @@ void expr_checker::check_ident(expr &e)
 		e.s.type = en->second.second;
 		e.s.is_const = true;
 		e.s.value = en->second.first;
+		return;
+	}
+	if (e.name == "NULL" && !syms_.globals.count(e.name)) {
+		// D's built-in NULL: illumos hard-wires "inline long NULL = 0;".
+		e.s.what = expr_sema::ref::constant;
+		e.s.type = types_.named("long");
+		e.s.is_const = true;
+		e.s.value = 0;
 		return;
 	}
 	if (const builtin_var *b = find_builtin(e.name)) {
@@ -703,8 +710,11 @@ void expr_checker::check_assign(expr &e)
 			fail(tag::D_OP_LVAL, e.line,
 			     std::string("operator ") + op +
 				     " requires modifiable lvalue as an operand");
-		if (lhs.s.what != expr_sema::ref::global && lhs.s.what != expr_sema::ref::tls &&
-		    lhs.s.what != expr_sema::ref::local)
+		// Memory lvalues (*p, p[i], s.m, p->m) are stored through their address;
+		// the VM allows only scratch and by-ref variable storage (dtrace_canstore).
+		bool memory = lhs.s.what == expr_sema::ref::none && lhs.kind != ek::ident;
+		if (!memory && lhs.s.what != expr_sema::ref::global &&
+		    lhs.s.what != expr_sema::ref::tls && lhs.s.what != expr_sema::ref::local)
 			fail(tag::D_OP_WRITE, e.line,
 			     std::string("operator ") + op +
 				     " can only be applied to a writable variable");
@@ -858,10 +868,16 @@ void expr_checker::check_member(expr &e)
 	check(b);
 	type_ref t = b.s.type;
 	// A translated value: xlate<T>(x).m, xlate<T *>(x)->m, args[n]->m.
+	// Also through an inline standing for xlate<>() (curpsinfo).
+	const expr *xb = &b;
+	while (xb->kind == ek::ident && xb->s.what == expr_sema::ref::inline_ && xb->s.inl &&
+	       (xb->s.inl->s.what == expr_sema::ref::xlate ||
+		(xb->s.inl->kind == ek::ident && xb->s.inl->s.what == expr_sema::ref::inline_)))
+		xb = xb->s.inl;
 	bool xl_args = b.s.what == expr_sema::ref::args && b.s.value > 0;
-	if ((b.s.what == expr_sema::ref::xlate || xl_args) &&
+	if ((xb->s.what == expr_sema::ref::xlate || xl_args) &&
 	    (e.kind == ek::arrow) == t->is_ptr()) {
-		uint32_t xid = xl_args ? static_cast<uint32_t>(b.s.value - 1) : b.s.id;
+		uint32_t xid = xl_args ? static_cast<uint32_t>(b.s.value - 1) : xb->s.id;
 		const translator_info &x = syms_.xlators[xid];
 		auto m = x.members.find(e.name);
 		type_ref out = t->is_ptr() ? t->ref : t;
@@ -884,16 +900,20 @@ void expr_checker::check_member(expr &e)
 			fail(tag::D_OP_PTR, e.line, "operator -> must be applied to a pointer");
 		t = t->ref;
 	}
+	// illumos dt_cook_op2() DT_TOK_PTR / DT_TOK_DOT.
+	if (!t->is_sou() && e.kind == ek::arrow)
+		fail(tag::D_OP_SOU, e.line,
+		     "operator -> cannot be applied to pointer to type \"" + t->name +
+			     "\"; must be applied to a struct or union pointer");
 	if (!t->is_sou())
 		fail(tag::D_OP_SOU, e.line,
-		     std::string("operator ") + (e.kind == ek::arrow ? "->" : ".") +
-			     " cannot be applied to a non-struct/union type: " + t->name);
+		     "operator . cannot be applied to type \"" + t->name +
+			     "\"; must be applied to a struct or union");
 	if (!t->complete)
-		fail(tag::D_DECL_INCOMPLETE, e.line,
+		fail(tag::D_OP_INCOMPLETE, e.line,
 		     "operator " + std::string(e.kind == ek::arrow ? "->" : ".") +
-			     " cannot be applied to a forward declaration: no struct/union "
-			     "definition is available for " +
-			     t->name);
+			     " cannot be applied to a forward declaration: no " + t->name +
+			     " definition is available");
 	const member *m = t->find_member(e.name);
 	if (!m)
 		fail(tag::D_TYPE_MEMBER, e.line, e.name + " is not a member of " + t->name);
@@ -921,8 +941,9 @@ void expr_checker::check_subr_args(expr &e, const subr_proto &p)
 		std::string pn = p.params[static_cast<size_t>(i)];
 		const type_ref &at = a.s.type;
 		bool ok;
-		if (pn == "string")
-			ok = at->is_string() || at->is_char_ptr_or_array();
+		if (pn == "string") // char *: an integer constant 0 (NULL) converts, as in C
+			ok = at->is_string() || at->is_char_ptr_or_array() ||
+			     (at->is_int() && a.s.is_const && a.s.value == 0);
 		else if (pn == "void *")
 			ok = at->is_ptr() || at->is_int() || at->is_array();
 		else

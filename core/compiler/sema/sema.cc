@@ -6,11 +6,13 @@
 #include "sema.hpp"
 
 #include "../../consumer/format.hpp"
+#include "../btf/kernel_types.hpp"
 #include "../diag.hpp"
 #include "builtins.hpp"
 #include "expr_check.hpp"
 
 #include <algorithm>
+#include <filesystem>
 #include <set>
 
 namespace dt::compiler {
@@ -106,6 +108,28 @@ private:
 	bool speculate_ = false, commit_ = false, datarec_ = false;
 };
 
+// illumos dt_action_stack_args() / dt_action_ustack_args(): stack( ) and
+// ustack( ) / jstack( ) take their own argument checks and words (jstack's
+// say "ustack( )" as illumos' do).
+[[noreturn]] void stack_arg_error(const std::string &name, size_t i, uint32_t line)
+{
+	if (name == "stack")
+		fail(tag::D_STACK_SIZE, line,
+		     "stack( ) size must be a non-zero positive integral constant expression");
+	if (i == 0)
+		fail(tag::D_USTACK_FRAMES, line,
+		     "ustack( ) argument #1 must be a non-zero positive integer constant");
+	fail(tag::D_USTACK_STRSIZE, line, "ustack( ) argument #2 must be a positive integer constant");
+}
+
+void stack_argc(const std::string &name, size_t argc, uint32_t line)
+{
+	if (name == "stack" && argc > 1)
+		fail(tag::D_STACK_PROTO, line, "stack( ) prototype mismatch: too many arguments");
+	if (name != "stack" && argc > 2)
+		fail(tag::D_USTACK_PROTO, line, "ustack( ) prototype mismatch: too many arguments");
+}
+
 void clause_checker::check_value(expr &e)
 {
 	// stack(), ustack(), jstack(), sym() ... are values where a record is
@@ -125,9 +149,7 @@ void clause_checker::check_value(expr &e)
 		expr &n = *e.kids[i];
 		ec_.check(n);
 		if (!n.s.is_const || n.s.value < min)
-			fail(tag::D_STACK_SIZE, e.line,
-			     e.name + "( ) argument #" + std::to_string(i + 1) +
-				     " must be a non-zero positive integer constant");
+			stack_arg_error(e.name, i, e.line);
 		return static_cast<uint32_t>(n.s.value);
 	};
 	const auto &opts = ctx_.options;
@@ -145,7 +167,7 @@ void clause_checker::check_value(expr &e)
 	};
 	switch (ad->a) {
 	case act::stack: {
-		argc_check(e, 0, 1);
+		stack_argc(e.name, e.kids.size(), e.line);
 		uint32_t n = frames(0, option_int(opts, "stackframes", 20), 1);
 		t->rec_kind = value_type::kind::stack;
 		t->size = n * 8;
@@ -153,7 +175,7 @@ void clause_checker::check_value(expr &e)
 	}
 	case act::ustack:
 	case act::jstack: {
-		argc_check(e, 0, 2);
+		stack_argc(e.name, e.kids.size(), e.line);
 		bool j = ad->a == act::jstack;
 		uint32_t n = frames(0,
 				    j ? option_int(opts, "jstackframes", 50)
@@ -458,9 +480,7 @@ void clause_checker::action(expr &s, const action_def &a)
 		expr &n = *s.kids[i];
 		ec_.check(n);
 		if (!n.s.is_const || n.s.value < (i == 1 ? 0 : 1))
-			fail(tag::D_STACK_SIZE, s.line,
-			     s.name + "( ) argument #" + std::to_string(i + 1) +
-				     " must be a non-zero positive integer constant");
+			stack_arg_error(s.name, i, s.line);
 		return static_cast<uint32_t>(n.s.value);
 	};
 	auto addr_rec = [&](uint16_t kind, value_type::kind vk, uint32_t size) {
@@ -537,10 +557,17 @@ void clause_checker::action(expr &s, const action_def &a)
 		for (size_t i = first; i < s.kids.size(); i++) {
 			const agg_info &ag = agg_arg(s, *s.kids[i], static_cast<int>(i + 1),
 						     tag::D_PRINTA_AGGARG, tag::D_PRINTA_AGGBAD);
-			if (proto && proto->keys.size() != ag.keys.size())
-				fail(tag::D_PRINTA_AGGARG, s.line,
-				     "printa( ): @" + ag.name + " key signature does not match @" +
-					     proto->name);
+			if (proto && proto->keys.size() != ag.keys.size()) {
+				// illumos dt_printa_validate()
+				auto keys = [](size_t n) {
+					return std::to_string(n) + (n == 1 ? " key" : " keys");
+				};
+				fail(tag::D_PRINTA_AGGKEY, s.line,
+				     "printa( ): @" + proto->name + " and @" + ag.name +
+					     " do not have matching key signatures: @" + proto->name +
+					     " has " + keys(proto->keys.size()) + ", @" + ag.name +
+					     " has " + keys(ag.keys.size()));
+			}
 			if (!proto)
 				proto = &ag;
 			p.aggs.push_back(ag.id);
@@ -631,7 +658,7 @@ void clause_checker::action(expr &s, const action_def &a)
 		break;
 	}
 	case act::stack: {
-		argc_check(s, 0, 1);
+		stack_argc(s.name, s.kids.size(), s.line);
 		p.kind = DTRACEACT_STACK;
 		p.nframes = frames(0, option_int(opts, "stackframes", 20));
 		stack_rec(value_type::kind::stack, p.nframes * 8);
@@ -639,7 +666,7 @@ void clause_checker::action(expr &s, const action_def &a)
 	}
 	case act::ustack:
 	case act::jstack: {
-		argc_check(s, 0, 2);
+		stack_argc(s.name, s.kids.size(), s.line);
 		bool j = a.a == act::jstack;
 		p.kind = j ? DTRACEACT_JSTACK : DTRACEACT_USTACK;
 		p.nframes = frames(0, j ? option_int(opts, "jstackframes", 50)
@@ -766,7 +793,7 @@ void clause_checker::aggregation(expr &s)
 		expr &v = *rhs.kids[0];
 		if (!v.s.type->is_scalar())
 			fail(tag::D_AGG_SCALAR, s.line,
-			     rhs.name + "( ) requires a scalar argument");
+			     rhs.name + "( ) argument #1 must be of scalar type");
 		arg_plan ap = plan_value(v);
 		ap.type = types_.named("long");
 		ap.vt = types_.value_of(ap.type);
@@ -775,12 +802,13 @@ void clause_checker::aggregation(expr &s)
 	}
 	std::vector<int64_t> params;
 	uint32_t nwords = 1;
-	auto cparam = [&](size_t i, tag t, const char *what) -> int64_t {
+	// illumos dt_compile_agg(): the value is not counted, so lquantize's
+	// base is "argument #1".
+	auto cparam = [&](size_t i, tag t, const std::string &what) -> int64_t {
 		expr &x = *rhs.kids[i];
 		if (!x.s.is_const || !x.s.type->is_int())
-			fail(t, s.line,
-			     rhs.name + "( ) argument #" + std::to_string(i + 1) + " must be " +
-				     what);
+			fail(t, s.line, rhs.name + "( ) argument #" + std::to_string(i) + what +
+						" must be an integer constant");
 		return x.s.value;
 	};
 	size_t incr_at = 0;
@@ -792,68 +820,87 @@ void clause_checker::aggregation(expr &s)
 		incr_at = 1;
 		break;
 	case DTRACEAGG_LQUANTIZE: {
-		int64_t base = cparam(1, tag::D_LQUANT_BASETYPE, "an integer constant");
-		int64_t limit = cparam(2, tag::D_LQUANT_LIMTYPE, "an integer constant");
-		int64_t step =
-			argc > 3 ? cparam(3, tag::D_LQUANT_STEPTYPE, "an integer constant") : 1;
+		int64_t base = cparam(1, tag::D_LQUANT_BASETYPE, "");
 		if (base < INT32_MIN || base > INT32_MAX)
 			fail(tag::D_LQUANT_BASEVAL, s.line,
-			     "lquantize( ) base (argument #2) must be a 32-bit quantity");
+			     "lquantize( ) argument #1 must be a 32-bit quantity");
+		int64_t limit = cparam(2, tag::D_LQUANT_LIMTYPE, "");
 		if (limit < INT32_MIN || limit > INT32_MAX)
 			fail(tag::D_LQUANT_LIMVAL, s.line,
-			     "lquantize( ) limit (argument #3) must be a 32-bit quantity");
-		if (limit <= base)
+			     "lquantize( ) argument #2 must be a 32-bit quantity");
+		if (limit < base)
 			fail(tag::D_LQUANT_MISMATCH, s.line,
-			     "lquantize( ) base (argument #2) must be less than limit (argument #3)");
-		if (step <= 0 || step > UINT16_MAX)
-			fail(tag::D_LQUANT_STEPVAL, s.line,
-			     "lquantize( ) step (argument #4) must be a 16-bit quantity");
-		if ((limit - base) / step > UINT16_MAX)
-			fail(tag::D_LQUANT_STEPLARGE, s.line,
-			     "lquantize( ) limit (argument #3) minus base (argument #2) divided "
-			     "by step (argument #4) must be 16-bit quantity");
+			     "lquantize( ) base (argument #1) must be less than limit (argument #2)");
+		int64_t step = 1;
+		if (argc > 3) {
+			expr &x = *rhs.kids[3];
+			if (!x.s.is_const || !x.s.type->is_int() || x.s.value <= 0)
+				fail(tag::D_LQUANT_STEPTYPE, s.line,
+				     "lquantize( ) argument #3 must be a non-zero positive integer "
+				     "constant");
+			step = x.s.value;
+			if (step > UINT16_MAX)
+				fail(tag::D_LQUANT_STEPVAL, s.line,
+				     "lquantize( ) argument #3 must be a 16-bit quantity");
+		}
 		if ((limit - base) / step == 0)
+			fail(tag::D_LQUANT_STEPLARGE, s.line,
+			     "lquantize( ) step (argument #3) too large: must have at least one "
+			     "quantization level");
+		if ((limit - base) / step > UINT16_MAX)
 			fail(tag::D_LQUANT_STEPSMALL, s.line,
-			     "lquantize( ) limit (argument #3) minus base (argument #2) must be "
-			     "greater than step (argument #4)");
+			     "lquantize( ) step (argument #3) too small: number of quantization "
+			     "levels must be a 16-bit quantity");
 		params = {base, limit, step};
 		nwords = static_cast<uint32_t>((limit - base) / step) + 2;
 		incr_at = argc > 4 ? 4 : 0;
 		break;
 	}
 	case DTRACEAGG_LLQUANTIZE: {
-		int64_t factor = cparam(1, tag::D_LLQUANT_FACTORTYPE, "an integer constant");
-		int64_t low = cparam(2, tag::D_LLQUANT_LOWTYPE, "an integer constant");
-		int64_t high = cparam(3, tag::D_LLQUANT_HIGHTYPE, "an integer constant");
-		int64_t nsteps = cparam(4, tag::D_LLQUANT_NSTEPTYPE, "an integer constant");
-		if (factor < 2 || factor > UINT16_MAX)
-			fail(tag::D_LLQUANT_FACTORVAL, s.line,
-			     "llquantize( ) argument #2 (factor) must be two or more");
-		if (low < 0 || low > UINT16_MAX)
-			fail(tag::D_LLQUANT_LOWVAL, s.line,
-			     "llquantize( ) argument #3 (low magnitude) must be a 16-bit quantity");
-		if (high < 0 || high > UINT16_MAX)
-			fail(tag::D_LLQUANT_HIGHVAL, s.line,
-			     "llquantize( ) argument #4 (high magnitude) must be a 16-bit quantity");
-		if (high < low)
-			fail(tag::D_LLQUANT_HIGHLOW, s.line,
-			     "llquantize( ) argument #4 (high magnitude) must be at least argument "
-			     "#3 (low magnitude)");
-		if (nsteps < factor || nsteps > UINT16_MAX)
-			fail(tag::D_LLQUANT_NSTEPVAL, s.line,
-			     "llquantize( ) argument #5 (number of steps) must be a 16-bit quantity "
-			     "no less than argument #2 (factor)");
-		if (nsteps % factor != 0 && factor % nsteps != 0)
-			fail(tag::D_LLQUANT_NSTEPMATCH, s.line,
-			     "llquantize( ) argument #5 (number of steps) must be an integer "
-			     "multiple of argument #2 (factor)");
-		__int128 v = 1;
-		for (int64_t i = 0; i <= high; i++) {
-			v *= factor;
-			if (v > INT64_MAX)
+		// illumos: each of the four must be an integer constant and an
+		// unsigned 16-bit quantity, then the relations between them.
+		static const char *const what[] = {"factor", "low magnitude", "high magnitude",
+						   "linear steps per magnitude"};
+		static const tag bad_type[] = {tag::D_LLQUANT_FACTORTYPE, tag::D_LLQUANT_LOWTYPE,
+					       tag::D_LLQUANT_HIGHTYPE, tag::D_LLQUANT_NSTEPTYPE};
+		static const tag bad_val[] = {tag::D_LLQUANT_FACTORVAL, tag::D_LLQUANT_LOWVAL,
+					      tag::D_LLQUANT_HIGHVAL, tag::D_LLQUANT_NSTEPVAL};
+		int64_t v[4];
+		for (size_t i = 0; i < 4; i++) {
+			v[i] = cparam(i + 1, bad_type[i], std::string(" (") + what[i] + ")");
+			if (static_cast<uint64_t>(v[i]) > UINT16_MAX)
+				fail(bad_val[i], s.line,
+				     "llquantize( ) argument #" + std::to_string(i + 1) + " (" +
+					     what[i] + ") must be an unsigned 16-bit quantity");
+		}
+		int64_t factor = v[0], low = v[1], high = v[2], nsteps = v[3];
+		if (factor < 2)
+			fail(tag::D_LLQUANT_FACTORSMALL, s.line,
+			     "llquantize( ) factor (argument #1) must be two or more");
+		if (low >= high)
+			fail(tag::D_LLQUANT_MAGRANGE, s.line,
+			     "llquantize( ) high magnitude (argument #3) must be greater than low "
+			     "magnitude (argument #2)");
+		if (nsteps < factor)
+			fail(tag::D_LLQUANT_FACTORNSTEPS, s.line,
+			     "llquantize( ) factor (argument #1) must be less than or equal to the "
+			     "number of linear steps per magnitude (argument #4)");
+		int64_t pw = factor;
+		while (pw < nsteps)
+			pw *= factor;
+		if (nsteps % factor != 0 || pw % nsteps != 0)
+			fail(tag::D_LLQUANT_FACTOREVEN, s.line,
+			     "llquantize( ) factor (argument #1) must evenly divide the number of "
+			     "steps per magnitude (argument #4), and the number of steps per "
+			     "magnitude must evenly divide a power of the factor");
+		unsigned __int128 order = 1;
+		for (int64_t i = 0; i <= high + 1; i++) {
+			order *= static_cast<uint64_t>(factor);
+			if (order > UINT64_MAX)
 				fail(tag::D_LLQUANT_MAGTOOBIG, s.line,
-				     "llquantize( ) factor (argument #2) raised to power of high "
-				     "magnitude (argument #4) plus 1 overflows 64-bits");
+				     "llquantize( ) factor (" + std::to_string(factor) +
+					     ") raised to power of high magnitude (" +
+					     std::to_string(high) + ") plus 1 overflows 64-bits");
 		}
 		params = {factor, low, high, nsteps};
 		nwords = llquantize_top_bucket(factor, low, high, nsteps) + 1;
@@ -865,8 +912,9 @@ void clause_checker::aggregation(expr &s)
 	if (incr_at && argc > incr_at) {
 		expr &inc = *rhs.kids[incr_at];
 		if (!inc.s.type->is_scalar())
-			fail(tag::D_AGG_SCALAR, s.line,
-			     rhs.name + "( ) increment must be of scalar type");
+			fail(tag::D_PROTO_ARG, s.line,
+			     rhs.name + "( ) increment value (argument #" +
+				     std::to_string(incr_at + 1) + ") must be of scalar type");
 		arg_plan ap = plan_value(inc);
 		ap.type = types_.named("long");
 		ap.vt = types_.value_of(ap.type);
@@ -935,7 +983,7 @@ void clause_checker::statement(expr &s)
 		return;
 	}
 	if (s.kind == ek::agg)
-		fail(tag::D_AGG_NULL, s.line, "expression has null effect");
+		fail(tag::D_AGG_NULL, s.line, "expression has null effect: @" + s.name);
 	if (s.kind == ek::call) {
 		if (const action_def *a = find_action(s.name)) {
 			action(s, *a);
@@ -975,11 +1023,14 @@ void apply_pragma(sema_ctx &ctx, const std::string &text, uint32_t line,
 	if (w.size() < 2 || w[1] != "D")
 		return; // other pragmas are ignored, as cpp would
 	if (w.size() < 3)
-		fail(tag::D_PRAGMA_MALFORM, line, "malformed #pragma D directive");
+		return; // illumos dt_pragma(): a null directive is ignored
 	const std::string &d = w[2];
 	if (d == "option") {
-		if (w.size() != 4)
-			fail(tag::D_PRAGMA_MALFORM, line, "malformed #pragma D option");
+		if (w.size() < 4)
+			fail(tag::D_PRAGMA_MALFORM, line, "malformed #pragma option <option>=<val>");
+		if (w.size() > 4)
+			fail(tag::D_PRAGMA_MALFORM, line,
+			     "superfluous arguments specified for #pragma option");
 		std::string opt = w[3], val;
 		auto eq = opt.find('=');
 		if (eq != std::string::npos) {
@@ -988,15 +1039,29 @@ void apply_pragma(sema_ctx &ctx, const std::string &text, uint32_t line,
 		}
 		if (!k_options.count(opt))
 			fail(tag::D_PRAGMA_OPTSET, line,
-			     "failed to set option '" + opt + "': Invalid option name");
+			     "failed to set option '" + opt + "'" +
+				     (eq == std::string::npos ? "" : " to '" + val + "'") +
+				     ": Invalid option name");
 		if (!ctx.set.options.count(opt))
 			options[opt] = val;
 		return;
 	}
+	// depends_on module M: vmlinux is the kernel's types (BTF), another
+	// M a loaded module (/sys/module/M). A D library whose dependency is
+	// missing is skipped (driver.cc).
+	if (d == "depends_on" && w.size() == 5 && w[3] == "module") {
+		std::error_code ec;
+		bool found = w[4] == "vmlinux"
+				     ? ctx.syms.types.kernel().available()
+				     : w[4].find('/') == std::string::npos &&
+					       std::filesystem::is_directory("/sys/module/" + w[4], ec);
+		if (!found)
+			fail(tag::D_PRAGMA_DEPEND, line, "program requires module " + w[4]);
+	}
 	if (d == "attributes" || d == "binding" || d == "depends_on" || d == "error" ||
 	    d == "ident" || d == "line" || d == "version")
 		return;
-	fail(tag::D_PRAGMA_INVAL, line, "invalid control directive: #pragma D " + d);
+	fail(tag::D_PRAGMA_INVAL, line, "invalid D pragma: " + d);
 }
 
 void declare(sema_ctx &ctx, decl_ast &d)
@@ -1137,7 +1202,7 @@ void check_clause(sema_ctx &ctx, clause_ast &c, std::vector<checked_clause> &out
 			ec.check(*c.predicate);
 			const type_ref &t = c.predicate->s.type;
 			if (!t->is_scalar() && !t->is_string())
-				fail(tag::D_OP_SCALAR, c.predicate->line,
+				fail(tag::D_PRED_SCALAR, c.predicate->line,
 				     "predicate result must be of scalar type");
 		}
 	} catch (d_error &e) {

@@ -3,6 +3,7 @@
 // compiler/sema/types.cc - the D type table (see types.hpp).
 #include "types.hpp"
 
+#include "../btf/kernel_types.hpp"
 #include "../diag.hpp"
 
 #include <algorithm>
@@ -46,9 +47,19 @@ bool ctype::is_char_ptr_or_array() const
 	return ref->k == kind::integer && ref->size == 1;
 }
 
+const std::vector<member> &ctype::all_members() const
+{
+	if (lazy_members) {
+		auto load = std::move(lazy_members);
+		lazy_members = nullptr;
+		load(const_cast<ctype &>(*this));
+	}
+	return members;
+}
+
 const member *ctype::find_member(const std::string &n) const
 {
-	for (const auto &m : members)
+	for (const auto &m : all_members())
 		if (m.name == n)
 			return &m;
 	// Anonymous struct/union members.
@@ -181,6 +192,14 @@ type_table::~type_table()
 {
 	for (auto &[k, t] : sous_)
 		t->members.clear();
+	kernel_.reset();
+}
+
+kernel_types &type_table::kernel() const
+{
+	if (!kernel_)
+		kernel_ = std::make_unique<kernel_types>(*this);
+	return *kernel_;
 }
 
 type_ref type_table::int_type(uint32_t size, bool is_signed) const
@@ -251,6 +270,8 @@ type_ref type_table::resolve(decl_spec &spec, const const_eval &eval)
 	if (!spec.typedef_name.empty()) {
 		auto t = named(spec.typedef_name);
 		if (!t)
+			t = kernel().find_typedef(spec.typedef_name);
+		if (!t)
 			fail(tag::D_TYPE_ERR, spec.line,
 			     "failed to resolve type " + spec.typedef_name);
 		return t;
@@ -265,6 +286,10 @@ type_ref type_table::resolve(decl_spec &spec, const const_eval &eval)
 		}
 		if (spec.has_body && t && t->complete)
 			fail(tag::D_DECL_TYPERED, spec.line, "type redeclared: " + key);
+		// Not declared in D: the kernel's (BTF) type of that name.
+		if (!t && !spec.has_body && !spec.tag.empty())
+			if (auto kt = kernel().find_tagged(spec.sou, spec.tag))
+				return kt;
 		if (!t) {
 			t = std::make_shared<ctype>();
 			t->name = t->resolved = spec.tag.empty() ? spec.sou + " <anon>" : key;
@@ -413,6 +438,8 @@ type_ref type_table::parse_type_string(const std::string &s) const
 		auto it = sous_.find(words[0] + " " + words[1]);
 		if (it != sous_.end()) {
 			base = it->second;
+		} else if (auto kt = kernel().find_tagged(words[0], words[1])) {
+			base = kt;
 		} else {
 			auto t = std::make_shared<ctype>();
 			t->k = words[0] == "enum" ? ctype::kind::enum_ : ctype::kind::sou;
@@ -423,6 +450,8 @@ type_ref type_table::parse_type_string(const std::string &s) const
 		}
 	} else if (words.size() == 1 && named(words[0])) {
 		base = named(words[0]);
+	} else if (auto kt = words.size() == 1 ? kernel().find_typedef(words[0]) : nullptr) {
+		base = kt;
 	} else {
 		decl_spec spec;
 		spec.words = words;

@@ -9,6 +9,10 @@
 // table knows the C base types, the C99/kernel typedefs (int32_t, size_t,
 // pid_t ...) and what D programs declare. Sizes follow LP64.
 //
+// Names the table does not know ("struct task_struct", "umode_t" in a
+// provider's argument type) are looked up in the kernel's BTF
+// (btf/kernel_types.hpp) before failing.
+//
 // Errors: fail(D_TYPE_ERR / D_DECL_* ...).
 #pragma once
 
@@ -53,7 +57,10 @@ struct ctype {
 	bool complete = true;
 	type_ref ref;	    // pointee / element
 	uint32_t count = 0; // array elements
-	std::vector<member> members;
+	// Filled on first find_member() when lazy_members is set (kernel
+	// types from BTF, btf/kernel_types.hpp).
+	mutable std::vector<member> members;
+	mutable std::function<void(ctype &)> lazy_members;
 	std::vector<std::pair<std::string, int64_t>> enumerators;
 	// stack(), ustack(), sym() ... used as a value (aggregation key,
 	// printf argument): recorded as value_type::kind rec_kind.
@@ -71,7 +78,11 @@ struct ctype {
 	// char * / char[] (printable with %s, convertible to string)
 	[[nodiscard]] bool is_char_ptr_or_array() const;
 	[[nodiscard]] const member *find_member(const std::string &n) const;
+	// members, after loading them if they are lazy.
+	[[nodiscard]] const std::vector<member> &all_members() const;
 };
+
+class kernel_types;
 
 class type_table {
 public:
@@ -104,6 +115,9 @@ public:
 	// unknown struct pointers void *).
 	[[nodiscard]] type_ref parse_type_string(const std::string &s) const;
 
+	// The kernel's types (BTF); lazily loaded.
+	[[nodiscard]] kernel_types &kernel() const;
+
 	// The record layout of a value of type t.
 	[[nodiscard]] value_type value_of(const type_ref &t) const;
 	[[nodiscard]] dtrace_diftype_t diftype(const type_ref &t) const;
@@ -114,6 +128,7 @@ private:
 	std::map<std::string, std::pair<int64_t, type_ref>> enumerators_;
 	type_ref string_, void_;
 	uint32_t strsize_;
+	mutable std::unique_ptr<kernel_types> kernel_;
 };
 
 } // namespace dt::compiler

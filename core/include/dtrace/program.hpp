@@ -53,6 +53,8 @@ struct difo {
 };
 
 // What the consumer needs to format a recorded value.
+struct value_member; // below: print()'s struct members
+
 struct value_type {
 	enum class kind : uint8_t {
 		integer,  // size 1, 2, 4 or 8; is_signed
@@ -71,6 +73,19 @@ struct value_type {
 	uint32_t size = 8;
 	bool is_signed = true;
 	std::string name; // the D type's name, for print() ("int", "struct foo *")
+	// Added for print() of structs and unions (additive; empty otherwise):
+	// the members in declaration order, for dt_print.c's typed layout. A
+	// char array member has kind string and its array size. Empty when
+	// the type has a member print() cannot show (consumer falls back to
+	// trace()'s output).
+	std::vector<value_member> members = {};
+};
+
+// One member of a struct or union value_type (see value_type::members).
+struct value_member {
+	std::string name;
+	uint32_t offset = 0; // bytes from the start of the enclosing value
+	value_type type;
 };
 
 // One recorded value: how to compute it and where it lands.

@@ -1,9 +1,0 @@
-BEGIN
-{
-	@a = count();
-}
-
-END
-{
-	@a = sum(1);
-}

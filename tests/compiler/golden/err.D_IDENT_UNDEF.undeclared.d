@@ -1,6 +1,0 @@
-#!/usr/sbin/dtrace -s
-
-BEGIN
-{
-	trace(nosuchvar);
-}

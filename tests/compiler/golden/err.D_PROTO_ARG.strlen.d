@@ -1,4 +1,0 @@
-BEGIN
-{
-	trace(strlen(1));
-}

@@ -1,5 +1,0 @@
-BEGIN
-{
-	trace(1)
-	trace(2);
-}

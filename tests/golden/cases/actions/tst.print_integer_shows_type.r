@@ -1,0 +1,5 @@
+int 0x2a
+
+char 'A'
+
+

@@ -1,0 +1,9 @@
+/* SPDX-License-Identifier: MIT */
+/* Output without a trailing newline is printed as is. */
+#pragma D option quiet
+
+BEGIN
+{
+	printf("no newline");
+	exit(0);
+}

@@ -1,0 +1,4 @@
+before
+from-shell 7
+after
+

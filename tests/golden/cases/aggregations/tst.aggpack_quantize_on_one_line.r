@@ -1,0 +1,4 @@
+
+
+              key  min .------. max  | count
+                k    0 : x  x : 16   | 2

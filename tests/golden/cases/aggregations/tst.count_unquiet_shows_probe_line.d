@@ -1,0 +1,8 @@
+/* SPDX-License-Identifier: MIT */
+/* Without -q, the BEGIN firing line precedes the aggregation. */
+
+BEGIN
+{
+	@ = count();
+	exit(0);
+}

@@ -1,0 +1,3 @@
+avg 2
+stddev 2
+

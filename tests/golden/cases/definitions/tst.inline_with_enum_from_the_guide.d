@@ -1,0 +1,14 @@
+/* SPDX-License-Identifier: MIT */
+/* The guide's inline definitions using enum values. */
+#pragma D option quiet
+
+enum { ZERO, ONE, TWO };
+
+inline int one = ONE;
+inline int sum = ONE + TWO;
+
+BEGIN
+{
+	printf("%d %d\n", one, sum);
+	exit(0);
+}

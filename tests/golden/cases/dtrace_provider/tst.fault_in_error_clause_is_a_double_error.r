@@ -1,0 +1,3 @@
+dtrace: 1 error in ERROR probe enabling
+dtrace: error on enabled probe ID 1 (ID 1: dtrace:::BEGIN): invalid address (0x0) in action #1 at DIF offset 4
+

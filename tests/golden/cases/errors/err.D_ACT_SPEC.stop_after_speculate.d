@@ -1,0 +1,7 @@
+/* SPDX-License-Identifier: MIT */
+/* @@runtest-opts: -w */
+BEGIN
+{
+	speculate(1);
+	stop();
+}

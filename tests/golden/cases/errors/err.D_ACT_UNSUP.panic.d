@@ -1,0 +1,6 @@
+/* SPDX-License-Identifier: MIT */
+/* @@runtest-opts: -w */
+BEGIN
+{
+	panic();
+}

@@ -1,0 +1,6 @@
+/* SPDX-License-Identifier: MIT */
+BEGIN
+{
+	@a[1] = count();
+	@a[1, 2] = count();
+}

@@ -1,0 +1,10 @@
+/* SPDX-License-Identifier: MIT */
+BEGIN
+{
+	@a = count();
+}
+
+END
+{
+	@a = sum(1);
+}

@@ -1,0 +1,6 @@
+/* SPDX-License-Identifier: MIT */
+BEGIN
+{
+	speculate(1);
+	@a = count();
+}

@@ -1,0 +1,8 @@
+/* SPDX-License-Identifier: MIT */
+int y;
+int x[y];
+
+BEGIN
+{
+	exit(0);
+}

@@ -1,0 +1,7 @@
+/* SPDX-License-Identifier: MIT */
+long char x;
+
+BEGIN
+{
+	exit(0);
+}

@@ -1,0 +1,8 @@
+/* SPDX-License-Identifier: MIT */
+int x;
+char x;
+
+BEGIN
+{
+	exit(0);
+}

@@ -1,0 +1,7 @@
+/* SPDX-License-Identifier: MIT */
+this int x[int];
+
+BEGIN
+{
+	exit(0);
+}

@@ -1,0 +1,7 @@
+/* SPDX-License-Identifier: MIT */
+int;
+
+BEGIN
+{
+	exit(0);
+}

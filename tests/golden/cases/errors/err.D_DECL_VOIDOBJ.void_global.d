@@ -1,0 +1,7 @@
+/* SPDX-License-Identifier: MIT */
+void x;
+
+BEGIN
+{
+	exit(0);
+}

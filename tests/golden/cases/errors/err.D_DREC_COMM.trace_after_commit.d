@@ -1,0 +1,6 @@
+/* SPDX-License-Identifier: MIT */
+BEGIN
+{
+	commit(1);
+	trace(1);
+}

@@ -1,0 +1,5 @@
+/* SPDX-License-Identifier: MIT */
+BEGIN
+{
+	trace(18446744073709551616);
+}

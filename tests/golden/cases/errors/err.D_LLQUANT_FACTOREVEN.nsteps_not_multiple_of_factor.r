@@ -1,0 +1,1 @@
+dtrace: failed to compile script err.D_LLQUANT_FACTOREVEN.nsteps_not_multiple_of_factor.d: line 4: llquantize( ) factor (argument #1) must evenly divide the number of steps per magnitude (argument #4), and the number of steps per magnitude must evenly divide a power of the factor

@@ -1,0 +1,1 @@
+dtrace: failed to compile script err.D_LLQUANT_FACTORNSTEPS.nsteps_below_factor.d: line 4: llquantize( ) factor (argument #1) must be less than or equal to the number of linear steps per magnitude (argument #4)

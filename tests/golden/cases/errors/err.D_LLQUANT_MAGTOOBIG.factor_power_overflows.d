@@ -1,0 +1,5 @@
+/* SPDX-License-Identifier: MIT */
+BEGIN
+{
+	@a = llquantize(1, 10, 0, 19, 20);
+}

@@ -1,0 +1,6 @@
+/* SPDX-License-Identifier: MIT */
+/* @@runtest-args: 42 hello */
+BEGIN
+{
+	trace($1);
+}

@@ -1,0 +1,10 @@
+/* SPDX-License-Identifier: MIT */
+struct point {
+	int x;
+};
+struct point p;
+
+BEGIN
+{
+	trace(p ? 1 : 2);
+}

@@ -1,0 +1,5 @@
+/* SPDX-License-Identifier: MIT */
+a:b:c:d:e
+{
+	exit(0);
+}

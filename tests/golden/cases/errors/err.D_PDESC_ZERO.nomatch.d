@@ -1,0 +1,8 @@
+/* SPDX-License-Identifier: MIT */
+BEGIN
+{
+}
+
+nosuchprovider:::nosuchprobe
+{
+}

@@ -1,0 +1,6 @@
+/* SPDX-License-Identifier: MIT */
+#nosuchdirective
+BEGIN
+{
+	exit(0);
+}

@@ -1,0 +1,6 @@
+/* SPDX-License-Identifier: MIT */
+#pragma D nosuchdirective
+BEGIN
+{
+	exit(0);
+}

@@ -1,0 +1,6 @@
+/* SPDX-License-Identifier: MIT */
+#pragma D option
+BEGIN
+{
+	exit(0);
+}

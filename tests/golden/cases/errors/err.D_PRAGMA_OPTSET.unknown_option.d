@@ -1,0 +1,6 @@
+/* SPDX-License-Identifier: MIT */
+#pragma D option nosuchoption
+BEGIN
+{
+	exit(0);
+}

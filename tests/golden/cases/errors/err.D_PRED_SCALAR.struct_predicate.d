@@ -1,0 +1,11 @@
+/* SPDX-License-Identifier: MIT */
+struct point {
+	int x;
+};
+struct point p;
+
+BEGIN
+/p/
+{
+	exit(0);
+}

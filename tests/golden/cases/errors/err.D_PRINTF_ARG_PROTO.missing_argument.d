@@ -1,0 +1,5 @@
+/* SPDX-License-Identifier: MIT */
+BEGIN
+{
+	printf("%d %d\n", 1);
+}

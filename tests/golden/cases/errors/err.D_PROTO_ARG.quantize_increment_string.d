@@ -1,0 +1,5 @@
+/* SPDX-License-Identifier: MIT */
+BEGIN
+{
+	@a = quantize(1, "a");
+}

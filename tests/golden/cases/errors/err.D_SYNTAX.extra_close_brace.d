@@ -1,0 +1,6 @@
+/* SPDX-License-Identifier: MIT */
+BEGIN
+{
+	trace(1);
+}
+}

@@ -1,0 +1,5 @@
+/* SPDX-License-Identifier: MIT */
+BEGIN
+{
+	tracemem(0, 8, "a");
+}

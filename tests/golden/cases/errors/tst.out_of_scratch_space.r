@@ -1,0 +1,2 @@
+dtrace: error on enabled probe ID 1 (ID 1: dtrace:::BEGIN): out of scratch space in action #1 at DIF offset 12
+

@@ -1,0 +1,2 @@
+dtrace: 144 dynamic variable drops
+

@@ -1,0 +1,3 @@
+Hit an error! arg4=1 arg5=0
+dtrace: error on enabled probe ID 1 (ID 1: dtrace:::BEGIN): invalid address (0x0) in action #1 at DIF offset 4
+

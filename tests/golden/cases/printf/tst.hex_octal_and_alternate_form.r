@@ -1,0 +1,2 @@
+ff FF 10 0xff 0XFF 010
+

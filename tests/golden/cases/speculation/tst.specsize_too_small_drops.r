@@ -1,0 +1,2 @@
+dtrace: 1 speculative drop
+

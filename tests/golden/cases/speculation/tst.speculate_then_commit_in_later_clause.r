@@ -1,0 +1,5 @@
+direct
+before commit
+speculated
+after commit
+

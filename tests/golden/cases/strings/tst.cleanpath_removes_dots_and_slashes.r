@@ -1,0 +1,4 @@
+/foo/baz
+/foo/bar/baz
+/a/d
+

@@ -1,0 +1,3 @@
+matched
+ordered
+

@@ -1,0 +1,3 @@
+tab	here|8
+quote"back\slash
+

@@ -1,0 +1,2 @@
+HELLO, WORLD 42! hello, world 42!
+

@@ -1,0 +1,4 @@
+big small
+1
+o
+
