@@ -13,6 +13,7 @@
 //   printa(fmt, @a) the format over each row's keys, %@ takes the value
 //   exit            rows of every aggregation printa() never printed
 #include "internal.hpp"
+#include "util/bytes.hpp"
 #include "quantize.hpp"
 
 #include <algorithm>
@@ -45,10 +46,10 @@ std::string print_key(state &st, const datum &d, bool packed = false)
 	default: break;
 	}
 	switch (d.size) {
-	case 8: return strf(" %*lld", 16, static_cast<long long>(read_uint(d.p, 8)));
-	case 4: return strf(" %*d", 8, static_cast<int>(read_uint(d.p, 4)));
-	case 2: return strf(" %*d", 5, static_cast<int>(read_uint(d.p, 2)));
-	case 1: return strf(" %*d", 3, static_cast<int>(read_uint(d.p, 1)));
+	case 8: return strf(" %*lld", 16, static_cast<long long>(bytes::load_uint(d.p, 8)));
+	case 4: return strf(" %*d", 8, static_cast<int>(bytes::load_uint(d.p, 4)));
+	case 2: return strf(" %*d", 5, static_cast<int>(bytes::load_uint(d.p, 2)));
+	case 1: return strf(" %*d", 3, static_cast<int>(bytes::load_uint(d.p, 1)));
 	default: return print_bytes(d.p, d.size, packed ? 16 : -50, false, false, st.opt.rawbytes);
 	}
 }
@@ -181,7 +182,7 @@ void print_row(state &st, walk &w, const aggregation &ka, const std::vector<uint
 	for (const auto &d : vals) {
 		if (hist && d.agg_func) {
 			const auto &h = w.totals[ka.id];
-			int64_t val = read_int(d.p, 8);
+			int64_t val = bytes::load_int(d.p, 8);
 			o += " " + quantline(val, d.normal, h.total, h.pos, h.neg);
 		} else if (pack && d.agg_func == DTRACEAGG_QUANTIZE) {
 			o += quantize_packed(reinterpret_cast<const int64_t *>(d.p), w.bins[ka.id],

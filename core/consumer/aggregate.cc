@@ -4,6 +4,7 @@
 // after illumos dt_aggregate.c (merging, sorting, clear, trunc) and
 // dt_consume.c (dt_stddev).
 #include "aggregate.hpp"
+#include "util/bytes.hpp"
 
 #include <algorithm>
 #include <cstring>
@@ -325,26 +326,10 @@ int agg_store::cmp_key(const aggregation &a, const std::vector<uint8_t> &l,
 		if (off + sz > l.size() || off + sz > r.size())
 			continue;
 		const uint8_t *lp = l.data() + off, *rp = r.data() + off;
-		auto u = [](const uint8_t *p, size_t s) -> uint64_t {
-			uint64_t v = 0;
-			switch (s) {
-			case 1: return *p;
-			case 2: {
-				uint16_t x;
-				std::memcpy(&x, p, 2);
-				return x;
-			}
-			case 4: {
-				uint32_t x;
-				std::memcpy(&x, p, 4);
-				return x;
-			}
-			default: std::memcpy(&v, p, 8); return v;
-			}
-		};
 		bool bytewise = t.k == value_type::kind::string || t.k == value_type::kind::bytes;
 		if (!bytewise && (sz == 1 || sz == 2 || sz == 4 || sz == 8)) {
-			uint64_t lv = u(lp, sz), rv = u(rp, sz);
+			uint64_t lv = bytes::load_uint(lp, static_cast<uint32_t>(sz));
+			uint64_t rv = bytes::load_uint(rp, static_cast<uint32_t>(sz));
 			if (lv != rv)
 				return lv < rv ? -1 : 1;
 			continue;
@@ -352,7 +337,8 @@ int agg_store::cmp_key(const aggregation &a, const std::vector<uint8_t> &l,
 		if (sz == 16 && (t.k == value_type::kind::usym || t.k == value_type::kind::umod ||
 				 t.k == value_type::kind::uaddr)) {
 			for (size_t w = 0; w < 2; w++) {
-				uint64_t lv = u(lp + 8 * w, 8), rv = u(rp + 8 * w, 8);
+				uint64_t lv = bytes::load_uint(lp + 8 * w, 8);
+				uint64_t rv = bytes::load_uint(rp + 8 * w, 8);
 				if (lv != rv)
 					return lv < rv ? -1 : 1;
 			}

@@ -102,8 +102,6 @@ std::string print_stack(state &st, const datum &d, const std::string &format, in
 std::string print_symbolic(state &st, const datum &d, const std::string &format);
 // The record of an action argument inside a firing.
 datum record_datum(const record &r, const uint8_t *firing, size_t len);
-uint64_t read_uint(const uint8_t *p, uint32_t size);
-int64_t read_int(const uint8_t *p, uint32_t size);
 
 // ---- printf.cc -----------------------------------------------------------
 // dt_printf_format(): the text of fmt over args. aggvals: printa's values

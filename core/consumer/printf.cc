@@ -7,6 +7,7 @@
 // size (8 bytes: "ll"; %d of an unsigned value: %u). A precision of 0 is
 // not passed on (illumos: "%.0d" prints as "%d").
 #include "internal.hpp"
+#include "util/bytes.hpp"
 
 #include <arpa/inet.h>
 #include <netdb.h>
@@ -176,14 +177,14 @@ bool format_text(state &st, const fmt::format &f, std::span<const datum> args,
 		if (pc.flags & fmt::k_dynwidth) {
 			if (ai >= args.size())
 				return false;
-			width = static_cast<int>(read_int(args[ai].p, args[ai].size));
+			width = static_cast<int>(bytes::load_int(args[ai].p, args[ai].size));
 			dynwidth = width;
 			ai++;
 		}
 		if (pc.flags & fmt::k_dynprec) {
 			if (ai >= args.size())
 				return false;
-			prec = static_cast<int>(read_int(args[ai].p, args[ai].size));
+			prec = static_cast<int>(bytes::load_int(args[ai].p, args[ai].size));
 			ai++;
 		}
 		datum d;
@@ -274,19 +275,19 @@ bool format_text(state &st, const fmt::format &f, std::span<const datum> args,
 			if (d.size == 8) {
 				if (sgn)
 					out += cfmt(lf, static_cast<long long>(
-								read_int(d.p, 8) /
+								bytes::load_int(d.p, 8) /
 								static_cast<int64_t>(normal)));
 				else
 					out += cfmt(lf, static_cast<unsigned long long>(
-								read_uint(d.p, 8) / normal));
+								bytes::load_uint(d.p, 8) / normal));
 			} else if (sgn) {
 				out += cfmt(lf, static_cast<int>(static_cast<int32_t>(
-									 read_int(d.p, d.size)) /
+									 bytes::load_int(d.p, d.size)) /
 								 static_cast<int32_t>(normal)));
 			} else {
 				out += cfmt(lf,
 					    static_cast<unsigned>(
-						    static_cast<uint32_t>(read_uint(d.p, d.size)) /
+						    static_cast<uint32_t>(bytes::load_uint(d.p, d.size)) /
 						    static_cast<uint32_t>(normal)));
 			}
 			break;
@@ -314,16 +315,16 @@ bool format_text(state &st, const fmt::format &f, std::span<const datum> args,
 		case arg_print::kaddr: {
 			if (d.size != 4 && d.size != 8)
 				return false;
-			out += cfmt(cf + "s", st.syms.addr2str(read_uint(d.p, d.size)).c_str());
+			out += cfmt(cf + "s", st.syms.addr2str(bytes::load_uint(d.p, d.size)).c_str());
 			break;
 		}
 		case arg_print::uaddr: {
 			uint64_t pid = 0, val;
 			if (d.size == 16) {
-				pid = read_uint(d.p, 8);
-				val = read_uint(d.p + 8, 8);
+				pid = bytes::load_uint(d.p, 8);
+				val = bytes::load_uint(d.p + 8, 8);
 			} else if (d.size == 4 || d.size == 8) {
-				val = read_uint(d.p, d.size);
+				val = bytes::load_uint(d.p, d.size);
 			} else {
 				return false;
 			}
@@ -342,10 +343,10 @@ bool format_text(state &st, const fmt::format &f, std::span<const datum> args,
 			break;
 		}
 		case arg_print::time:
-			out += cfmt(cf + "s", time_y(read_uint(d.p, 8)).c_str());
+			out += cfmt(cf + "s", time_y(bytes::load_uint(d.p, 8)).c_str());
 			break;
 		case arg_print::time822:
-			out += cfmt(cf + "s", time_t822(read_uint(d.p, 8)).c_str());
+			out += cfmt(cf + "s", time_t822(bytes::load_uint(d.p, 8)).c_str());
 			break;
 		case arg_print::cstr: out += cfmt(cf + "s", cstring(d).c_str()); break;
 		case arg_print::wstr: {
@@ -362,14 +363,14 @@ bool format_text(state &st, const fmt::format &f, std::span<const datum> args,
 		case arg_print::echr: {
 			if (d.size != 1 && d.size != 2 && d.size != 4)
 				return false;
-			char ch = static_cast<char>(read_int(d.p, d.size));
+			char ch = static_cast<char>(bytes::load_int(d.p, d.size));
 			out += cfmt(cf + "s", escape(&ch, 1).c_str());
 			break;
 		}
 		case arg_print::port:
 			out += cfmt(
 				cf + "s",
-				port_name(static_cast<uint16_t>(read_uint(d.p, d.size))).c_str());
+				port_name(static_cast<uint16_t>(bytes::load_uint(d.p, d.size))).c_str());
 			break;
 		case arg_print::inetaddr:
 			out += cfmt(cf + "s", inet_name(cstring(d)).c_str());

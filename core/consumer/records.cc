@@ -11,6 +11,7 @@
 //   per firing (not with -q)     "%3d %6d %32s " cpu, probe id, func:name
 //   then each action's output, then (not with -q) "\n".
 #include "internal.hpp"
+#include "util/bytes.hpp"
 
 #include <fcntl.h>
 #include <unistd.h>
@@ -22,52 +23,6 @@
 #include <cstring>
 
 namespace dt::consumer_impl {
-
-uint64_t read_uint(const uint8_t *p, uint32_t size)
-{
-	switch (size) {
-	case 1: return *p;
-	case 2: {
-		uint16_t v;
-		std::memcpy(&v, p, 2);
-		return v;
-	}
-	case 4: {
-		uint32_t v;
-		std::memcpy(&v, p, 4);
-		return v;
-	}
-	case 8: {
-		uint64_t v;
-		std::memcpy(&v, p, 8);
-		return v;
-	}
-	default: return 0;
-	}
-}
-
-int64_t read_int(const uint8_t *p, uint32_t size)
-{
-	switch (size) {
-	case 1: return static_cast<int8_t>(*p);
-	case 2: {
-		int16_t v;
-		std::memcpy(&v, p, 2);
-		return v;
-	}
-	case 4: {
-		int32_t v;
-		std::memcpy(&v, p, 4);
-		return v;
-	}
-	case 8: {
-		int64_t v;
-		std::memcpy(&v, p, 8);
-		return v;
-	}
-	default: return 0;
-	}
-}
 
 datum record_datum(const record &r, const uint8_t *firing, size_t len)
 {
@@ -161,12 +116,12 @@ std::string print_stack(state &st, const datum &d, const std::string &format, in
 			return o;
 		uint32_t strsize = d.strsize <= d.size ? d.strsize : 0;
 		uint32_t depth = (d.size - strsize) / 8 - 1;
-		auto pid = static_cast<pid_t>(read_uint(d.p, 8));
+		auto pid = static_cast<pid_t>(bytes::load_uint(d.p, 8));
 		const char *strbase = reinterpret_cast<const char *>(d.p) + (depth + 1) * 8;
 		const char *str = strsize ? strbase : nullptr;
 		o += "\n";
 		for (uint32_t i = 0; i < depth; i++) {
-			uint64_t pc = read_uint(d.p + 8 * (i + 1), 8);
+			uint64_t pc = bytes::load_uint(d.p + 8 * (i + 1), 8);
 			if (pc == 0)
 				break;
 			o += std::string(static_cast<size_t>(std::max(indent, 0)), ' ');
@@ -197,7 +152,7 @@ std::string print_stack(state &st, const datum &d, const std::string &format, in
 	o += "\n";
 	uint32_t depth = d.size / 8;
 	for (uint32_t i = 0; i < depth; i++) {
-		uint64_t pc = read_uint(d.p + 8 * i, 8);
+		uint64_t pc = bytes::load_uint(d.p + 8 * i, 8);
 		if (pc == 0)
 			break;
 		o += std::string(static_cast<size_t>(std::max(indent, 0)), ' ');
@@ -212,13 +167,13 @@ std::string print_symbolic(state &st, const datum &d, const std::string &format)
 	using k = value_type::kind;
 	std::string s;
 	if (d.kind == k::sym || d.kind == k::mod) {
-		uint64_t pc = read_uint(d.p, d.size == 4 ? 4 : 8);
+		uint64_t pc = bytes::load_uint(d.p, d.size == 4 ? 4 : 8);
 		s = d.kind == k::sym ? st.syms.ksym(pc) : st.syms.kmod(pc);
 	} else {
 		if (d.size < 16)
 			return {};
-		auto pid = static_cast<pid_t>(read_uint(d.p, 8));
-		uint64_t pc = read_uint(d.p + 8, 8);
+		auto pid = static_cast<pid_t>(bytes::load_uint(d.p, 8));
+		uint64_t pc = bytes::load_uint(d.p + 8, 8);
 		if (d.kind == k::usym)
 			s = st.syms.usym(pid, pc);
 		else if (d.kind == k::umod)
@@ -249,10 +204,10 @@ std::string print_trace(state &st, const datum &d, uint16_t act)
 	if (d.kind == k::string || d.kind == k::bytes)
 		return print_bytes(d.p, d.size, -33, quiet, false, st.opt.rawbytes);
 	switch (d.size) {
-	case 8: return strf(quiet ? "%lld" : " %16lld", static_cast<long long>(read_int(d.p, 8)));
-	case 4: return strf(quiet ? "%d" : " %8d", static_cast<int>(read_int(d.p, 4)));
-	case 2: return strf(quiet ? "%d" : " %5d", static_cast<int>(read_uint(d.p, 2)));
-	case 1: return strf(quiet ? "%d" : " %3d", static_cast<int>(read_uint(d.p, 1)));
+	case 8: return strf(quiet ? "%lld" : " %16lld", static_cast<long long>(bytes::load_int(d.p, 8)));
+	case 4: return strf(quiet ? "%d" : " %8d", static_cast<int>(bytes::load_int(d.p, 4)));
+	case 2: return strf(quiet ? "%d" : " %5d", static_cast<int>(bytes::load_uint(d.p, 2)));
+	case 1: return strf(quiet ? "%d" : " %3d", static_cast<int>(bytes::load_uint(d.p, 1)));
 	default: return print_bytes(d.p, d.size, -33, quiet, false, st.opt.rawbytes);
 	}
 }
@@ -286,8 +241,8 @@ std::string typed_scalar(const uint8_t *p, const value_type &t, bool top)
 		return strf("'\\%03o'", static_cast<int>(c));
 	}
 	if (t.size == 8)
-		return strf("%#llx", static_cast<unsigned long long>(read_uint(p, 8)));
-	return strf("%#x", static_cast<unsigned>(read_uint(p, t.size)));
+		return strf("%#llx", static_cast<unsigned long long>(bytes::load_uint(p, 8)));
+	return strf("%#x", static_cast<unsigned>(bytes::load_uint(p, t.size)));
 }
 
 // dt_print_member() over a struct's members (ctf_type_visit order): the
@@ -346,9 +301,9 @@ std::string print_typed(state &st, const datum &d, const value_type &t)
 		else
 			v = strf("'\\%03o'", static_cast<int>(c));
 	} else if (d.size == 8) {
-		v = strf("%#llx", static_cast<unsigned long long>(read_uint(d.p, 8)));
+		v = strf("%#llx", static_cast<unsigned long long>(bytes::load_uint(d.p, 8)));
 	} else {
-		v = strf("%#x", static_cast<unsigned>(read_uint(d.p, d.size)));
+		v = strf("%#x", static_cast<unsigned>(bytes::load_uint(d.p, d.size)));
 	}
 	return t.name + " " + v + "\n";
 }
@@ -452,7 +407,7 @@ void do_action(state &st, const enabled_probe &ep, const action &a, const uint8_
 	case DTRACEACT_NONE: return;
 	case DTRACEACT_EXIT:
 		if (auto *d = arg0())
-			st.exit_status = static_cast<int>(read_int(d->p, d->size));
+			st.exit_status = static_cast<int>(bytes::load_int(d->p, d->size));
 		return;
 	case DTRACEACT_PRINTF:
 	case DTRACEACT_SYSTEM:
@@ -494,13 +449,13 @@ void do_action(state &st, const enabled_probe &ep, const action &a, const uint8_
 		case DT_ACT_NORMALIZE:
 			if (auto *d = arg0())
 				for (auto id : a.aggs)
-					st.aggs.normalize(id, read_uint(d->p, d->size));
+					st.aggs.normalize(id, bytes::load_uint(d->p, d->size));
 			return;
 		case DT_ACT_TRUNC: {
 			refresh(st);
 			int64_t n = 0;
 			if (auto *d = arg0())
-				n = read_int(d->p, d->size);
+				n = bytes::load_int(d->p, d->size);
 			for (auto id : a.aggs)
 				st.aggs.trunc(id, n);
 			return;
@@ -528,7 +483,7 @@ void do_action(state &st, const enabled_probe &ep, const action &a, const uint8_
 		}
 	case DTRACEACT_TRACEMEM_DYNSIZE:
 		if (auto *d = arg0())
-			tracememsize = read_uint(d->p, d->size);
+			tracememsize = bytes::load_uint(d->p, d->size);
 		return;
 	case DTRACEACT_TRACEMEM: {
 		auto *d = arg0();
@@ -536,7 +491,7 @@ void do_action(state &st, const enabled_probe &ep, const action &a, const uint8_
 			return;
 		uint64_t n = d->size;
 		if (args.size() > 1 && args[1].p)
-			tracememsize = read_uint(args[1].p, args[1].size);
+			tracememsize = bytes::load_uint(args[1].p, args[1].size);
 		if (tracememsize != 0 && tracememsize < n)
 			n = tracememsize;
 		tracememsize = 0;

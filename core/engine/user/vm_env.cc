@@ -8,6 +8,7 @@
 // are read here) and fault with BADADDR anywhere else, as an unmapped
 // kernel address does on illumos.
 #include "state.hpp"
+#include "util/bytes.hpp"
 
 #include <sys/uio.h>
 #include <sys/wait.h>
@@ -55,34 +56,12 @@ const uint8_t *builtin_memory(const state &st, const firing_env &fe, uint64_t ad
 	return nullptr;
 }
 
-uint64_t read_word(const uint8_t *p, uint32_t size)
-{
-	switch (size) {
-	case 1: return *p;
-	case 2: {
-		uint16_t v;
-		std::memcpy(&v, p, 2);
-		return v;
-	}
-	case 4: {
-		uint32_t v;
-		std::memcpy(&v, p, 4);
-		return v;
-	}
-	default: {
-		uint64_t v;
-		std::memcpy(&v, p, 8);
-		return v;
-	}
-	}
-}
-
 uint64_t env_load(void *env, uint64_t addr, uint32_t size, enum dif_space space, uint16_t *fault)
 {
 	firing_env &fe = fenv(env);
 	if (space == DIF_SPACE_KERNEL) {
 		if (const uint8_t *p = builtin_memory(*fe.st, fe, addr, size))
-			return read_word(p, size);
+			return bytes::load_uint(p, size);
 		*fault = DTRACEFLT_BADADDR;
 		return 0;
 	}
@@ -91,7 +70,7 @@ uint64_t env_load(void *env, uint64_t addr, uint32_t size, enum dif_space space,
 		*fault = DTRACEFLT_BADADDR;
 		return 0;
 	}
-	return read_word(buf, size);
+	return bytes::load_uint(buf, size);
 }
 
 uint64_t env_copystr(void *env, uint64_t addr, char *dst, uint64_t max, enum dif_space space,
