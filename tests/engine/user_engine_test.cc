@@ -138,7 +138,12 @@ TEST_F(user_engine, AggregationsDeliverKeyedDeltasPerFunction)
 		a.func = func;
 		a.params = std::move(params);
 		a.nwords = nwords;
-		a.keys.push_back({value_type::kind::string, 8, false, "string"});
+		value_type key;
+		key.k = value_type::kind::string;
+		key.size = 8;
+		key.is_signed = false;
+		key.name = "string";
+		a.keys.push_back(key);
 		a.key_offsets = {0};
 		a.key_size = 8;
 		p.aggregations.push_back(a);

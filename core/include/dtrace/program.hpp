@@ -78,7 +78,7 @@ struct value_type {
 	// char array member has kind string and its array size. Empty when
 	// the type has a member print() cannot show (consumer falls back to
 	// trace()'s output).
-	std::vector<value_member> members = {};
+	std::vector<value_member> members;
 };
 
 // One member of a struct or union value_type (see value_type::members).
