@@ -109,38 +109,21 @@ inline difo div_by_zero()
 	return d;
 }
 
-// ldls id, %r1; add %r1, <inc>, %r1; stls %r1, id; ret %r1 (this->v += inc)
-inline difo bump_local(uint32_t id, uint64_t inc)
+// ld id, %r1; add %r1, <inc>, %r1; st %r1, id; ret %r1: this->v += inc
+// (DIFV_SCOPE_LOCAL, ldls/stls) or self->v += inc (DIFV_SCOPE_THREAD, ldts/stts).
+inline difo bump_var(uint32_t id, uint64_t inc, uint8_t scope)
 {
+	bool local = scope == DIFV_SCOPE_LOCAL;
 	difo d;
 	d.inttab = {inc};
-	d.text = {DIF_INSTR_LDV(DIF_OP_LDLS, id, 1), DIF_INSTR_SETX(0, 2),
-		  DIF_INSTR_FMT(DIF_OP_ADD, 1, 2, 1), DIF_INSTR_STV(DIF_OP_STLS, id, 1),
-		  DIF_INSTR_RET(1)};
+	d.text = {DIF_INSTR_LDV(local ? DIF_OP_LDLS : DIF_OP_LDTS, id, 1), DIF_INSTR_SETX(0, 2),
+		  DIF_INSTR_FMT(DIF_OP_ADD, 1, 2, 1),
+		  DIF_INSTR_STV(local ? DIF_OP_STLS : DIF_OP_STTS, id, 1), DIF_INSTR_RET(1)};
 	d.rtype = int_type();
 	dtrace_difv_t var{};
 	var.dtdv_id = id;
 	var.dtdv_kind = DIFV_KIND_SCALAR;
-	var.dtdv_scope = DIFV_SCOPE_LOCAL;
-	var.dtdv_flags = DIFV_F_REF | DIFV_F_MOD;
-	var.dtdv_type = int_type();
-	d.vartab = {var};
-	return d;
-}
-
-// ldts id, %r1; add %r1, <inc>, %r1; stts %r1, id; ret %r1 (self->v += inc)
-inline difo bump_thread(uint32_t id, uint64_t inc)
-{
-	difo d;
-	d.inttab = {inc};
-	d.text = {DIF_INSTR_LDV(DIF_OP_LDTS, id, 1), DIF_INSTR_SETX(0, 2),
-		  DIF_INSTR_FMT(DIF_OP_ADD, 1, 2, 1), DIF_INSTR_STV(DIF_OP_STTS, id, 1),
-		  DIF_INSTR_RET(1)};
-	d.rtype = int_type();
-	dtrace_difv_t var{};
-	var.dtdv_id = id;
-	var.dtdv_kind = DIFV_KIND_SCALAR;
-	var.dtdv_scope = DIFV_SCOPE_THREAD;
+	var.dtdv_scope = scope;
 	var.dtdv_flags = DIFV_F_REF | DIFV_F_MOD;
 	var.dtdv_type = int_type();
 	d.vartab = {var};

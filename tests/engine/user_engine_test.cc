@@ -502,7 +502,7 @@ TEST_F(user_engine, ClauseLocalsLastOneFiringAcrossItsClauses)
 	const uint32_t v = DIF_VAR_OTHER_UBASE;
 	for (int i = 0; i < 2; i++) {
 		clause c = clause_on("profile", "tick-1ms", 24);
-		c.actions.push_back(trace_action(int_record(bump_local(v, 1), 16)));
+		c.actions.push_back(trace_action(int_record(bump_var(v, 1, DIFV_SCOPE_LOCAL), 16)));
 		p.clauses.push_back(c);
 	}
 	clause stop = clause_on("profile", "tick-1ms", 16);
@@ -533,10 +533,10 @@ TEST_F(user_engine, ThreadLocalsPersistAcrossFirings)
 	var.type = int_type();
 	p.variables.push_back(var);
 	clause begin = clause_on("dtrace", "BEGIN", 24);
-	begin.actions.push_back(trace_action(int_record(bump_thread(v, 5), 16)));
+	begin.actions.push_back(trace_action(int_record(bump_var(v, 5, DIFV_SCOPE_THREAD), 16)));
 	p.clauses.push_back(begin);
 	clause end = clause_on("dtrace", "END", 24);
-	end.actions.push_back(trace_action(int_record(bump_thread(v, 1), 16)));
+	end.actions.push_back(trace_action(int_record(bump_var(v, 1, DIFV_SCOPE_THREAD), 16)));
 	p.clauses.push_back(end);
 	auto e = make_user_engine(settings());
 	(void)e->enable(p);
