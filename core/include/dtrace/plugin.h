@@ -49,7 +49,7 @@ extern "C" {
 /* Bumped on any incompatible change; the consumer requires equality. */
 #define DT_PLUGIN_ABI_MAJOR 1
 /* Bumped when fields are appended; informational (sz is what counts). */
-#define DT_PLUGIN_ABI_MINOR 0
+#define DT_PLUGIN_ABI_MINOR 1
 
 #define DT_PLUGIN_ENTRY_SYMBOL "dtrace_plugin_entry"
 
@@ -225,7 +225,31 @@ typedef struct dt_bpf_attach {
 	/* Provider-specific filter, e.g. the syscall number on sys_enter. */
 	int64_t filter;
 	int32_t has_filter;
+
+	/* ---- ABI 1.1 (read with DT_ABI_HAS) ---- */
+	/*
+	 * How the program's context yields arg0..arg9 (enum dt_bpf_ctx).
+	 * RAW_TRACEPOINT and TRACEPOINT targets: DT_BPF_CTX_RAW unless the
+	 * plugin says otherwise.
+	 */
+	int32_t ctx;
+	/* DT_BPF_CTX_RAW: how many u64 arguments the raw tracepoint passes. */
+	uint32_t nargs;
+	/*
+	 * DT_BPF_CTX_RAW: args[i] is raw argument argmap[i] (-1: 0), for
+	 * i < 10, when has_argmap; else args[i] is raw argument i.
+	 */
+	int32_t argmap[10];
+	int32_t has_argmap;
 } dt_bpf_attach_t;
+
+/* How a bpf program reads a probe's arguments from its context. */
+enum dt_bpf_ctx {
+	DT_BPF_CTX_RAW = 0,	  /* raw tracepoint arguments (see argmap) */
+	DT_BPF_CTX_SYS_ENTER = 1, /* raw_tp sys_enter: syscall args from pt_regs */
+	DT_BPF_CTX_SYS_EXIT = 2,  /* raw_tp sys_exit: arg0 = arg1 = return value */
+	DT_BPF_CTX_PERF = 3,	  /* perf event: arg0 kernel pc, arg1 user pc */
+};
 
 typedef struct dt_plugin_bpf_ops {
 	size_t sz;

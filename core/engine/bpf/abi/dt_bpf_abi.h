@@ -1,0 +1,177 @@
+/* SPDX-License-Identifier: MIT OR GPL-2.0 */
+/*
+ * dt_bpf_abi.h - what the bpf engine's three parts agree on: the code the
+ * translator emits (translate.hpp), the BPF library it calls (lib/), and
+ * the runtime that creates the maps, loads, attaches and consumes
+ * (bpf_engine.cc). Included by BPF C (clang -target bpf) and by C++.
+ *
+ *   probe fires ─► program for (attach kind, target)        one per target
+ *                    prologue: m = dt_mem[cpu]; nesting guard; activity
+ *                              check; m->args[], m->filter, m->timestamp
+ *                    for each clause with ECBs here, in EPID order:
+ *                      epid = fixed, or dt_epids_<n>[m->filter] (0: skip)
+ *                      predicate, actions ─► m->buf ─► dt_ring sample
+ *                      aggregations ─► dt_agg_<id> (per-CPU hash)
+ *                      fault ─► dt_ring fault sample; ERROR clauses
+ *                    epilogue: m->active = 0
+ *
+ * Addresses. DIF values are 64-bit addresses in one flat space. Memory
+ * DTrace owns lives in BPF maps, so it is named by a tagged address that
+ * no kernel or user pointer can have (the non-canonical hole on x86_64):
+ *   DT_BPF_TAG_SCRATCH | off   m->scratch[off]   (this CPU's dt_mem)
+ *   DT_BPF_TAG_STRTAB  | off   dt_strtab[0][off] (every DIFO's strings)
+ *   DT_BPF_TAG_GLOBALS | off   dt_globals[0][off] (by-ref global storage)
+ * Every other address is the kernel's (ld*, bpf_probe_read_kernel) or the
+ * current process's (uld*, copyin*, bpf_probe_read_user). A load from a
+ * tagged address outside its region faults DTRACEFLT_BADADDR.
+ */
+#ifndef DT_BPF_ABI_H
+#define DT_BPF_ABI_H
+
+#ifdef __bpf__
+typedef unsigned char uint8_t;
+typedef unsigned short uint16_t;
+typedef unsigned int uint32_t;
+typedef unsigned long long uint64_t;
+typedef long long int64_t;
+#else
+#include <stdint.h>
+#endif
+
+#define DT_BPF_TAG_MASK 0xff00000000000000ULL
+#define DT_BPF_TAG_SCRATCH 0x4000000000000000ULL
+#define DT_BPF_TAG_STRTAB 0x4100000000000000ULL
+#define DT_BPF_TAG_GLOBALS 0x4200000000000000ULL
+#define DT_BPF_TAG_OFF(a) ((a) & ~DT_BPF_TAG_MASK)
+
+/* Region sizes: powers of two, so code can mask offsets for the verifier. */
+#define DT_BPF_BUF_SIZE 16384	  /* largest firing (clause::size) */
+#define DT_BPF_SCRATCH_SIZE 32768 /* scratch: strings, tuples, alloca */
+#define DT_BPF_STRTAB_SIZE 65536  /* all DIFOs' string tables */
+#define DT_BPF_GLOBALS_MAX 65536  /* dt_globals value, at most */
+#define DT_BPF_LOCALS_SIZE 4096	  /* clause-locals (this->), scalars+by-ref */
+#define DT_BPF_KEY_SIZE 2048	  /* staging for aggregation and dvar keys */
+#define DT_BPF_STRSIZE_MAX 1024	  /* largest strsize the engine accepts */
+#define DT_BPF_NARGS 10
+
+/* Fault state (DTRACEFLT_* codes from uapi/dtrace/actions.h / dif.h). */
+struct dt_bpf_fault_state {
+	uint32_t code;	 /* 0: no fault */
+	uint32_t action; /* 1-based action index, 0: predicate (fire.cc rule) */
+	int64_t offset;	 /* DIF byte offset of the faulting instruction, -1 */
+	uint64_t illval;
+};
+
+/*
+ * dt_mem: ARRAY map, max_entries = number of possible CPUs, indexed by
+ * bpf_get_smp_processor_id() (a PERCPU_ARRAY value is limited to 32 KiB).
+ * Only the program running on that CPU touches its entry; `active` stops a
+ * program that interrupts another on the same CPU (perf events in IRQ
+ * context) from using it: that firing is counted in nested_drops instead.
+ */
+struct dt_bpf_mem {
+	uint32_t active;
+	uint32_t cpu;
+	uint64_t epid;		     /* the ECB running now */
+	uint64_t filter;	     /* e.g. the syscall number */
+	uint64_t timestamp;	     /* bpf_ktime_get_ns() at the firing */
+	uint64_t args[DT_BPF_NARGS]; /* arg0..arg9 */
+	uint64_t errno_;	     /* syscall:::return: errno, else 0 */
+	uint64_t pc;		     /* DIF byte offset of the current instruction */
+	uint64_t action;	     /* 1-based action index being run */
+	struct dt_bpf_fault_state fault;
+	uint64_t scratch_used;	     /* bytes of scratch handed out */
+	uint64_t tuple_used;	     /* bytes of key staged by dt_tuple_push */
+	uint64_t tuple_n;	     /* elements pushed */
+	uint64_t nested_drops;	     /* firings refused by `active` */
+	uint64_t strtok_addr;	     /* strtok() state */
+	uint64_t strtok_off;
+	uint64_t regs[8];	     /* spill area the translator may use */
+	/*
+	 * The sample being built: struct dt_bpf_sample, then the firing
+	 * (dtrace_rechdr_t + records, clause::size bytes).
+	 */
+	uint8_t buf[DT_BPF_BUF_SIZE + 16];
+	uint8_t locals[DT_BPF_LOCALS_SIZE]; /* this-> scalars and by-ref */
+	uint8_t key[DT_BPF_KEY_SIZE];	    /* aggregation / dvar key staging */
+	uint8_t scratch[DT_BPF_SCRATCH_SIZE];
+};
+
+/* Every dt_ring sample begins with this. */
+enum dt_bpf_sample_kind {
+	DT_BPF_SAMPLE_FIRING = 1, /* then the firing: rechdr + records */
+	DT_BPF_SAMPLE_FAULT = 2,  /* then struct dt_bpf_fault_sample */
+};
+
+struct dt_bpf_sample {
+	uint32_t cpu;
+	uint32_t kind; /* enum dt_bpf_sample_kind */
+};
+
+struct dt_bpf_fault_sample {
+	uint32_t epid;
+	uint32_t action;
+	int64_t offset;
+	uint64_t code;
+	uint64_t illval;
+};
+
+/* dt_status: ARRAY, 1 entry, shared by every CPU. */
+enum dt_bpf_activity {
+	DT_BPF_INACTIVE = 0, /* before BEGIN: only BEGIN runs */
+	DT_BPF_ACTIVE = 1,   /* BEGIN ran: every probe runs */
+	DT_BPF_DRAINING = 2, /* exit() ran: only END (and ERROR) run */
+	DT_BPF_STOPPED = 3,  /* END ran: nothing runs */
+};
+
+struct dt_bpf_status {
+	uint64_t activity; /* enum dt_bpf_activity */
+	uint64_t exit_cpu;
+};
+
+/* dt_cpustate: PERCPU_ARRAY, 1 entry: drop counters since the start. */
+struct dt_bpf_cpustate {
+	uint64_t drops;	      /* principal: dt_ring full */
+	uint64_t agg_drops;   /* aggregation map full */
+	uint64_t dyn_drops;   /* dt_tls / dt_dvars full */
+	uint64_t spec_drops;
+	uint64_t dbl_errors;  /* faults in ERROR clauses */
+	uint64_t nested;      /* see dt_bpf_mem::active */
+};
+
+/* dt_probes: ARRAY keyed by EPID: the probe's names, for probe* built-ins. */
+#define DT_BPF_PROBE_NAME 64
+#define DT_BPF_PROBE_FUNC 128
+struct dt_bpf_probe {
+	char prov[DT_BPF_PROBE_NAME];
+	char mod[DT_BPF_PROBE_NAME];
+	char func[DT_BPF_PROBE_FUNC];
+	char name[DT_BPF_PROBE_NAME];
+	uint32_t id; /* the registry's probe id (DIF_VAR_ID) */
+	uint32_t pad;
+};
+
+/*
+ * dt_tls (self->x) and dt_dvars (assoc arrays): HASH maps. Key: this
+ * header, then (dt_dvars only) the tuple as dt_tuple_push staged it,
+ * zero-padded to the map's key size. Value: the variable's value (8 bytes
+ * by value, or the by-ref size), zero-padded to the map's value size.
+ */
+struct dt_bpf_dvar_key {
+	uint32_t varid;
+	uint32_t pad;
+	uint64_t tid; /* bpf_get_current_pid_tgid(); 0 for global assoc arrays */
+};
+
+/* Map names (the library refers to maps by these symbols; see lib/). */
+#define DT_BPF_MAP_MEM "dt_mem"
+#define DT_BPF_MAP_STATUS "dt_status"
+#define DT_BPF_MAP_CPUSTATE "dt_cpustate"
+#define DT_BPF_MAP_RING "dt_ring"
+#define DT_BPF_MAP_PROBES "dt_probes"
+#define DT_BPF_MAP_STRTAB "dt_strtab"
+#define DT_BPF_MAP_GLOBALS "dt_globals"
+#define DT_BPF_MAP_TLS "dt_tls"
+#define DT_BPF_MAP_DVARS "dt_dvars"
+
+#endif /* DT_BPF_ABI_H */

@@ -1,0 +1,111 @@
+/* SPDX-License-Identifier: MIT OR GPL-2.0 */
+/*
+ * dt_lib.h - the BPF library: functions the translated DIF calls.
+ *
+ * Built with clang -target bpf at build time into one object whose .text
+ * the translator's linker (link.cc) appends to every program it emits;
+ * calls are BPF-to-BPF calls (static subprograms: verified in the caller's
+ * context), map references are relocated by symbol name to the runtime's
+ * map fds (the DT_BPF_MAP_* names of dt_bpf_abi.h). Nothing is compiled at
+ * run time.
+ *
+ * Calling contract, for every function below:
+ *   - arguments and return value are 64-bit (BPF r1..r5 -> r0); `m` is
+ *     this CPU's struct dt_bpf_mem (a map value pointer), `ctx` the
+ *     program's context pointer;
+ *   - functions marked FAULTS may set m->fault (code, illval; the caller
+ *     has set m->pc and m->action) and return 0: the caller checks
+ *     m->fault.code after the call and takes its fault path;
+ *   - strings are addresses (tagged or kernel; see dt_bpf_abi.h) of
+ *     NUL-terminated bytes, read at most `strsize` bytes (m-independent:
+ *     passed where needed); string results are fresh scratch allocations
+ *     (DT_BPF_TAG_SCRATCH addresses) of strsize bytes; scratch exhaustion
+ *     faults DTRACEFLT_NOSCRATCH;
+ *   - no function loops more than strsize (<= DT_BPF_STRSIZE_MAX) times.
+ *
+ * Subroutines: DIF's `call` of subroutine NAME (dif.h DIF_SUBR_NAME,
+ * lower-cased) is a call of dt_subr_NAME(m, strsize, args...) with the
+ * subroutine's D arguments in order (at most 3). The translator refuses,
+ * with a message naming the subroutine, a program that calls one the
+ * library does not define.
+ */
+#ifndef DT_LIB_H
+#define DT_LIB_H
+
+#include "../abi/dt_bpf_abi.h"
+
+typedef uint64_t u64;
+struct dt_bpf_mem;
+
+/* Memory. size is 1, 2, 4 or 8; sign-extends when is_signed. FAULTS. */
+u64 dt_ld(struct dt_bpf_mem *m, u64 addr, u64 size, u64 is_signed);  /* kernel or tagged */
+u64 dt_uld(struct dt_bpf_mem *m, u64 addr, u64 size, u64 is_signed); /* user (current) */
+/* Store into DTrace-owned (tagged scratch) memory only (stb..stx). FAULTS. */
+u64 dt_st(struct dt_bpf_mem *m, u64 addr, u64 val, u64 size);
+/* Copy size bytes from any readable address to tagged memory (copys). FAULTS. */
+u64 dt_copy(struct dt_bpf_mem *m, u64 dst, u64 src, u64 size);
+/* Allocate size zeroed bytes of scratch (allocs, alloca). FAULTS. */
+u64 dt_alloc(struct dt_bpf_mem *m, u64 size);
+/* Copy the string at src (any space) into a fresh scratch string. FAULTS. */
+u64 dt_strdup(struct dt_bpf_mem *m, u64 src, u64 strsize);
+/*
+ * Write a string record: at most size-1 bytes of the string at src, then
+ * NUL padding, into m->buf[off..off+size) (off from the start of buf, so
+ * the sample header is included). src 0 writes an empty string. FAULTS.
+ */
+u64 dt_rec_str(struct dt_bpf_mem *m, u64 off, u64 src, u64 size);
+/* Write size bytes from src (any readable space) into m->buf[off]. FAULTS. */
+u64 dt_rec_bytes(struct dt_bpf_mem *m, u64 off, u64 src, u64 size);
+/* Same two, into m->key[off] (aggregation and dvar keys). FAULTS. */
+u64 dt_key_str(struct dt_bpf_mem *m, u64 off, u64 src, u64 size);
+u64 dt_key_bytes(struct dt_bpf_mem *m, u64 off, u64 src, u64 size);
+
+/* scmp: strcmp of two strings (any space), <0, 0, >0 as int64. FAULTS. */
+u64 dt_scmp(struct dt_bpf_mem *m, u64 a, u64 b, u64 strsize);
+
+/*
+ * Built-in variables other than arg0-9/args[] (m->args), epid, id and
+ * errno: DIF_VAR_* id -> value; strings (execname, probe*, zonename) are
+ * scratch copies. Unknown ids fault DTRACEFLT_ILLOP. FAULTS.
+ */
+u64 dt_builtin(void *ctx, struct dt_bpf_mem *m, u64 var, u64 strsize);
+/* stack()/ustack(): nframes pcs at m->buf[off], 0-terminated. */
+u64 dt_rec_stack(void *ctx, struct dt_bpf_mem *m, u64 off, u64 nframes);
+u64 dt_rec_ustack(void *ctx, struct dt_bpf_mem *m, u64 off, u64 nframes);
+
+/*
+ * Dynamic variables. The tuple (assoc array keys) is staged in m->key
+ * after the dt_bpf_dvar_key header: dt_tuple_reset(), then one
+ * dt_tuple_push per key, integers as 8 bytes and strings as strsize bytes.
+ * Loads return the value (by-value) or a scratch copy's address (by-ref,
+ * size bytes), 0 if the variable does not exist; storing 0 deletes it; a
+ * full map counts a dynamic drop (dt_cpustate) and stores nothing.
+ */
+u64 dt_tuple_reset(struct dt_bpf_mem *m);
+u64 dt_tuple_push(struct dt_bpf_mem *m, u64 val, u64 is_string, u64 strsize); /* FAULTS */
+u64 dt_tls_load(struct dt_bpf_mem *m, u64 varid, u64 byref_size);	       /* FAULTS */
+u64 dt_tls_store(struct dt_bpf_mem *m, u64 varid, u64 val, u64 byref_size);   /* FAULTS */
+/* thread: 1 for self->a[...] (ldtaa/sttaa), 0 for a[...] (ldgaa/stgaa). */
+u64 dt_dvar_load(struct dt_bpf_mem *m, u64 varid, u64 thread, u64 byref_size);	/* FAULTS */
+u64 dt_dvar_store(struct dt_bpf_mem *m, u64 varid, u64 thread, u64 val, u64 byref_size); /* FAULTS */
+
+/* Aggregation bucket indexes (actions.h layouts); the caller adds. */
+u64 dt_agg_qbin(u64 val);					 /* quantize: 0..126 */
+u64 dt_agg_lqbin(u64 val, u64 base, u64 step, u64 levels);	 /* 0..levels+1 */
+u64 dt_agg_llqbin(u64 val, u64 factor, u64 low, u64 high, u64 nsteps); /* 0.. */
+
+/*
+ * Samples. dt_emit_firing: m->buf holds the sample header (filled here)
+ * and `size` bytes of firing; outputs it to dt_ring without a wakeup, or
+ * counts a principal drop. dt_emit_fault: a fault sample from m->fault and
+ * m->epid, then clears m->fault.
+ */
+u64 dt_emit_firing(struct dt_bpf_mem *m, u64 size);
+u64 dt_emit_fault(struct dt_bpf_mem *m);
+/* exit(): dt_status.activity = DRAINING (first caller's CPU kept). */
+u64 dt_exit(struct dt_bpf_mem *m);
+
+/* Prologue helpers for perf-event programs (profile-N, tick-N). */
+u64 dt_perf_args(void *ctx, struct dt_bpf_mem *m); /* arg0 kernel pc, arg1 user pc */
+
+#endif /* DT_LIB_H */

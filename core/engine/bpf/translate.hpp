@@ -1,0 +1,131 @@
+// SPDX-License-Identifier: MIT
+//
+// translate.hpp - DIF to BPF: the bpf engine's code generator.
+//
+// The runtime (bpf_engine.cc) asks for a layout, creates the maps it
+// describes (dt_bpf_abi.h), then asks for one program per attach target:
+//
+//   layout L = plan(program, opts)        variable slots, map sizes, strtab
+//   runtime: create maps with L's sizes; fill dt_strtab with L.strtab,
+//            dt_probes per EPID, dt_epids_<n> tables
+//   insns = translate(program, L, spec, fds)   per attach target
+//   runtime: bpf_prog_load(type for spec.ctx, insns, "Dual MIT/GPL")
+//            on a verifier error: explain(log, ...) -> message for the user
+//
+// translate() emits: the prologue for spec.ctx (dt_mem lookup, nesting
+// guard, activity check, arguments, timestamp), each clause of spec.ecbs
+// in order (predicate, actions, records into m->buf, aggregations into
+// their maps, dt_emit_firing), faults (dt_emit_fault, then spec.errors'
+// clauses with arg1..arg5 = EPID, action, DIF offset, code, illval), the
+// epilogue, and the BPF library's .text (lib/dt_lib.h), linked.
+//
+// Errors: throws translate_error with a message naming the clause's line
+// (e.g. "bpf engine: line 3: subroutine strtok() is not supported yet").
+#pragma once
+
+#include <dtrace/program.hpp>
+
+#include <linux/bpf.h>
+
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace dt::engines::bpf {
+
+class translate_error : public std::runtime_error {
+public:
+	using std::runtime_error::runtime_error;
+};
+
+struct plan_options {
+	uint64_t strsize = 256;
+	uint64_t dynvarsize = 1 << 20;
+	uint64_t aggsize = 4 << 20;
+};
+
+// Where each variable lives; computed once per program.
+struct layout {
+	uint64_t strsize = 256;
+	// dt_globals value: one 8-byte slot per global scalar by id, then
+	// by-ref storage (strsize or dtdt_size each).
+	uint32_t globals_size = 8;
+	// dt_strtab value: every DIFO's strtab, concatenated (<= DT_BPF_STRTAB_SIZE).
+	std::string strtab;
+	// dt_tls / dt_dvars: key and value sizes, max_entries.
+	uint32_t tls_value_size = 8, dvar_key_size = 16, dvar_value_size = 8;
+	uint32_t tls_entries = 1, dvar_entries = 1;
+	// Per aggregation (index aggid-1): map key and value sizes, entries.
+	struct agg_map {
+		uint32_t key_size = 8; // >= 1: aggregation::key_size, or 8 if 0
+		uint32_t value_size = 8; // aggregation::nwords * 8
+		uint32_t entries = 1;
+	};
+	std::vector<agg_map> aggs;
+	// Implementation detail for translate(): slot offsets by variable id.
+	std::vector<std::pair<uint32_t, uint32_t>> global_slots; // (id, offset)
+	std::vector<std::pair<uint32_t, uint32_t>> local_slots;	 // (id, offset in m->locals)
+	std::vector<std::pair<const difo *, uint32_t>> strtab_offsets;
+};
+
+// Throws translate_error (e.g. strsize above DT_BPF_STRSIZE_MAX).
+[[nodiscard]] layout plan(const program &p, const plan_options &o);
+
+// How the program's context gives arguments (plugin.h dt_bpf_attach).
+enum class ctx_kind {
+	raw_tp,	   // args[i] = raw tracepoint arg argmap[i]; test_run (BEGIN/END)
+	sys_enter, // raw_tp sys_enter: args from pt_regs (raw arg 0); filter = raw arg 1
+	sys_exit,  // raw_tp sys_exit: arg0 = arg1 = raw arg 1; errno; filter = orig_ax
+	perf_event, // profile/tick: arg0 kernel pc, arg1 user pc
+};
+
+// Which activity states let the program run (dt_bpf_abi.h).
+enum class gate {
+	probe, // ACTIVE only
+	begin, // INACTIVE; sets ACTIVE after its clauses
+	end,   // ACTIVE or DRAINING; sets STOPPED after its clauses
+	error, // run from the consumer: never (ERROR clauses run inline)
+};
+
+struct ecb_ref {
+	uint32_t clause = 0;   // index into program::clauses
+	uint32_t epid = 0;     // fixed EPID when epid_map_fd < 0
+	int epid_map_fd = -1;  // else ARRAY u32 EPID keyed by m->filter (0: skip)
+	uint32_t epid_map_entries = 0; // the table's max_entries (filter bound)
+};
+
+struct probe_spec {
+	ctx_kind ctx = ctx_kind::raw_tp;
+	gate when = gate::probe;
+	uint32_t raw_nargs = 0;	 // raw_tp: u64 arguments the context holds
+	int32_t argmap[10] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9}; // -1: always 0
+	std::vector<ecb_ref> ecbs;   // in EPID order
+	std::vector<ecb_ref> errors; // dtrace:::ERROR's ECBs (fixed EPIDs)
+};
+
+// Map file descriptors translate() and link() refer to.
+struct map_fds {
+	int mem = -1, status = -1, cpustate = -1, ring = -1, probes = -1;
+	int strtab = -1, globals = -1, tls = -1, dvars = -1;
+	std::vector<int> aggs; // by aggid - 1
+};
+
+struct translated {
+	std::vector<struct bpf_insn> insns;
+	// (first instruction, clause index) for each clause's code, ascending;
+	// instructions before the first entry or in the library are the
+	// engine's own.
+	std::vector<std::pair<uint32_t, uint32_t>> clause_starts;
+};
+
+[[nodiscard]] translated translate(const program &p, const layout &l, const probe_spec &spec,
+				   const map_fds &fds);
+
+// A verifier log -> one message for the user naming the clause and its
+// source line, e.g. "bpf engine: the kernel's verifier rejected the clause
+// at line 3 (syscall::read:entry): <the log's last line>". Never the raw log.
+[[nodiscard]] std::string explain_verifier(const program &p, const translated &t,
+					   const std::string &log);
+
+} // namespace dt::engines::bpf
