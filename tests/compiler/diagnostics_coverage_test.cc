@@ -29,9 +29,6 @@ const std::map<std::string, std::string> k_no_golden = {
 	{"D_TYPE_ERR", "raised only when the parser knows a typedef that sema cannot "
 		       "resolve; no script reaches it"},
 	{"D_CG_DYN", "code generator's internal errors on trees sema rejects first"},
-	{"D_ACT_DESTRUCT", "illumos reports it when enabling, not compiling: \"dtrace: could not "
-			   "enable tracing: Destructive actions not allowed\"; the CLI must "
-			   "change before a golden case can show DTrace's output"},
 };
 
 std::set<std::string> def_tags()

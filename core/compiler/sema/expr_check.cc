@@ -962,8 +962,6 @@ void expr_checker::check_call(expr &e)
 {
 	if (const subr_proto *p = find_subr(e.name)) {
 		check_subr_args(e, *p);
-		if (p->destructive && !ctx_.set.destructive)
-			fail(tag::D_ACT_DESTRUCT, e.line, "Destructive actions not allowed");
 		e.s.what = expr_sema::ref::subr;
 		e.s.id = p->id;
 		e.s.type = types_.parse_type_string(p->rtype);

@@ -458,8 +458,6 @@ void clause_checker::action(expr &s, const action_def &a)
 	if (a.a == act::breakpoint || a.a == act::panic)
 		fail(tag::D_ACT_UNSUP, s.line,
 		     s.name + "( ) is not supported by the " + ctx_.set.engine + " engine");
-	if (a.destructive && !ctx_.set.destructive)
-		fail(tag::D_ACT_DESTRUCT, s.line, "Destructive actions not allowed");
 	auto simple = [&](uint16_t kind, size_t n) {
 		argc_check(s, n, n);
 		p.kind = kind;

@@ -336,6 +336,9 @@ void user_engine::go()
 {
 	if (st_.started || !st_.buf)
 		return;
+	if (st_.prog.destructive() && !st_.settings.destructive &&
+	    !st_.prog.option("destructive"))
+		throw engine_error("Destructive actions not allowed");
 	st_.started = true;
 	fire_kind(probe_kind::begin);
 	uint64_t now = mono_ns();

@@ -159,6 +159,10 @@ struct program {
 			return std::nullopt;
 		return it->second;
 	}
+
+	// Does the program take destructive actions (system(), raise(),
+	// copyout(), ...)? Engines refuse to go() without -w (destructive.cc).
+	[[nodiscard]] bool destructive() const;
 };
 
 } // namespace dt
