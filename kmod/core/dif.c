@@ -1,0 +1,183 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * dif.c - the DIF VM's kernel environment (core/dif/dif_env.h): how the
+ * shared interpreter reads memory, built-in variables and probe arguments
+ * inside dtrace.ko. Everything here runs in probe context: interrupts
+ * off, possibly in NMI, under rcu_read_lock(). It never sleeps, allocates,
+ * takes a lock or faults: every read of memory the VM does not own goes
+ * through copy_from_kernel_nofault() or copy_from_user_nofault(), which
+ * return an error instead of faulting (exception tables, page faults
+ * disabled), and that error becomes DTRACEFLT_BADADDR.
+ *
+ *   load      kernel: copy_from_kernel_nofault (rejects user and
+ *             non-canonical addresses); user: copy_from_user_nofault
+ *             (NMI-aware, never sleeps)
+ *   copystr   the same, a page at a time, stopping at the NUL
+ *   builtin   timestamp, pid, tid, execname (current->comm), probe names...
+ *   getarg    arg0-5 from dtrace_probe(), 6-9 from the provider's getargval
+ */
+#include <linux/cred.h>
+#include <linux/kernel.h>
+#include <linux/kprobes.h>
+#include <linux/mm.h>
+#include <linux/sched.h>
+#include <linux/timekeeping.h>
+#include <linux/uaccess.h>
+
+#include "dtrace_impl.h"
+
+const dif_limits_t dtrace_dif_limits = {
+	.nregs = DIF_DIR_NREGS,
+	.ntregs = DIF_DTR_NREGS,
+	.max_len = DTRACE_MAX_DIFO_LEN,
+	.max_intlen = DIF_INTOFF_MAX + 1,
+	.max_strlen = 1024 * 1024,
+	.max_varlen = 4096,
+};
+
+static bool dtrace_copy(void *dst, u64 addr, size_t size, enum dif_space sp)
+{
+	if (sp == DIF_SPACE_USER)
+		return !copy_from_user_nofault(dst, (const void __user *)(uintptr_t)addr, size);
+	return !copy_from_kernel_nofault(dst, (const void *)(uintptr_t)addr, size);
+}
+
+bool dtrace_read(u64 addr, void *dst, size_t size)
+{
+	return dtrace_copy(dst, addr, size, DIF_SPACE_KERNEL);
+}
+
+static uint64_t dtrace_env_load(void *env, uint64_t addr, uint32_t size, enum dif_space sp,
+				uint16_t *fault)
+{
+	u64 v = 0;
+
+	if (size > sizeof(v) || !dtrace_copy(&v, addr, size, sp)) {
+		*fault = DTRACEFLT_BADADDR;
+		return 0;
+	}
+	return v;	/* little-endian: the low size bytes, zero-extended */
+}
+
+static uint64_t dtrace_env_copystr(void *env, uint64_t addr, char *dst, uint64_t max,
+				   enum dif_space sp, uint16_t *fault)
+{
+	u64 done = 0;
+
+	if (max == 0)
+		return 0;
+	while (done + 1 < max) {
+		u64 a = addr + done;
+		u64 n = min_t(u64, max - 1 - done, PAGE_SIZE - offset_in_page(a));
+		char *nul;
+
+		if (!dtrace_copy(dst + done, a, n, sp)) {
+			*fault = DTRACEFLT_BADADDR;
+			dst[done] = '\0';
+			return done;
+		}
+		nul = memchr(dst + done, '\0', n);
+		if (nul)
+			return nul - dst;
+		done += n;
+	}
+	dst[done] = '\0';
+	return done;
+}
+
+static uint64_t dtrace_env_builtin(void *env, uint32_t id, uint64_t ndx, uint16_t *fault)
+{
+	const struct dtrace_mstate *ms = env;
+	struct task_struct *t = current;
+
+	switch (id) {
+	case DIF_VAR_TIMESTAMP:
+		return ms->timestamp;
+	case DIF_VAR_VTIMESTAMP:
+		return READ_ONCE(t->se.sum_exec_runtime);
+	case DIF_VAR_WALLTIMESTAMP:
+		return ktime_get_real_fast_ns();
+	case DIF_VAR_EPID:
+		return ms->ecb->epid;
+	case DIF_VAR_ID:
+		return ms->probe->id;
+	case DIF_VAR_PROBEPROV:
+		return (uintptr_t)ms->probe->prov->name;
+	case DIF_VAR_PROBEMOD:
+		return (uintptr_t)ms->probe->mod;
+	case DIF_VAR_PROBEFUNC:
+		return (uintptr_t)ms->probe->func;
+	case DIF_VAR_PROBENAME:
+		return (uintptr_t)ms->probe->name;
+	case DIF_VAR_PID:
+		return task_tgid_nr(t);
+	case DIF_VAR_TID:
+		return task_pid_nr(t);
+	case DIF_VAR_PPID:
+		return task_tgid_nr(rcu_dereference(t->real_parent));
+	case DIF_VAR_UID:
+		return from_kuid_munged(&init_user_ns, task_uid(t));
+	case DIF_VAR_GID:
+		return from_kgid_munged(&init_user_ns, task_cred_xxx(t, gid));
+	case DIF_VAR_EXECNAME:
+		return (uintptr_t)t->comm;
+	case DIF_VAR_CURTHREAD:
+		return (uintptr_t)t;
+	case DIF_VAR_ZONENAME:
+		return (uintptr_t)"global";
+	default:
+		/* errno, ipl, stackdepth, caller, ustackdepth, ucaller: not yet. */
+		*fault = DTRACEFLT_ILLOP;
+		return 0;
+	}
+}
+
+static uint64_t dtrace_env_getarg(void *env, uint64_t n, uint16_t *fault)
+{
+	const struct dtrace_mstate *ms = env;
+	const struct dtrace_provider *prov = ms->probe->prov;
+
+	if (n < DTRACE_PROBE_NARGS)
+		return ms->args[n];
+	if (n >= DTRACE_MAXARGS) {
+		*fault = DTRACEFLT_ILLOP;
+		return 0;
+	}
+	if (!prov->pops->dtps_getargval)
+		return 0;
+	return prov->pops->dtps_getargval(prov->arg, ms->probe->id, ms->probe->arg, (int)n,
+					  ms->probe->aframes);
+}
+
+static void dtrace_env_copyin(void *env, uint64_t uaddr, void *dst, uint64_t size,
+			      uint16_t *fault)
+{
+	if (!dtrace_copy(dst, uaddr, size, DIF_SPACE_USER))
+		*fault = DTRACEFLT_BADADDR;
+}
+
+static uint64_t dtrace_env_progenyof(void *env, uint64_t pid)
+{
+	struct task_struct *t = current;
+	int depth = 0;
+
+	/* Bounded walk up real_parent (RCU-protected; we are a reader). */
+	while (t && depth++ < 1024) {
+		if (task_tgid_nr(t) == (pid_t)pid)
+			return 1;
+		if (t == rcu_dereference(t->real_parent))
+			break;
+		t = rcu_dereference(t->real_parent);
+	}
+	return 0;
+}
+
+const dif_env_ops_t dtrace_env_ops = {
+	.load = dtrace_env_load,
+	.copystr = dtrace_env_copystr,
+	.builtin = dtrace_env_builtin,
+	.getarg = dtrace_env_getarg,
+	.copyin = dtrace_env_copyin,
+	/* copyout, speculation, d_path: not in this milestone (ILLOP). */
+	.progenyof = dtrace_env_progenyof,
+};

@@ -1,0 +1,324 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * dtrace_impl.h - the core module's objects and how its files share them.
+ *
+ *   registry.c        providers and probes: dtrace_register() ... the
+ *                     probe id table (an xarray read locklessly in probe
+ *                     context), matching, module pins
+ *   enable.c          DTRACEIOC_ENABLE: copy in, validate the program
+ *                     blob, build clauses and ECBs
+ *   ecb.c             attach/detach ECBs to probes (provider enable/disable)
+ *   probe.c           dtrace_probe(): nesting guard, the ECB loop
+ *   dif.c             the DIF VM's kernel environment (dif_env_ops_t)
+ *   vm_*.c            the shared VM sources (core/dif) compiled in
+ *   agg.c             aggregating functions and the per-CPU agg buffers
+ *   buffer.c          per-CPU principal buffers, the switch cross-call
+ *   state.c           consumer state: open/close, GO, STOP, variables
+ *   dtrace_provider.c the built-in dtrace provider: BEGIN END ERROR
+ *   dev.c             /dev/dtrace and its ioctls; module init/exit
+ *
+ * Objects (illumos dtrace_impl.h):
+ *
+ *   dtrace_probe ──ecbs──► dtrace_ecb ─► dtrace_ecb ─► ...   (RCU chain)
+ *        │                     │ state   ─► dtrace_state (one per open)
+ *        │                     └ clause  ─► dtrace_clause: predicate,
+ *        │                                  actions (dtrace_act → difo)
+ *        └ prov ─► dtrace_provider (pops, arg)
+ *
+ * Locks: dtrace_provider_lock (mutex) orders before dtrace_lock (mutex).
+ * dtrace_provider_lock guards the provider list and is held across
+ * dtps_provide; dtrace_lock guards the probe table, every probe's ECB
+ * chain and every state's activity changes, and is held across
+ * dtps_enable/dtps_disable. Each state has its own mutex for its ioctls,
+ * taken before the global ones. Probe context takes none of them: it
+ * reads the probe table and ECB chains under RCU (interrupts are off) and
+ * writes only its own CPU's buffers; the one shared structure it writes,
+ * a state's dynamic variables, is guarded by an arch spinlock taken with
+ * interrupts off and never on the same CPU twice (the nesting guard).
+ * Nothing probe context can reach is freed before synchronize_rcu().
+ */
+#ifndef _DTRACE_IMPL_H
+#define _DTRACE_IMPL_H
+
+#include <linux/list.h>
+#include <linux/mutex.h>
+#include <linux/rcupdate.h>
+#include <linux/spinlock.h>
+#include <linux/types.h>
+#include <linux/xarray.h>
+
+#include <dtrace/provider.h>
+#include <uapi/dtrace/actions.h>
+#include <uapi/dtrace/ioctl.h>
+
+#include "dif_env.h"
+#include "dif_validate.h"
+
+/* Limits (DTRACEIOC_CONF reports them). */
+#define DTRACE_MAX_PROG_SIZE	(16u << 20)
+#define DTRACE_MAX_ECBS		4096
+#define DTRACE_MAX_DIFO_LEN	(64u * 1024)
+#define DTRACE_MAX_BUFSIZE	(64ull << 20)
+#define DTRACE_MAX_DYNVARSIZE	(256ull << 20)
+#define DTRACE_MAX_STRSIZE	(64u << 10)
+#define DTRACE_MAX_EPIDS	(1u << 20)
+#define DTRACE_DFLT_SCRATCH	(64u << 10)
+#define DTRACE_MAX_AGGWORDS	4096
+
+/* ---- registry.c ---------------------------------------------------- */
+
+struct dtrace_provider {
+	struct list_head list;
+	u32 id;
+	char name[DTRACE_PROVNAMELEN];
+	dtrace_pattr_t attr;
+	u32 priv;
+	const dtrace_pops_t *pops;
+	void *arg;
+	bool defunct;
+	u32 nprobes;
+};
+
+struct dtrace_ecb;
+
+struct dtrace_probe {
+	dtrace_id_t id;
+	struct dtrace_provider *prov;
+	void *arg;
+	int aframes;
+	char *mod, *func, *name;
+	struct dtrace_ecb __rcu *ecbs;	/* under dtrace_lock; RCU readers */
+	u32 necbs;
+};
+
+extern struct mutex dtrace_provider_lock;
+extern struct mutex dtrace_lock;
+extern struct xarray dtrace_probes;
+extern struct list_head dtrace_providers;
+
+int dtrace_registry_init(void);
+void dtrace_registry_exit(void);
+u32 dtrace_nprobes(void);
+u32 dtrace_nproviders(void);
+
+/* Probe matching (PROBEMATCH, ENABLE); fields are globs, "" any. */
+bool dtrace_match_glob(const char *pattern, const char *s);
+bool dtrace_probe_matches(const struct dtrace_probe *p, const char *prov,
+			  const char *mod, const char *func, const char *name);
+/* Ask every provider (or those matching desc) to provide. */
+void dtrace_provide_all(const dtrace_probedesc_t *desc);
+/* The first probe with id >= *id (matching desc if non-NULL), under dtrace_lock. */
+struct dtrace_probe *dtrace_probe_next(u32 id, const dtrace_probedesc_t *desc);
+struct dtrace_provider *dtrace_provider_find(const char *name, u32 minid);
+
+/* Module pins: a reference on every provider module per open consumer. */
+struct dtrace_state;
+int dtrace_pins_open(struct dtrace_state *state);
+void dtrace_pins_close(struct dtrace_state *state);
+
+/* ---- enable.c: the program ------------------------------------------ */
+
+struct dtrace_difo {
+	dif_difo_t d;			/* tables point into the blob copy */
+	bool dstate;			/* uses self-> or associative arrays */
+};
+
+struct dtrace_aggdesc {
+	u32 id;
+	u16 func;
+	u32 keysize;
+	u32 nwords;
+	s64 params[4];
+};
+
+struct dtrace_act {
+	u16 kind;
+	u8 role;
+	u8 vkind;
+	u16 nframes;
+	u16 flags;
+	struct dtrace_difo *difo;
+	u32 offset;
+	u32 size;
+	struct dtrace_aggdesc *agg;
+};
+
+struct dtrace_clause {
+	u32 cookie;
+	u32 size;			/* firing size, 8-aligned */
+	struct dtrace_difo *pred;
+	u32 nacts;
+	struct dtrace_act *acts;
+	bool dstate;			/* some DIF uses dynamic variables */
+	u32 maxkey;			/* largest aggregation key */
+};
+
+struct dtrace_prog {
+	struct list_head list;		/* on state->progs */
+	void *blob;			/* the validated copy */
+	u32 ndifos, naggs, nclauses;
+	struct dtrace_difo *difos;
+	struct dtrace_aggdesc *aggs;
+	struct dtrace_clause *clauses;
+};
+
+int dtrace_enable(struct dtrace_state *state, dtrace_enable_t *en);
+void dtrace_prog_free(struct dtrace_prog *prog);
+struct dtrace_aggdesc *dtrace_state_agg(struct dtrace_state *state, u32 id);
+
+/* ---- ecb.c ---------------------------------------------------------- */
+
+struct dtrace_ecb {
+	struct dtrace_ecb __rcu *next;	/* on probe->ecbs */
+	struct dtrace_state *state;
+	struct dtrace_probe *probe;
+	const struct dtrace_clause *clause;
+	u32 epid;
+};
+
+/* Under dtrace_lock. */
+int dtrace_ecb_attach(struct dtrace_ecb *ecb);
+void dtrace_ecb_detach(struct dtrace_ecb *ecb);
+
+/* ---- buffer.c ------------------------------------------------------- */
+
+struct dtrace_buffer {
+	u8 *data;
+	u64 size;
+	u64 offset;
+	u64 drops;
+	u64 errors;
+};
+
+/* One CPU's aggregation buffer: entries grow up, buckets at the top. */
+struct dtrace_aggbuf {
+	u8 *data;
+	u64 size;			/* bytes for entries */
+	u64 used;
+	u32 *buckets;
+	u32 nbuckets;
+	u64 drops;
+};
+
+struct dtrace_state_cpu {
+	struct dtrace_buffer buf[2];	/* principal: buf[active] is live */
+	struct dtrace_aggbuf agg[2];
+	int active;			/* principal: changed only on this CPU, IRQs off */
+	int agg_active;			/* aggregation: likewise */
+	u64 switched;			/* ns of the last switch */
+	char *scratch;
+	u64 *locals;
+	dif_varbuf_t *lrefs;
+	u64 rand_state[2];
+	u64 firing;			/* the firing its locals belong to */
+	u8 *keybuf;			/* aggregation key being built */
+};
+
+int dtrace_buffers_alloc(struct dtrace_state *state);
+void dtrace_buffers_free(struct dtrace_state *state);
+/* BUFSNAP/AGGSNAP: switch cpu's buffers and copy the inactive one out. */
+int dtrace_buffer_snap(struct dtrace_state *state, dtrace_bufdesc_t *desc, bool agg);
+
+/* ---- agg.c ---------------------------------------------------------- */
+
+/* Fold val (weight incr) into the entry for (agg, key); false on a drop. */
+bool dtrace_aggregate(struct dtrace_aggbuf *ab, const struct dtrace_aggdesc *agg,
+		      const u8 *key, s64 val, s64 incr);
+void dtrace_aggbuf_reset(struct dtrace_aggbuf *ab);
+u32 dtrace_agg_nwords(u16 func, const s64 *params, u32 nparams, bool *ok);
+
+/* ---- state.c -------------------------------------------------------- */
+
+struct dtrace_pin {
+	struct list_head list;
+	struct module *mod;
+};
+
+struct dtrace_state {
+	struct mutex lock;		/* this consumer's ioctls */
+	struct list_head list;		/* on dtrace_states (dtrace_lock) */
+	int activity;			/* DTRACE_ACTIVITY_*, WRITE_ONCE/cmpxchg */
+	bool opts_set;
+	dtrace_prog_hdr_t opts;		/* the options of the first ENABLE */
+
+	struct list_head progs;
+	struct dtrace_ecb **ecbs;	/* [epid - 1] */
+	u32 necbs, ecbs_cap;
+
+	/* Variables, built at GO from every DIF object's vartab. */
+	u64 *globals;
+	dif_varbuf_t *grefs;
+	u32 nglobals, nlocals;
+	u8 *varmem;			/* by-ref globals, then each CPU's locals */
+	u64 varmem_size;
+	u64 locals_size;		/* by-ref locals of one CPU */
+	u64 locals_off;			/* where CPU 0's are in varmem */
+	u32 *lref_off;			/* [nlocals]: offset in a CPU's part, or ~0 */
+	u64 *lref_size;
+	dif_dstate_t dstate;
+	void *dynmem;
+	bool have_dstate;
+	arch_spinlock_t dlock;		/* dstate, globals' by-ref buffers */
+
+	struct dtrace_state_cpu **cpus;	/* [nr_cpu_ids], NULL for absent CPUs */
+
+	atomic64_t errors, dblerrors;
+	int exitcpu;
+	bool exiting;
+
+	struct list_head pins;		/* struct dtrace_pin */
+};
+
+extern struct list_head dtrace_states;
+extern unsigned int dtrace_nopen;
+
+struct dtrace_state *dtrace_state_create(void);
+void dtrace_state_destroy(struct dtrace_state *state);
+int dtrace_state_go(struct dtrace_state *state, u32 *cpu);
+int dtrace_state_stop(struct dtrace_state *state, u32 *cpu);
+void dtrace_state_status(struct dtrace_state *state, dtrace_status_t *st);
+
+/* ---- probe.c -------------------------------------------------------- */
+
+/* Per-CPU probe-context bookkeeping. */
+struct dtrace_cpu {
+	int nest;			/* inside dtrace_probe() */
+	u64 firing;			/* firings started on this CPU */
+	u64 nested;			/* firings dropped by the nesting guard */
+};
+
+u64 dtrace_nested_drops(void);
+/* Fire probe with args[] (DTRACE_MAXARGS); interrupts off, guard held. */
+void dtrace_probe_fire(struct dtrace_probe *probe, const u64 *args,
+		       struct dtrace_state *only);
+/* From ioctl context: fire id on this CPU for one state only (BEGIN/END); the CPU. */
+int dtrace_probe_state(struct dtrace_state *state, dtrace_id_t id);
+
+/* ---- dif.c: the VM's environment ------------------------------------ */
+
+/* What one ECB firing's DIF sees (the env pointer). */
+struct dtrace_mstate {
+	const struct dtrace_probe *probe;
+	const struct dtrace_ecb *ecb;
+	const u64 *args;		/* DTRACE_MAXARGS */
+	u64 timestamp;
+	u64 walltimestamp;
+	int cpu;
+};
+
+extern const dif_env_ops_t dtrace_env_ops;
+extern const dif_limits_t dtrace_dif_limits;
+/* Read size bytes at a kernel or DTrace-owned address; false if bad. */
+bool dtrace_read(u64 addr, void *dst, size_t size);
+
+/* ---- dtrace_provider.c ---------------------------------------------- */
+
+extern dtrace_id_t dtrace_probeid_begin, dtrace_probeid_end, dtrace_probeid_error;
+int dtrace_provider_init(void);
+void dtrace_provider_exit(void);
+
+/* ---- dev.c ---------------------------------------------------------- */
+
+extern bool dtrace_attached;
+
+#endif /* _DTRACE_IMPL_H */

@@ -1,0 +1,396 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * probe.c - DTrace Probe Context Functions: dtrace_probe() and the ECB
+ * loop (illumos dtrace_probe()).
+ *
+ *   dtrace_probe(id, args)
+ *     interrupts off; this CPU's nesting guard (a nested call: count, return)
+ *     rcu_read_lock; probe = xa_load(id); for each ECB on probe:
+ *       state live for this probe? (ACTIVE; BEGIN in WARMUP; END/ERROR
+ *       while DRAINING)
+ *       reserve clause->size bytes in this CPU's active principal buffer
+ *         (no room: a drop on this CPU)
+ *       predicate ─ false: next ECB
+ *       actions: each record's DIF, its value written into the firing,
+ *         or into the aggregation key / folded into this CPU's
+ *         aggregation buffer
+ *       fault ─► the firing is discarded, counted, and dtrace:::ERROR
+ *         fires for this state with (0, epid, action, DIF offset, fault,
+ *         illegal value) — unless the fault is in an ERROR clause itself
+ *         (then a double error is counted)
+ *       success ─► the firing is committed (the buffer offset moves);
+ *         exit() moves the state to DRAINING
+ *
+ * Everything below is probe context: no sleeping, no allocation, no
+ * blocking lock, no fault. The only lock, a state's dynamic-variable
+ * arch spinlock, is never taken twice on one CPU: the nesting guard
+ * stops re-entry and the lock is dropped before ERROR fires.
+ */
+#include <linux/kprobes.h>
+#include <linux/percpu.h>
+#include <linux/sched.h>
+#include <linux/stacktrace.h>
+#include <linux/string.h>
+#include <linux/timekeeping.h>
+
+#include "dif_emulate.h"
+#include "dtrace_impl.h"
+
+static DEFINE_PER_CPU(struct dtrace_cpu, dtrace_cpu_info);
+
+u64 dtrace_nested_drops(void)
+{
+	u64 n = 0;
+	int cpu;
+
+	for_each_possible_cpu(cpu)
+		n += READ_ONCE(per_cpu_ptr(&dtrace_cpu_info, cpu)->nested);
+	return n;
+}
+
+/* Which states' ECBs run for this probe, by activity. */
+static bool dtrace_ecb_live(int activity, dtrace_id_t id)
+{
+	switch (activity) {
+	case DTRACE_ACTIVITY_ACTIVE:
+		return true;
+	case DTRACE_ACTIVITY_WARMUP:
+		return id == dtrace_probeid_begin || id == dtrace_probeid_error;
+	case DTRACE_ACTIVITY_DRAINING:
+		return id == dtrace_probeid_end || id == dtrace_probeid_error;
+	default:
+		return false;
+	}
+}
+
+/* What one ECB firing needs besides the VM context. */
+struct dtrace_firing {
+	dif_ctx_t ctx;
+	u16 fault;
+	u64 illval;
+	s64 fault_off;
+};
+
+static bool dtrace_run(struct dtrace_firing *f, const struct dtrace_difo *dp)
+{
+	f->ctx.difo = &dp->d;
+	if (dif_emulate(&f->ctx) == 0)
+		return true;
+	f->fault = f->ctx.fault;
+	f->illval = f->ctx.illval;
+	f->fault_off = f->ctx.fault_pc;
+	return false;
+}
+
+static bool dtrace_fault_at(struct dtrace_firing *f, u16 code, u64 illval)
+{
+	f->fault = code;
+	f->illval = illval;
+	f->fault_off = -1;
+	return false;
+}
+
+/* Write value v of action a into dst (a->size bytes, already zeroed). */
+static bool dtrace_store_value(struct dtrace_firing *f, const struct dtrace_act *a, u64 v,
+			       u8 *dst, const struct dtrace_probe *probe)
+{
+	uint16_t flt = 0;
+	u64 pid;
+
+	switch (a->vkind) {
+	case DTRACE_PV_INT:
+		memcpy(dst, &v, a->size);	/* little-endian: the low bytes */
+		return true;
+	case DTRACE_PV_STRING:
+		if (v == 0)
+			return true;
+		dtrace_env_ops.copystr(f->ctx.env, v, (char *)dst, a->size, DIF_SPACE_KERNEL,
+				       &flt);
+		if (flt)
+			return dtrace_fault_at(f, flt, v);
+		return true;
+	case DTRACE_PV_BYTES:
+		if (!dtrace_read(v, dst, a->size))
+			return dtrace_fault_at(f, DTRACEFLT_BADADDR, v);
+		return true;
+	case DTRACE_PV_STACK:
+		stack_trace_save((unsigned long *)dst, a->nframes, probe->aframes + 2);
+		return true;
+	case DTRACE_PV_PIDADDR:
+		pid = task_tgid_nr(current);
+		memcpy(dst, &pid, 8);
+		memcpy(dst + 8, &v, 8);
+		return true;
+	}
+	return dtrace_fault_at(f, DTRACEFLT_ILLOP, a->vkind);
+}
+NOKPROBE_SYMBOL(dtrace_store_value);
+
+static void dtrace_probe_error(struct dtrace_state *state, u32 epid, u32 which,
+			       const struct dtrace_firing *f)
+{
+	struct dtrace_probe *ep;
+	u64 args[DTRACE_MAXARGS] = { 0, epid, which, (u64)f->fault_off, f->fault, f->illval };
+
+	if (!dtrace_probeid_error)
+		return;
+	ep = xa_load(&dtrace_probes, dtrace_probeid_error);
+	if (ep)
+		dtrace_probe_fire(ep, args, state);
+}
+
+static void dtrace_ecb_fire(const struct dtrace_ecb *ecb, struct dtrace_mstate *ms,
+			    struct dtrace_cpu *dc)
+{
+	struct dtrace_state *state = ecb->state;
+	const struct dtrace_clause *cl = ecb->clause;
+	struct dtrace_state_cpu *sc = state->cpus ? state->cpus[ms->cpu] : NULL;
+	struct dtrace_buffer *buf;
+	struct dtrace_firing f;
+	dif_ctx_t *ctx = &f.ctx;
+	const struct dtrace_aggdesc *keyagg = NULL;
+	dtrace_rechdr_t hdr;
+	bool locked = false, exits = false;
+	u32 i, which = 0;
+	u8 *rec;
+
+	if (!sc)
+		return;
+	buf = &sc->buf[sc->active];
+	if (cl->size > buf->size || buf->offset > buf->size - cl->size) {
+		buf->drops++;
+		return;
+	}
+	rec = buf->data + buf->offset;
+
+	/* Clause-locals live for one probe firing, across its clauses. */
+	if (sc->firing != dc->firing) {
+		sc->firing = dc->firing;
+		if (state->nlocals)
+			memset(sc->locals, 0, state->nlocals * sizeof(u64));
+		if (state->locals_size)
+			memset(state->varmem + state->locals_off +
+				       (u64)ms->cpu * state->locals_size,
+			       0, state->locals_size);
+	}
+
+	/* Scratch and strtok state live for the whole ECB (zeroed here). */
+	memset(&f, 0, sizeof(f));
+	ctx->ops = &dtrace_env_ops;
+	ctx->env = ms;
+	ctx->scratch = sc->scratch;
+	ctx->scratch_size = state->opts.dtph_scratchsize;
+	ctx->globals = state->globals;
+	ctx->nglobals = state->nglobals;
+	ctx->locals = sc->locals;
+	ctx->nlocals = state->nlocals;
+	ctx->strsize = state->opts.dtph_strsize;
+	ctx->kernel_priv = true;	/* only root opens /dev/dtrace */
+	ctx->grefs = state->grefs;
+	ctx->lrefs = sc->lrefs;
+	ctx->varmem = state->varmem;
+	ctx->varmem_size = state->varmem_size;
+	ctx->dstate = state->have_dstate ? &state->dstate : NULL;
+	ctx->thread_key = task_pid_nr(current);
+	ctx->rand_state[0] = sc->rand_state[0];
+	ctx->rand_state[1] = sc->rand_state[1];
+	ms->ecb = ecb;
+
+	if (cl->dstate && state->have_dstate) {
+		arch_spin_lock(&state->dlock);
+		locked = true;
+	}
+
+	if (cl->pred) {
+		if (!dtrace_run(&f, cl->pred))
+			goto fault;
+		if (ctx->rval == 0)
+			goto out;
+	}
+
+	memset(rec, 0, cl->size);
+	hdr.dtrh_epid = ecb->epid;
+	hdr.dtrh_timestamp_hi = (u32)(ms->timestamp >> 32);
+	hdr.dtrh_timestamp_lo = (u32)ms->timestamp;
+	memcpy(rec, &hdr, sizeof(hdr));
+
+	for (i = 0; i < cl->nacts; i++) {
+		const struct dtrace_act *a = &cl->acts[i];
+		u64 v = 0;
+
+		which = i + 1;
+		if (a->difo && !dtrace_run(&f, a->difo))
+			goto fault;
+		if (a->difo)
+			v = ctx->rval;
+
+		switch (a->role) {
+		case DTRACE_PROLE_ARG:
+			if ((a->flags & DTRACE_PACT_FIRST) && a->kind == DTRACEACT_EXIT)
+				exits = true;
+			if (a->size && !dtrace_store_value(&f, a, v, rec + a->offset, ms->probe))
+				goto fault;
+			break;
+		case DTRACE_PROLE_KEY:
+			if (keyagg != a->agg || (a->flags & DTRACE_PACT_FIRST)) {
+				keyagg = a->agg;
+				memset(sc->keybuf, 0, a->agg->keysize);
+			}
+			if (a->size && !dtrace_store_value(&f, a, v, sc->keybuf + a->offset,
+							   ms->probe))
+				goto fault;
+			break;
+		case DTRACE_PROLE_VAL: {
+			s64 incr = 1;
+
+			if (keyagg != a->agg) {		/* no keys: @ = count() */
+				keyagg = a->agg;
+				memset(sc->keybuf, 0, a->agg->keysize);
+			}
+			if (i + 1 < cl->nacts && cl->acts[i + 1].role == DTRACE_PROLE_INCR) {
+				const struct dtrace_act *inc = &cl->acts[++i];
+
+				which = i + 1;
+				if (inc->difo && !dtrace_run(&f, inc->difo))
+					goto fault;
+				incr = inc->difo ? (s64)ctx->rval : 1;
+			}
+			dtrace_aggregate(&sc->agg[sc->agg_active], a->agg, sc->keybuf, (s64)v,
+					 incr);
+			keyagg = NULL;
+			break;
+		}
+		default:	/* INCR without VAL: refused by enable.c */
+			break;
+		}
+	}
+
+	/* Committed: the firing stays in the buffer. */
+	buf->offset += cl->size;
+	if (exits && cmpxchg(&state->activity, DTRACE_ACTIVITY_ACTIVE,
+			     DTRACE_ACTIVITY_DRAINING) == DTRACE_ACTIVITY_ACTIVE) {
+		WRITE_ONCE(state->exitcpu, ms->cpu);
+		WRITE_ONCE(state->exiting, true);
+	} else if (exits && cmpxchg(&state->activity, DTRACE_ACTIVITY_WARMUP,
+				    DTRACE_ACTIVITY_DRAINING) == DTRACE_ACTIVITY_WARMUP) {
+		WRITE_ONCE(state->exitcpu, ms->cpu);
+		WRITE_ONCE(state->exiting, true);
+	}
+	goto out;
+
+fault:
+	if (locked) {
+		dif_dstate_clean(&state->dstate);
+		arch_spin_unlock(&state->dlock);
+		locked = false;
+	}
+	sc->rand_state[0] = ctx->rand_state[0];
+	sc->rand_state[1] = ctx->rand_state[1];
+	if (ms->probe->id == dtrace_probeid_error) {
+		atomic64_inc(&state->dblerrors);
+		return;
+	}
+	buf->errors++;
+	atomic64_inc(&state->errors);
+	dtrace_probe_error(state, ecb->epid, which, &f);
+	return;
+out:
+	if (locked) {
+		dif_dstate_clean(&state->dstate);
+		arch_spin_unlock(&state->dlock);
+	}
+	sc->rand_state[0] = ctx->rand_state[0];
+	sc->rand_state[1] = ctx->rand_state[1];
+}
+NOKPROBE_SYMBOL(dtrace_ecb_fire);
+
+void dtrace_probe_fire(struct dtrace_probe *probe, const u64 *args, struct dtrace_state *only)
+{
+	struct dtrace_cpu *dc = this_cpu_ptr(&dtrace_cpu_info);
+	struct dtrace_mstate ms;
+	struct dtrace_ecb *ecb;
+
+	ms.probe = probe;
+	ms.args = args;
+	ms.cpu = smp_processor_id();
+	ms.timestamp = ktime_get_mono_fast_ns();
+	dc->firing++;
+	for (ecb = rcu_dereference(probe->ecbs); ecb; ecb = rcu_dereference(ecb->next)) {
+		if (only && ecb->state != only)
+			continue;
+		if (!only && probe->id == dtrace_probeid_error)
+			continue;	/* ERROR fires per state, from a fault */
+		/* Acquire: pairs with GO's release, so its buffers are visible. */
+		if (!dtrace_ecb_live(smp_load_acquire(&ecb->state->activity), probe->id))
+			continue;
+		dtrace_ecb_fire(ecb, &ms, dc);
+	}
+}
+NOKPROBE_SYMBOL(dtrace_probe_fire);
+
+/**
+ * dtrace_probe() - fire a probe (contract 7 in dtrace/provider.h).
+ * @id: the probe
+ * @arg0: D's arg0
+ * @arg1: arg1
+ * @arg2: arg2
+ * @arg3: arg3
+ * @arg4: arg4
+ * @arg5: arg5
+ *
+ * Any context. Interrupts are disabled for the duration; a call nested
+ * inside another on this CPU is counted and dropped.
+ */
+void dtrace_probe(dtrace_id_t id, u64 arg0, u64 arg1, u64 arg2, u64 arg3, u64 arg4, u64 arg5)
+{
+	u64 args[DTRACE_MAXARGS] = { arg0, arg1, arg2, arg3, arg4, arg5 };
+	struct dtrace_probe *probe;
+	struct dtrace_cpu *dc;
+	unsigned long flags;
+
+	local_irq_save(flags);
+	dc = this_cpu_ptr(&dtrace_cpu_info);
+	if (dc->nest) {
+		dc->nested++;
+		local_irq_restore(flags);
+		return;
+	}
+	dc->nest = 1;
+	rcu_read_lock();
+	probe = xa_load(&dtrace_probes, id);
+	if (probe && rcu_access_pointer(probe->ecbs))
+		dtrace_probe_fire(probe, args, NULL);
+	rcu_read_unlock();
+	dc->nest = 0;
+	local_irq_restore(flags);
+}
+EXPORT_SYMBOL_GPL(dtrace_probe);
+NOKPROBE_SYMBOL(dtrace_probe);
+
+/*
+ * BEGIN and END: fired from the GO and STOP ioctls, on the calling CPU,
+ * for one state only, in probe context like any other firing.
+ */
+int dtrace_probe_state(struct dtrace_state *state, dtrace_id_t id)
+{
+	u64 args[DTRACE_MAXARGS] = { 0 };
+	struct dtrace_probe *probe;
+	struct dtrace_cpu *dc;
+	unsigned long flags;
+	int cpu;
+
+	local_irq_save(flags);
+	cpu = smp_processor_id();
+	dc = this_cpu_ptr(&dtrace_cpu_info);
+	if (!dc->nest) {
+		dc->nest = 1;
+		rcu_read_lock();
+		probe = xa_load(&dtrace_probes, id);
+		if (probe)
+			dtrace_probe_fire(probe, args, state);
+		rcu_read_unlock();
+		dc->nest = 0;
+	}
+	local_irq_restore(flags);
+	return cpu;
+}
