@@ -2,9 +2,15 @@
 // `dtrace -l` and `dtrace -lv`, in illumos dtrace(1M)'s layout:
 //   oprintf("%5s %10s %17s %33s %s\n", "ID", "PROVIDER", ...)
 // and, with -v, print_probe_info()'s attribute and argument blocks.
+//
+// With -x engine=kmod the probes are the kernel's (kmod_list_probes():
+// dtrace.ko's ids, on-demand probes created by the listing), described
+// with their plugins' attributes and argument types; otherwise the
+// plugins' own listing, numbered by the registry.
 #include "list.hpp"
 
 #include <dtrace/attributes.hpp>
+#include <dtrace/engine.hpp>
 
 #include <unistd.h>
 
@@ -23,27 +29,62 @@ void print_attr_block(FILE *out, const char *title, dt_attribute_t a)
 	std::fprintf(out, "\t\tDependency Class: %s\n", class_name(a.klass).data());
 }
 
-void print_probe(FILE *out, const probe &p, bool verbose, provider_registry &reg)
+// One probe: its row and, with -v, the attributes of its provider (pa;
+// NULL: unknown) and its arguments.
+void print_row(FILE *out, uint32_t id, const probe_desc &d, bool verbose,
+	       const dt_pattr_t *pa, const std::vector<arg_desc> &args)
 {
-	std::fprintf(out, "%5u %10s %17s %33s %s\n", p.id, p.desc.provider.c_str(),
-		     p.desc.mod.c_str(), p.desc.func.c_str(), p.desc.name.c_str());
+	std::fprintf(out, "%5u %10s %17s %33s %s\n", id, d.provider.c_str(), d.mod.c_str(),
+		     d.func.c_str(), d.name.c_str());
 	if (!verbose)
 		return;
-	const dt_pattr_t &pa = p.prov->ops().attr;
+	static const dt_pattr_t unknown{};
+	if (pa == nullptr)
+		pa = &unknown;
 	// The description's attributes are the least stable of its fields'
 	// (dt_probe_info() with every field of the description set).
-	dt_attribute_t attr = attr_min(attr_min(pa.provider, pa.mod),
-				       attr_min(pa.func, pa.name));
+	dt_attribute_t attr = attr_min(attr_min(pa->provider, pa->mod),
+				       attr_min(pa->func, pa->name));
 	print_attr_block(out, "Probe Description Attributes", attr);
-	print_attr_block(out, "Argument Attributes", pa.args);
+	print_attr_block(out, "Argument Attributes", pa->args);
 	std::fprintf(out, "\n\tArgument Types\n");
-	auto args = reg.args(p);
 	for (const auto &a : args)
 		std::fprintf(out, "\t\targs[%d]: %s\n", a.ndx,
 			     a.d_type().empty() ? "(unknown)" : a.d_type().c_str());
 	if (args.empty())
 		std::fprintf(out, "\t\tNone\n");
 	std::fprintf(out, "\n");
+}
+
+// A kernel probe (kmod engine), described by the plugin probe of the same
+// name when there is one; else by its provider's attributes alone.
+void print_kernel_probe(FILE *out, const kernel_probe &k, bool verbose, provider_registry &reg)
+{
+	if (!verbose) {
+		print_row(out, k.id, k.desc, false, nullptr, {});
+		return;
+	}
+	for (const probe *p : reg.match(k.desc))
+		if (p->desc == k.desc) {
+			print_row(out, k.id, k.desc, true, &p->prov->ops().attr, reg.args(*p));
+			return;
+		}
+	const provider *prov = reg.find_provider(k.desc.provider);
+	print_row(out, k.id, k.desc, true, prov != nullptr ? &prov->ops().attr : nullptr, {});
+}
+
+bool kmod_asked(const options &o)
+{
+	for (const auto &[k, v] : o.xopts)
+		if (k == "engine" && v == "kmod")
+			return true;
+	return false;
+}
+
+void print_probe(FILE *out, const probe &p, bool verbose, provider_registry &reg)
+{
+	print_row(out, p.id, p.desc, verbose, &p.prov->ops().attr,
+		  verbose ? reg.args(p) : std::vector<arg_desc>{});
 }
 
 // The probe description part of a -n/-P/-m/-f argument: DTrace allows a
@@ -134,10 +175,80 @@ bool expand_macros(const std::string &in, const options &o, std::string &out,
 	return true;
 }
 
+namespace {
+
+// -l with -x engine=kmod: the same walk over the kernel's probes.
+int list_kernel_probes(const options &o, provider_registry &reg, FILE *out)
+{
+	auto no_match = [&](const std::string &spec, const std::string &desc) {
+		std::fflush(out);
+		std::fprintf(stderr, "dtrace: invalid probe specifier %s: "
+			     "probe description %s does not match any probes\n",
+			     spec.c_str(), desc.c_str());
+		return E_ERROR;
+	};
+	if (o.commands.empty()) {
+		for (const kernel_probe &k : kmod_list_probes(reg, {}))
+			print_kernel_probe(out, k, o.verbose, reg);
+		return E_SUCCESS;
+	}
+	for (const auto &cmd : o.commands) {
+		if (cmd.opt == 's') {
+			std::fflush(out);
+			std::fprintf(stderr, "dtrace: failed to compile script %s: "
+				     "D scripts cannot be compiled by this build yet\n",
+				     cmd.arg.c_str());
+			return E_ERROR;
+		}
+		if (cmd.opt == 'i') {
+			char *end = nullptr;
+			unsigned long id = std::strtoul(cmd.arg.c_str(), &end, 10);
+			bool found = false;
+			if (end != cmd.arg.c_str() && *end == '\0')
+				for (const kernel_probe &k : kmod_list_probes(reg, {}))
+					if (k.id == id) {
+						print_kernel_probe(out, k, o.verbose, reg);
+						found = true;
+					}
+			if (!found && !o.zdefs)
+				return no_match(cmd.arg, cmd.arg);
+			continue;
+		}
+		for (const auto &raw : spec_descriptions(cmd.arg)) {
+			std::string spec, why;
+			probe_desc d;
+			if (!expand_macros(raw, o, spec, why) ||
+			    !parse_probe_desc(spec, kind_of(cmd.opt), d, why)) {
+				std::fflush(out);
+				std::fprintf(stderr, "dtrace: invalid probe specifier %s: %s\n",
+					     cmd.arg.c_str(), why.c_str());
+				return E_ERROR;
+			}
+			auto found = kmod_list_probes(reg, d);
+			if (found.empty() && !o.zdefs)
+				return no_match(cmd.arg, d.str());
+			for (const kernel_probe &k : found)
+				print_kernel_probe(out, k, o.verbose, reg);
+		}
+	}
+	return E_SUCCESS;
+}
+
+} // namespace
+
 int list_probes(const options &o, provider_registry &reg, FILE *out)
 {
 	std::fprintf(out, "%5s %10s %17s %33s %s\n", "ID", "PROVIDER", "MODULE",
 		     "FUNCTION", "NAME");
+	if (kmod_asked(o)) {
+		try {
+			return list_kernel_probes(o, reg, out);
+		} catch (const engine_error &e) {
+			std::fflush(out);
+			std::fprintf(stderr, "dtrace: %s\n", e.what());
+			return E_ERROR;
+		}
+	}
 	if (o.commands.empty()) {
 		for (const probe *p : reg.all())
 			print_probe(out, *p, o.verbose, reg);

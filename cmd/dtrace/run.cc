@@ -9,7 +9,9 @@
 //                    "failed to compile script F: ..." (-s) or
 //                    "invalid probe specifier S: ..." (-n -P -m -f -i)
 //   -S               the DIF of the program, to stderr; -e stops here
-//   enable           on the user engine, piece by piece as well:
+//   engine           -x engine=user|bpf|auto (engine_choice.hpp); -v or
+//                    DTRACE_DEBUG: "dtrace: engine bpf (why)"
+//   enable           on that engine, piece by piece as well:
 //                    "description 'BEGIN' matched 1 probe" (not quiet),
 //                    "failed to enable 'S': ..."
 //   go               BEGIN; release -c processes; SIGINT/SIGTERM handled
@@ -21,6 +23,7 @@
 //   status           exit()'s value, else 0; 1 on failure, 2 on usage
 #include "run.hpp"
 
+#include "engine_choice.hpp"
 #include "procs.hpp"
 
 #include <dtrace/compiler.hpp>
@@ -35,6 +38,7 @@
 #include <chrono>
 #include <csignal>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -205,16 +209,21 @@ int run_program(const options &o, const char *argv0)
 			cs.libdirs.emplace_back(DTRACE_DLIB_INSTALL_DIR);
 	}
 	bool errtags = false; // -x errtags: "[D_TAG] " before compiler messages
+	engine_kind asked = engine_kind::automatic;
 	for (const auto &[k, v] : o.xopts) {
+		if (k == "engine") {
+			// DESIGN.md §2: -x engine=kmod|bpf|user|auto.
+			std::string why;
+			auto e = parse_engine(v, why);
+			if (!e)
+				fail(E_ERROR, why);
+			asked = *e;
+			if (asked != engine_kind::automatic)
+				cs.engine = engine_name(asked);
+			continue;
+		}
 		if (k == "errtags")
 			errtags = true;
-		else if (k == "engine" && v != "user")
-			// DESIGN.md §2: -x engine=kmod|bpf|user; only user is built.
-			fail(E_ERROR, "engine '" + v +
-					      "' is not available: this build runs the "
-					      "user engine only");
-		else if (k == "engine")
-			continue;
 		else if (k == "-F")
 			cs.options["flowindent"] = "";
 		else if (k == "-L")
@@ -287,6 +296,15 @@ int run_program(const options &o, const char *argv0)
 					      "': " + std::strerror(errno));
 	}
 
+	engine_decision chosen = choose_engine(asked, prog, reg);
+	if (o.verbose || std::getenv("DTRACE_DEBUG") != nullptr) {
+		std::fflush(stdout);
+		std::fprintf(stderr, "dtrace: engine %s (%s)\n", engine_name(chosen.kind),
+			     chosen.reason.c_str());
+	}
+	if (!chosen.failure.empty())
+		fail(E_ERROR, "failed to initialize dtrace: " + chosen.failure);
+
 	// Enable piece by piece: each prefix on a fresh engine, so that
 	// "failed to enable" names the piece whose probes the engine refused;
 	// the last engine is the one that runs.
@@ -303,7 +321,7 @@ int run_program(const options &o, const char *argv0)
 		size_t hi = i + 1 < first_clause.size() ? first_clause[i + 1] : prog.clauses.size();
 		program part = prog;
 		part.clauses.resize(hi);
-		eng = make_user_engine(es);
+		eng = make_engine(chosen.kind, es);
 		try {
 			eps = eng->enable(part);
 		} catch (const engine_error &e) {
@@ -321,7 +339,7 @@ int run_program(const options &o, const char *argv0)
 	if (total == 0 && !o.zdefs)
 		fail(E_ERROR, o.commands.empty() ? "no probes specified" : "no probes matched");
 	if (!eng) {
-		eng = make_user_engine(es);
+		eng = make_engine(chosen.kind, es);
 		eps = eng->enable(prog);
 	}
 

@@ -2,9 +2,16 @@
 // The dtrace provider: BEGIN, END and ERROR. It belongs to the consumer
 // (as it belongs to the core on illumos), so it is built in rather than a
 // plugin, but it is described through the same ops table.
+//
+// bpf engine (attach): all three are DT_BPF_ATTACH_CONSUMER, fired by the
+// consumer itself (BEGIN before tracing starts, END after it stops, ERROR
+// where a fault is reported) rather than by a kernel event.
 #include "plugin_internal.hpp"
 
+#include <dtrace/plugin.hpp>
+
 #include <cerrno>
+#include <cstring>
 
 namespace dt::detail {
 namespace {
@@ -29,6 +36,22 @@ int dtrace_args(void *, const dt_probe_info_t *, dt_arg_cb, void *)
 	return 0;
 }
 
+int dtrace_bpf_attach(void *, const dt_probe_info_t *p, dt_bpf_attach_t *out)
+{
+	for (const char *name : k_probes)
+		if (std::strcmp(p->name, name) == 0) {
+			dt::sdk::give_attach(out,
+					     dt::sdk::bpf_attach_desc(DT_BPF_ATTACH_CONSUMER));
+			return 0;
+		}
+	return -ENOENT;
+}
+
+const dt_plugin_bpf_ops_t k_dtrace_bpf_ops = {
+	.sz = sizeof(dt_plugin_bpf_ops_t),
+	.attach = dtrace_bpf_attach,
+};
+
 const dt_plugin_ops_t k_dtrace_ops = {
 	.sz = sizeof(dt_plugin_ops_t),
 	.abi_major = DT_PLUGIN_ABI_MAJOR,
@@ -47,7 +70,7 @@ const dt_plugin_ops_t k_dtrace_ops = {
 	.probes = dtrace_probes,
 	.probe_args = dtrace_args,
 	.kmod = nullptr,
-	.bpf = nullptr,
+	.bpf = &k_dtrace_bpf_ops,
 };
 
 class dtrace_provider final : public provider {
@@ -67,6 +90,14 @@ public:
 	{
 		out.clear();
 		return 0;
+	}
+	int bpf_attach(const probe &p, dt_bpf_attach_t &out) override
+	{
+		std::memset(&out, 0, sizeof(out));
+		out.sz = sizeof(out);
+		dt_probe_info_t info = {sizeof(info), "dtrace", "", "", p.desc.name.c_str(),
+					p.cookie};
+		return dtrace_bpf_attach(nullptr, &info, &out);
 	}
 
 private:

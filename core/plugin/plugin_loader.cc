@@ -201,6 +201,26 @@ public:
 		}
 	}
 
+	int bpf_attach(const probe &p, dt_bpf_attach_t &out) override
+	{
+		std::memset(&out, 0, sizeof(out));
+		out.sz = sizeof(out);
+		if (ops_.bpf == nullptr || ops_.bpf->sz < offsetof(dt_plugin_bpf_ops_t, attach) +
+								  sizeof(ops_.bpf->attach) ||
+		    ops_.bpf->attach == nullptr)
+			return -ENOSYS;
+		dt_probe_info_t info = {sizeof(info), p.desc.provider.c_str(),
+					p.desc.mod.c_str(), p.desc.func.c_str(),
+					p.desc.name.c_str(), p.cookie};
+		try {
+			return ops_.bpf->attach(state_, &info, &out);
+		} catch (...) {
+			warn_("provider plugin " + path_ + " threw in bpf attach(): " +
+			      describe_exception(std::current_exception()));
+			return -EIO;
+		}
+	}
+
 private:
 	std::string path_;
 	warning_fn warn_;

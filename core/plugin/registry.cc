@@ -43,6 +43,7 @@ struct provider_registry::impl {
 	std::vector<int32_t> procs;
 	warning_fn warn;
 	dt_plugin_host_t host{};
+	std::string *capture = nullptr; // bpf_attach(): collect, do not print
 
 	// Discovered plugin files, by provider name (first on the path wins).
 	std::map<std::string, std::string> available;
@@ -98,7 +99,14 @@ struct provider_registry::impl {
 		va_start(ap, fmt);
 		std::vsnprintf(buf, sizeof(buf), fmt, ap);
 		va_end(ap);
-		static_cast<impl *>(host->host_private)->warn(buf);
+		auto *self = static_cast<impl *>(host->host_private);
+		if (self->capture != nullptr && level != DT_LOG_DEBUG) {
+			if (!self->capture->empty())
+				*self->capture += "; ";
+			*self->capture += buf;
+			return;
+		}
+		self->warn(buf);
 	}
 
 	// Could plugin file `name` serve providers matching this glob? (Before
@@ -230,6 +238,15 @@ std::vector<arg_desc> provider_registry::args(const probe &p)
 	std::sort(out.begin(), out.end(),
 		  [](const arg_desc &a, const arg_desc &b) { return a.ndx < b.ndx; });
 	return out;
+}
+
+int provider_registry::bpf_attach(const probe &p, dt_bpf_attach_t &out, std::string &why)
+{
+	why.clear();
+	impl_->capture = &why;
+	int rc = p.prov->bpf_attach(p, out);
+	impl_->capture = nullptr;
+	return rc;
 }
 
 } // namespace dt

@@ -19,12 +19,19 @@
 // Laziness: the source is read once per probes() call and filtered by the
 // query's module and function as it is read; only matching functions are
 // remembered (to list a function repeated by kallsyms once).
+//
+// bpf engine (attach): a kprobe on the function (entry, context REGS) or
+// a kretprobe (return, context REGS_RETURN), where the kernel has kprobes
+// (CONFIG_KPROBES: the perf `kprobe` PMU or <tracefs>/kprobe_events).
+// Without them: -ENOTSUP, "fbt probes need kprobes or BPF trampolines,
+// which this kernel does not provide".
 #include "btf_args.hpp"
 #include "function_source.hpp"
 
 #include <dtrace/plugin.hpp>
 
 #include <fnmatch.h>
+#include <unistd.h>
 
 #include <cstring>
 #include <memory>
@@ -41,6 +48,7 @@ struct state {
 	btf_cache btf;
 	std::optional<std::unordered_set<std::string>> blacklist;
 	bool logged_source = false;
+	std::string attach_target; // the last bpf attach()'s target
 };
 
 // A query field compiled for the per-line test: "" (or absent) matches
@@ -152,6 +160,36 @@ int describe_args(state &s, const dt_probe_info_t *p, dt_arg_cb cb, void *arg)
 	return 0;
 }
 
+// Does this kernel have kprobes? libbpf attaches them through the perf
+// `kprobe` PMU, older tools through tracefs; CONFIG_KPROBES gives both.
+bool have_kprobes(const dt_plugin_host_t *host)
+{
+	if (access("/sys/bus/event_source/devices/kprobe/type", F_OK) == 0)
+		return true;
+	const char *tracefs = host->tracefs;
+	return tracefs != nullptr && *tracefs != '\0' &&
+	       access((std::string(tracefs) + "/kprobe_events").c_str(), F_OK) == 0;
+}
+
+int bpf_attach(state &s, const dt_probe_info_t *p, dt_bpf_attach_t *out)
+{
+	bool entry = std::strcmp(p->name, "entry") == 0;
+	if ((!entry && std::strcmp(p->name, "return") != 0) || *p->func == '\0')
+		return -ENOENT;
+	if (!have_kprobes(s.host)) {
+		s.host->log(s.host, DT_LOG_WARN,
+			    "fbt probes need kprobes or BPF trampolines, which this kernel "
+			    "does not provide");
+		return -ENOTSUP;
+	}
+	s.attach_target = p->func;
+	dt_bpf_attach_t a = dt::sdk::bpf_attach_desc(
+		entry ? DT_BPF_ATTACH_KPROBE : DT_BPF_ATTACH_KRETPROBE, s.attach_target.c_str());
+	a.ctx = entry ? DT_BPF_CTX_REGS : DT_BPF_CTX_REGS_RETURN;
+	dt::sdk::give_attach(out, a);
+	return 0;
+}
+
 /*
  * Operations
  */
@@ -180,6 +218,16 @@ int fbt_probe_args(void *st, const dt_probe_info_t *p, dt_arg_cb cb, void *arg)
 	return dt::sdk::guard([&] { return describe_args(*static_cast<state *>(st), p, cb, arg); });
 }
 
+int fbt_bpf_attach(void *st, const dt_probe_info_t *p, dt_bpf_attach_t *out)
+{
+	return dt::sdk::guard([&] { return bpf_attach(*static_cast<state *>(st), p, out); });
+}
+
+const dt_plugin_bpf_ops_t k_bpf_ops = {
+	.sz = sizeof(dt_plugin_bpf_ops_t),
+	.attach = fbt_bpf_attach,
+};
+
 // illumos fbt_attr.
 const dt_plugin_ops_t k_ops = {
 	.sz = sizeof(dt_plugin_ops_t),
@@ -199,7 +247,7 @@ const dt_plugin_ops_t k_ops = {
 	.probes = fbt_probes,
 	.probe_args = fbt_probe_args,
 	.kmod = nullptr,
-	.bpf = nullptr,
+	.bpf = &k_bpf_ops,
 };
 
 } // namespace

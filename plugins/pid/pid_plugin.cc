@@ -35,6 +35,11 @@
 // module) to the object's path as here and sets a uprobe at
 // (/proc/PID/root/<path>, cookie) -- a uretprobe for `return`.
 //
+// bpf engine (attach): a uprobe (entry and offsets, context REGS) or a
+// uretprobe (return, context REGS_RETURN) at (/proc/PID/root/<path>,
+// cookie) for that process only, the object found again from the
+// probe's module as probes() named it.
+//
 // Arguments: pid probes are untyped (args[N] are the function's integer
 // arguments; `dtrace -lv` prints "None"), so probe_args is NULL.
 #include "elf_functions.hpp"
@@ -48,6 +53,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cstdint>
 #include <cstring>
 #include <new>
 #include <string>
@@ -64,6 +70,7 @@ std::string field(const char *s)
 
 struct pid_state {
 	const dt_plugin_host_t *host;
+	std::string attach_path; // the last bpf attach()'s target
 };
 
 // One probes() call: the query, the callback, and what the walk needs
@@ -185,6 +192,51 @@ private:
 	}
 };
 
+int bpf_attach(pid_state &s, const dt_probe_info_t *p, dt_bpf_attach_t *out)
+{
+	auto pid = literal_pid(field(p->provider));
+	if (!pid || *pid <= 0 || *pid > INT32_MAX)
+		return -ENOENT;
+	std::vector<mapped_object> objs;
+	if (int rc = read_objects(static_cast<int32_t>(*pid), objs); rc < 0) {
+		s.host->log(s.host, DT_LOG_WARN, "failed to grab pid %lld: %s",
+			    static_cast<long long>(*pid), std::strerror(-rc));
+		return rc;
+	}
+	std::string mod = field(p->mod);
+	const mapped_object *found = nullptr;
+	for (const auto &o : objs)
+		if (auto m = module_for(mod, o); m && *m == mod) {
+			found = &o;
+			break;
+		}
+	if (found == nullptr) {
+		s.host->log(s.host, DT_LOG_WARN, "pid provider: process %lld has no object %s",
+			    static_cast<long long>(*pid), mod.c_str());
+		return -ENOENT;
+	}
+	bool ret = std::strcmp(p->name, "return") == 0;
+	s.attach_path = host_path(static_cast<int32_t>(*pid), found->path);
+	dt_bpf_attach_t a = dt::sdk::bpf_attach_desc(
+		ret ? DT_BPF_ATTACH_URETPROBE : DT_BPF_ATTACH_UPROBE, s.attach_path.c_str());
+	a.offset = p->cookie;
+	a.pid = static_cast<int32_t>(*pid);
+	a.ctx = ret ? DT_BPF_CTX_REGS_RETURN : DT_BPF_CTX_REGS;
+	dt::sdk::give_attach(out, a);
+	return 0;
+}
+
+int pid_bpf_attach(void *state, const dt_probe_info_t *probe, dt_bpf_attach_t *out)
+{
+	auto *s = static_cast<pid_state *>(state);
+	return dt::sdk::guard([&] { return bpf_attach(*s, probe, out); });
+}
+
+const dt_plugin_bpf_ops_t k_pid_bpf_ops = {
+	.sz = sizeof(dt_plugin_bpf_ops_t),
+	.attach = pid_bpf_attach,
+};
+
 int pid_init(const dt_plugin_host_t *host, void **state)
 {
 	if (elf_version(EV_CURRENT) == EV_NONE) {
@@ -192,7 +244,7 @@ int pid_init(const dt_plugin_host_t *host, void **state)
 			  elf_errmsg(-1));
 		return -ENOTSUP;
 	}
-	auto *s = new (std::nothrow) pid_state{host};
+	auto *s = new (std::nothrow) pid_state{host, {}};
 	if (s == nullptr)
 		return -ENOMEM;
 	*state = s;
@@ -232,7 +284,7 @@ const dt_plugin_ops_t k_pid_ops = {
 	.probes = pid_probes,
 	.probe_args = nullptr,
 	.kmod = nullptr,
-	.bpf = nullptr,
+	.bpf = &k_pid_bpf_ops,
 };
 
 } // namespace

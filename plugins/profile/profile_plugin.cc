@@ -18,9 +18,20 @@
 // Arguments: as on illumos, none is typed (`dtrace -lv` prints None).
 // When the probe fires, arg0 is the kernel PC that was interrupted (0 in
 // user mode) and arg1 the user PC (0 in kernel mode).
+//
+// bpf engine (attach): a perf event (software cpu-clock) of the probe's
+// period, context DT_BPF_CTX_PERF (arg0/arg1 as above):
+//
+//   profile-N  -> cpu -1: one event per online CPU
+//   tick-N     -> cpu = the first online CPU (/sys/devices/system/cpu/online)
 #include "interval.hpp"
 
 #include <dtrace/plugin.hpp>
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <cstdlib>
 
 namespace dt::plugin::profile {
 namespace {
@@ -81,6 +92,52 @@ int profile_probes(void *state, const dt_probe_query_t *query, dt_probe_cb cb,
 	});
 }
 
+// The first CPU of the kernel's online list ("0-3,8"), or 0 if it
+// cannot be read (CPU 0 is online on every system that boots).
+int32_t first_online_cpu()
+{
+	int fd = open("/sys/devices/system/cpu/online", O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return 0;
+	char buf[64] = {};
+	ssize_t n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0 || buf[0] < '0' || buf[0] > '9')
+		return 0;
+	return static_cast<int32_t>(std::strtol(buf, nullptr, 10));
+}
+
+int profile_bpf_attach(void *state, const dt_probe_info_t *probe, dt_bpf_attach_t *out)
+{
+	return dt::sdk::guard([&] {
+		const auto *host = static_cast<const dt_plugin_host_t *>(state);
+		auto parsed = parse_probe_name(probe->name);
+		if (!parsed || parsed->status != interval_status::ok) {
+			host->log(host, DT_LOG_WARN, "profile: %s names no probe", probe->name);
+			return -ENOENT;
+		}
+		dt_bpf_attach_t a = dt::sdk::bpf_attach_desc(DT_BPF_ATTACH_PERF_EVENT);
+		a.period_ns = parsed->spec.interval_ns;
+		a.cpu = parsed->spec.kind == timer_kind::tick ? first_online_cpu() : -1;
+		a.ctx = DT_BPF_CTX_PERF;
+		dt::sdk::give_attach(out, a);
+		return 0;
+	});
+}
+
+const dt_plugin_bpf_ops_t k_profile_bpf_ops = {
+	.sz = sizeof(dt_plugin_bpf_ops_t),
+	.attach = profile_bpf_attach,
+};
+
+// kmod engine: the kernel half, plugins/profile/kernel (dtrace_profile.ko),
+// which creates profile-N/tick-N probes on demand as this plugin does.
+const dt_plugin_kmod_ops_t k_profile_kmod_ops = {
+	.sz = sizeof(dt_plugin_kmod_ops_t),
+	.module = "dtrace_profile",
+	.kernel_provider = nullptr,
+};
+
 // None typed: see the head comment.
 int profile_probe_args(void *, const dt_probe_info_t *, dt_arg_cb, void *)
 {
@@ -105,8 +162,8 @@ const dt_plugin_ops_t k_profile_ops = {
 	.fini = nullptr,
 	.probes = profile_probes,
 	.probe_args = profile_probe_args,
-	.kmod = nullptr,
-	.bpf = nullptr,
+	.kmod = &k_profile_kmod_ops,
+	.bpf = &k_profile_bpf_ops,
 };
 
 } // namespace

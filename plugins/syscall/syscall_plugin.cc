@@ -17,6 +17,18 @@
 //
 // Laziness: a plain function name in the query touches only that system
 // call's two `id` files; a glob or "" lists the directory once.
+//
+// bpf engine (attach): every probe is one of two raw tracepoints, filtered
+// by the system call's number (syscall_numbers.hpp), so that any number
+// of syscall probes costs two attachments, detached at once:
+//
+//   syscall::X:entry   -> raw_tp sys_enter, ctx SYS_ENTER, filter nr(X)
+//   syscall::X:return  -> raw_tp sys_exit,  ctx SYS_EXIT,  filter nr(X)
+//
+// (TP_PROTO(struct pt_regs *regs, long id) and (regs, long ret): two
+// raw arguments.) A system call whose number is unknown is refused with
+// -ENOTSUP and a message naming it.
+#include "syscall_numbers.hpp"
 #include "tracefs_format.hpp"
 
 #include <dtrace/plugin.hpp>
@@ -30,6 +42,7 @@
 #include <cstring>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -219,6 +232,31 @@ int describe_args(state &s, const dt_probe_info_t *p, dt_arg_cb cb, void *arg)
 	return 0;
 }
 
+// The bpf engine's description of a probe (see the head comment).
+int bpf_attach(state &s, const dt_probe_info_t *p, dt_bpf_attach_t *out)
+{
+	bool entry = std::strcmp(p->name, "entry") == 0;
+	if ((!entry && std::strcmp(p->name, "return") != 0) || !is_valid_name(p->func))
+		return -ENOENT;
+	std::optional<int64_t> nr = syscall_number(p->func);
+	if (!nr) {
+		s.host->log(s.host, DT_LOG_WARN,
+			    "syscall::%s:%s: the number of system call %s is not known to "
+			    "this build of the syscall provider (it reads them from "
+			    "<asm/unistd.h>), so the bpf engine cannot filter on it",
+			    p->func, p->name, p->func);
+		return -ENOTSUP;
+	}
+	dt_bpf_attach_t a = dt::sdk::bpf_attach_desc(DT_BPF_ATTACH_RAW_TRACEPOINT,
+						     entry ? "sys_enter" : "sys_exit");
+	a.filter = *nr;
+	a.has_filter = 1;
+	a.ctx = entry ? DT_BPF_CTX_SYS_ENTER : DT_BPF_CTX_SYS_EXIT;
+	a.nargs = 2;
+	dt::sdk::give_attach(out, a);
+	return 0;
+}
+
 /*
  * Operations
  */
@@ -250,6 +288,23 @@ int syscall_probe_args(void *st, const dt_probe_info_t *p, dt_arg_cb cb, void *a
 	return dt::sdk::guard([&] { return describe_args(*static_cast<state *>(st), p, cb, arg); });
 }
 
+int syscall_bpf_attach(void *st, const dt_probe_info_t *p, dt_bpf_attach_t *out)
+{
+	return dt::sdk::guard([&] { return bpf_attach(*static_cast<state *>(st), p, out); });
+}
+
+const dt_plugin_bpf_ops_t k_bpf_ops = {
+	.sz = sizeof(dt_plugin_bpf_ops_t),
+	.attach = syscall_bpf_attach,
+};
+
+// kmod engine: the kernel half, plugins/syscall/kernel (dtrace_syscall.ko).
+const dt_plugin_kmod_ops_t k_kmod_ops = {
+	.sz = sizeof(dt_plugin_kmod_ops_t),
+	.module = "dtrace_syscall",
+	.kernel_provider = nullptr,
+};
+
 // illumos systrace_attr.
 const dt_plugin_ops_t k_ops = {
 	.sz = sizeof(dt_plugin_ops_t),
@@ -268,8 +323,8 @@ const dt_plugin_ops_t k_ops = {
 	.fini = syscall_fini,
 	.probes = syscall_probes,
 	.probe_args = syscall_probe_args,
-	.kmod = nullptr,
-	.bpf = nullptr,
+	.kmod = &k_kmod_ops,
+	.bpf = &k_bpf_ops,
 };
 
 } // namespace

@@ -27,6 +27,12 @@
 //
 // DTRACE_GOLDEN_UPDATE=1 rewrites the .r files from the actual output;
 // check every rewritten file by eye against what DTrace would print.
+//
+// Built a second time as golden_bpf_tests (DTRACE_GOLDEN_ENGINE="bpf",
+// label host): every case runs again with -x engine=bpf and must give the
+// same output, except the cases listed in engine-bpf.skip, each with the
+// reason printed when it is skipped (DESIGN.md §2: one golden suite proves
+// that every engine gives the same output).
 #include "run_dtrace.hpp"
 
 #include <gtest/gtest.h>
@@ -205,6 +211,35 @@ outcome run_case(const fs::path &dir, const std::vector<std::string> &args, int 
 	return o;
 }
 
+#ifdef DTRACE_GOLDEN_ENGINE
+// engine-<name>.skip: "<case name> <reason...>" lines; # comments.
+std::optional<std::string> engine_skip(const std::string &name)
+{
+	std::ifstream in(fs::path(DTRACE_GOLDEN_CASES_DIR).parent_path() /
+			 ("engine-" DTRACE_GOLDEN_ENGINE ".skip"));
+	for (std::string line; std::getline(in, line);) {
+		if (line.empty() || line[0] == '#')
+			continue;
+		auto sp = line.find_first_of(" \t");
+		if (line.substr(0, sp) == name)
+			return sp == std::string::npos ? "" : line.substr(line.find_first_not_of(" \t", sp));
+	}
+	return std::nullopt;
+}
+
+// Why the engine cannot run here, if it cannot ("" if it can).
+const std::string &engine_unavailable()
+{
+	static const std::string why = [] {
+		outcome o = run_case(fs::temp_directory_path(),
+				     {"-x", "engine=" DTRACE_GOLDEN_ENGINE, "-qn", "BEGIN { exit(0); }"},
+				     60);
+		return o.status == 0 ? std::string() : o.output;
+	}();
+	return why;
+}
+#endif
+
 class golden : public ::testing::TestWithParam<golden_case> {};
 
 TEST_P(golden, MatchesDTrace)
@@ -212,6 +247,16 @@ TEST_P(golden, MatchesDTrace)
 	const golden_case &c = GetParam();
 	std::string text = slurp(c.script);
 	std::vector<std::string> args = words(directive(text, "runtest-opts").value_or(""));
+#ifdef DTRACE_GOLDEN_ENGINE
+	if (auto why = engine_skip(c.name))
+		GTEST_SKIP() << "not on the " DTRACE_GOLDEN_ENGINE " engine: " << *why;
+	if (!engine_unavailable().empty())
+		GTEST_SKIP() << "the " DTRACE_GOLDEN_ENGINE
+				" engine cannot run here: " << engine_unavailable();
+	if (std::getenv("DTRACE_GOLDEN_UPDATE"))
+		GTEST_SKIP() << "expected output is rewritten by golden_tests only";
+	args.insert(args.begin(), {"-x", "engine=" DTRACE_GOLDEN_ENGINE});
+#endif
 	int want_status = c.is_err ? 1 : 0;
 	if (auto s = directive(text, "status"))
 		want_status = std::atoi(s->c_str());
@@ -244,7 +289,12 @@ TEST_P(golden, MatchesDTrace)
 	}
 }
 
-INSTANTIATE_TEST_SUITE_P(cases, golden, ::testing::ValuesIn(find_cases()),
+#ifdef DTRACE_GOLDEN_ENGINE
+#define GOLDEN_PREFIX bpf_engine
+#else
+#define GOLDEN_PREFIX cases
+#endif
+INSTANTIATE_TEST_SUITE_P(GOLDEN_PREFIX, golden, ::testing::ValuesIn(find_cases()),
 			 [](const auto &param_info) { return param_info.param.name; });
 GTEST_ALLOW_UNINSTANTIATED_PARAMETERIZED_TEST(golden);
 

@@ -10,10 +10,12 @@
 
 #include <dlfcn.h>
 
+#include <cerrno>
 #include <cstdarg>
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
+#include <cstring>
 #include <optional>
 #include <string>
 #include <utility>
@@ -146,6 +148,28 @@ public:
 		dt_probe_info_t info{sizeof(info),   p.provider.c_str(), p.mod.c_str(),
 				     p.func.c_str(), p.name.c_str(),	 p.cookie};
 		return args(info, rc);
+	}
+
+	// The plugin's state, as init() set it (for calling ops() directly).
+	[[nodiscard]] void *state() const { return state_; }
+
+	// The bpf engine's hook for this probe: `out` is cleared and its sz set
+	// to `host_sz` (a smaller size plays a host built against an older
+	// plugin.h), then bpf->attach() fills it. -ENOSYS without a bpf table.
+	int bpf_attach(const dt_probe_info_t &probe, dt_bpf_attach_t &out,
+		       size_t host_sz = sizeof(dt_bpf_attach_t))
+	{
+		std::memset(&out, 0, sizeof(out));
+		out.sz = host_sz;
+		if (ops_->bpf == nullptr || ops_->bpf->attach == nullptr)
+			return -ENOSYS;
+		return ops_->bpf->attach(state_, &probe, &out);
+	}
+	int bpf_attach(const reported_probe &p, dt_bpf_attach_t &out)
+	{
+		dt_probe_info_t info{sizeof(info),   p.provider.c_str(), p.mod.c_str(),
+				     p.func.c_str(), p.name.c_str(),	 p.cookie};
+		return bpf_attach(info, out);
 	}
 
 private:

@@ -67,6 +67,16 @@ struct layout {
 	std::vector<std::pair<uint32_t, uint32_t>> global_slots; // (id, offset)
 	std::vector<std::pair<uint32_t, uint32_t>> local_slots;	 // (id, offset in m->locals)
 	std::vector<std::pair<const difo *, uint32_t>> strtab_offsets;
+	// Added by the runtime (appended): a program may use at most 64 maps
+	// (the kernel's MAX_USED_MAPS), so 100 clauses with a quantize() each
+	// cannot have a map per aggregation. When plan() sets this, every
+	// agg_map::key_size counts an 8-byte prefix {uint32_t aggid, uint32_t 0}
+	// that the code stages at m->key[0..8) before the aggregation's key
+	// (at 8 + key_offsets[i]), zero-padded to key_size; the runtime then
+	// puts every aggregation with the same (key_size, value_size) in one
+	// shared map, and map_fds::aggs[aggid-1] repeats its fd. When false,
+	// one map per aggregation, keyed by the aggregation's key alone.
+	bool agg_key_prefixed = false;
 };
 
 // Throws translate_error (e.g. strsize above DT_BPF_STRSIZE_MAX).
@@ -93,6 +103,12 @@ struct ecb_ref {
 	uint32_t epid = 0;     // fixed EPID when epid_map_fd < 0
 	int epid_map_fd = -1;  // else ARRAY u32 EPID keyed by m->filter (0: skip)
 	uint32_t epid_map_entries = 0; // the table's max_entries (filter bound)
+	// Appended (translator): one table may serve several ECBs (a program
+	// may use at most 64 maps): the key is filter * epid_map_stride +
+	// epid_map_index, for filter < epid_map_entries / epid_map_stride.
+	// Defaults: one table per ECB, keyed by the filter.
+	uint32_t epid_map_stride = 1;
+	uint32_t epid_map_index = 0;
 };
 
 struct probe_spec {
@@ -117,6 +133,21 @@ struct translated {
 	// instructions before the first entry or in the library are the
 	// engine's own.
 	std::vector<std::pair<uint32_t, uint32_t>> clause_starts;
+	// Appended (translator): clause index UINT32_MAX in clause_starts
+	// marks the engine's own code (epilogue, fault subprogram, library).
+	//
+	// Appended (translator): BTF for the program's functions. When the
+	// code passes a callback (BPF_PSEUDO_FUNC: the library's bpf_loop
+	// callbacks) the kernel wants func_info for every function; then btf
+	// is a raw BTF blob and func_info one record per function start, and
+	// the loader must pass them:
+	//   btf_fd = bpf_btf_load(btf.data(), btf.size(), nullptr);
+	//   opts.prog_btf_fd = btf_fd; opts.func_info = func_info.data();
+	//   opts.func_info_cnt = func_info.size();
+	//   opts.func_info_rec_size = sizeof(struct bpf_func_info);
+	// Both empty when not needed.
+	std::vector<uint8_t> btf;
+	std::vector<struct bpf_func_info> func_info;
 };
 
 [[nodiscard]] translated translate(const program &p, const layout &l, const probe_spec &spec,

@@ -101,4 +101,42 @@ struct engine_settings {
 // cannot run (anything but dtrace:::BEGIN/END/ERROR and profile:::tick-N).
 [[nodiscard]] std::unique_ptr<engine> make_user_engine(const engine_settings &s);
 
+// The bpf engine (core/engine/bpf): D programs translated to BPF, attached
+// through the provider plugins' bpf hooks. Needs bpf() (root, or CAP_BPF
+// and CAP_PERFMON). enable() throws engine_error for probes it cannot
+// attach, with the plugin's reason when it gave one.
+[[nodiscard]] std::unique_ptr<engine> make_bpf_engine(const engine_settings &s);
+
+// Can this process use the bpf engine here? If not, `why` says so in
+// DTrace's words ("DTrace requires additional privileges", "this kernel
+// does not support bpf()").
+[[nodiscard]] bool bpf_engine_available(std::string *why = nullptr);
+
+// The kmod engine (core/engine/kmod): programs run by the kernel core
+// dtrace.ko through /dev/dtrace. enable() loads the core and the provider
+// modules the program needs (the plugins' kmod tables) from
+// $DTRACE_KMOD_DIR or <libdir>/dtrace/modules/<uname -r>/ when they are
+// not loaded, and throws engine_error when that is impossible (no
+// CONFIG_MODULES, no privilege, no module built for this kernel).
+[[nodiscard]] std::unique_ptr<engine> make_kmod_engine(const engine_settings &s);
+
+// Can this process use the kmod engine here? /dev/dtrace exists, or
+// dtrace.ko could be loaded (this call loads it). If not, `why` says why.
+[[nodiscard]] bool kmod_engine_available(std::string *why = nullptr);
+
+// `dtrace -x engine=kmod -l` (issue 4): the kernel's probes matching `d`
+// (empty fields match anything), in the kernel's id order, read with
+// DTRACEIOC_PROBEMATCH, which first lets providers create probes the
+// description names (profile-N). Loads dtrace.ko and the kernel halves of
+// the providers d.provider could name, as the kmod engine's enable() does
+// (a plugin without a kernel module contributes no probes). Throws
+// engine_error as enable() does when a module cannot be loaded or
+// /dev/dtrace cannot be opened.
+struct kernel_probe {
+	uint32_t id = 0; // the kernel's probe id
+	probe_desc desc;
+};
+[[nodiscard]] std::vector<kernel_probe> kmod_list_probes(provider_registry &reg,
+							 const probe_desc &d);
+
 } // namespace dt

@@ -49,7 +49,7 @@ extern "C" {
 /* Bumped on any incompatible change; the consumer requires equality. */
 #define DT_PLUGIN_ABI_MAJOR 1
 /* Bumped when fields are appended; informational (sz is what counts). */
-#define DT_PLUGIN_ABI_MINOR 1
+#define DT_PLUGIN_ABI_MINOR 2
 
 #define DT_PLUGIN_ENTRY_SYMBOL "dtrace_plugin_entry"
 
@@ -241,6 +241,21 @@ typedef struct dt_bpf_attach {
 	 */
 	int32_t argmap[10];
 	int32_t has_argmap;
+
+	/* ---- ABI 1.2 (read with DT_ABI_HAS) ---- */
+	/*
+	 * DT_BPF_CTX_RAW with has_filter and has_filter_arg: the probe fires
+	 * only when (raw argument filter_arg >> filter_shift) & filter_mask
+	 * equals `filter` (e.g. proc:::exit is sched_process_exit with
+	 * group_dead, raw argument 1, equal to 1). Several probes may share a
+	 * target with the same filter source and different values (exit and
+	 * lwp-exit). An engine that cannot compute this filter must refuse
+	 * the probe rather than fire it unfiltered.
+	 */
+	int32_t has_filter_arg;
+	int32_t filter_arg;
+	uint32_t filter_shift;
+	uint64_t filter_mask;
 } dt_bpf_attach_t;
 
 /* How a bpf program reads a probe's arguments from its context. */
@@ -249,6 +264,13 @@ enum dt_bpf_ctx {
 	DT_BPF_CTX_SYS_ENTER = 1, /* raw_tp sys_enter: syscall args from pt_regs */
 	DT_BPF_CTX_SYS_EXIT = 2,  /* raw_tp sys_exit: arg0 = arg1 = return value */
 	DT_BPF_CTX_PERF = 3,	  /* perf event: arg0 kernel pc, arg1 user pc */
+	/* ---- ABI 1.2 ---- */
+	/* kprobe/uprobe at a function's entry: arg0..arg5 from pt_regs, by
+	 * the platform's calling convention (x86_64: di si dx cx r8 r9). */
+	DT_BPF_CTX_REGS = 4,
+	/* kretprobe/uretprobe: arg0 = 0 (the returning instruction's offset
+	 * is not known), arg1 = the return value (x86_64: ax). */
+	DT_BPF_CTX_REGS_RETURN = 5,
 };
 
 typedef struct dt_plugin_bpf_ops {

@@ -11,6 +11,8 @@
 //                        DTrace's glob rules for the query's hint fields
 //   table_probe, report_table, report_table_args
 //                        probes described by a constant table (proc, tcp)
+//   bpf_attach_desc, give_attach
+//                        fill a dt_bpf_attach_t for the bpf engine's hook
 #pragma once
 
 #include <dtrace/plugin.h>
@@ -98,6 +100,35 @@ inline int report_table_args(std::span<const table_probe> table,
 			break;
 	}
 	return 0;
+}
+
+// A dt_bpf_attach_t as this plugin was compiled, zeroed, sz set, and
+// the argument map the identity (args[i] is raw argument i).
+[[nodiscard]] inline dt_bpf_attach_t bpf_attach_desc(int32_t kind, const char *target = nullptr)
+{
+	dt_bpf_attach_t a;
+	std::memset(&a, 0, sizeof(a));
+	a.sz = sizeof(a);
+	a.kind = kind;
+	a.target = target;
+	a.cpu = -1;
+	a.pid = -1;
+	for (int32_t i = 0; i < 10; i++)
+		a.argmap[i] = i;
+	return a;
+}
+
+// Hand `a` to the host's `out`: only the fields the host's struct has
+// (its sz, which the host set), so a host built against an older
+// plugin.h never has memory written past its struct. out->sz is kept.
+inline void give_attach(dt_bpf_attach_t *out, const dt_bpf_attach_t &a)
+{
+	size_t host_sz = out->sz;
+	size_t n = host_sz < sizeof(a) ? host_sz : sizeof(a);
+	if (n > sizeof(a.sz))
+		std::memcpy(reinterpret_cast<char *>(out) + sizeof(a.sz),
+			    reinterpret_cast<const char *>(&a) + sizeof(a.sz), n - sizeof(a.sz));
+	out->sz = host_sz;
 }
 
 } // namespace dt::sdk

@@ -22,6 +22,7 @@
 #include <dtrace/plugin.h>
 #include <dtrace/probe_desc.hpp>
 
+#include <cerrno>
 #include <cstdint>
 #include <functional>
 #include <map>
@@ -74,6 +75,16 @@ public:
 			   const std::function<void(const dt_probe_info_t &)> &cb) = 0;
 	// The probe's arguments (empty if it has none or the plugin cannot say).
 	virtual int args(const probe &p, std::vector<arg_desc> &out) = 0;
+	// The bpf engine's hook (plugin.h dt_plugin_bpf_ops_t::attach): how to
+	// attach `p`. `out` is zeroed with sz set first. -ENOSYS when the
+	// provider has no bpf table; -ENOTSUP (host->log said why) when this
+	// kernel lacks what it needs. Strings in `out` live until the next call.
+	virtual int bpf_attach(const probe &p, dt_bpf_attach_t &out)
+	{
+		(void)p;
+		(void)out;
+		return -ENOSYS;
+	}
 };
 
 using warning_fn = std::function<void(const std::string &)>;
@@ -105,6 +116,10 @@ public:
 
 	// The probe's arguments, as the provider describes them.
 	[[nodiscard]] std::vector<arg_desc> args(const probe &p);
+
+	// p.prov->bpf_attach(p, out), with what the plugin logs at warning or
+	// error level meanwhile collected into `why` instead of printed.
+	[[nodiscard]] int bpf_attach(const probe &p, dt_bpf_attach_t &out, std::string &why);
 
 	// Providers loaded so far, the built-in one first.
 	[[nodiscard]] std::vector<provider *> providers() const;

@@ -31,7 +31,8 @@ TEST(PidOps, TableIsIllumosPidProvider)
 	EXPECT_TRUE(same(ops->attr.args, DT_STABILITY_PRIVATE, DT_STABILITY_PRIVATE, DT_CLASS_UNKNOWN));
 	EXPECT_EQ(ops->probe_args, nullptr); // untyped: -lv prints None
 	EXPECT_EQ(ops->kmod, nullptr);
-	EXPECT_EQ(ops->bpf, nullptr);
+	ASSERT_NE(ops->bpf, nullptr);
+	EXPECT_NE(ops->bpf->attach, nullptr);
 }
 
 TEST(PidOps, NoProcessesNoProbes)

@@ -196,8 +196,11 @@ TEST_F(ProfilePlugin, DescribesItself)
 {
 	EXPECT_STREQ(ops_->name, "profile");
 	EXPECT_EQ(ops_->priv, DT_PRIV_USER);
-	EXPECT_EQ(ops_->kmod, nullptr);
-	EXPECT_EQ(ops_->bpf, nullptr);
+	ASSERT_NE(ops_->kmod, nullptr); // the kernel half: plugins/*/kernel
+	EXPECT_EQ(ops_->kmod->sz, sizeof(dt_plugin_kmod_ops_t));
+	EXPECT_STREQ(ops_->kmod->module, "dtrace_profile");
+	ASSERT_NE(ops_->bpf, nullptr); // attach descriptions: *_bpf_test.cc
+	EXPECT_NE(ops_->bpf->attach, nullptr);
 	EXPECT_EQ(ops_->attr.provider.name, DT_STABILITY_EVOLVING);
 	EXPECT_EQ(ops_->attr.provider.klass, DT_CLASS_COMMON);
 	EXPECT_EQ(ops_->attr.mod.name, DT_STABILITY_UNSTABLE);

@@ -114,8 +114,12 @@ TEST_F(SyscallPlugin, OpsTableDescribesSystrace)
 	EXPECT_EQ(ops_->attr.name.data, DT_STABILITY_EVOLVING);
 	EXPECT_EQ(ops_->attr.args.name, DT_STABILITY_PRIVATE);
 	EXPECT_EQ(ops_->attr.args.klass, DT_CLASS_ISA);
-	EXPECT_EQ(ops_->kmod, nullptr);
-	EXPECT_EQ(ops_->bpf, nullptr);
+	ASSERT_NE(ops_->kmod, nullptr);
+	EXPECT_EQ(ops_->kmod->sz, sizeof(dt_plugin_kmod_ops_t));
+	EXPECT_STREQ(ops_->kmod->module, "dtrace_syscall");
+	ASSERT_NE(ops_->bpf, nullptr);
+	EXPECT_EQ(ops_->bpf->sz, sizeof(dt_plugin_bpf_ops_t));
+	EXPECT_NE(ops_->bpf->attach, nullptr);
 }
 
 TEST_F(SyscallPlugin, ListsFakeTreeSortedWithIdCookies)

@@ -196,7 +196,8 @@ TEST_F(TcpPlugin, DescribesItself)
 	EXPECT_STREQ(ops_->name, "tcp");
 	EXPECT_EQ(ops_->priv, DT_PRIV_USER);
 	EXPECT_EQ(ops_->kmod, nullptr);
-	EXPECT_EQ(ops_->bpf, nullptr);
+	ASSERT_NE(ops_->bpf, nullptr); // attach descriptions: *_bpf_test.cc
+	EXPECT_NE(ops_->bpf->attach, nullptr);
 	EXPECT_EQ(ops_->attr.name.klass, DT_CLASS_ISA);
 	EXPECT_EQ(ops_->attr.mod.name, DT_STABILITY_PRIVATE);
 }

@@ -95,6 +95,12 @@ struct dt_bpf_mem {
 	uint8_t locals[DT_BPF_LOCALS_SIZE]; /* this-> scalars and by-ref */
 	uint8_t key[DT_BPF_KEY_SIZE];	    /* aggregation / dvar key staging */
 	uint8_t scratch[DT_BPF_SCRATCH_SIZE];
+	/*
+	 * Appended (translator): the number of D arguments of the
+	 * dt_subr_* call being made (arguments not given are passed as 0),
+	 * so that substr(s, i) and substr(s, i, 0) differ.
+	 */
+	uint64_t subr_nargs;
 };
 
 /* Every dt_ring sample begins with this. */
@@ -127,6 +133,17 @@ enum dt_bpf_activity {
 struct dt_bpf_status {
 	uint64_t activity; /* enum dt_bpf_activity */
 	uint64_t exit_cpu;
+	/*
+	 * Appended for the library's built-ins (lib/builtins.bpf.c); the
+	 * runtime fills them before BEGIN. There are no CO-RE relocations, so
+	 * task_struct offsets come from /sys/kernel/btf/vmlinux; 0 = unknown
+	 * (ppid, vtimestamp and progenyof() then fault ILLOP).
+	 */
+	int64_t wall_offset;	   /* CLOCK_REALTIME - CLOCK_BOOTTIME, ns */
+	uint32_t task_real_parent; /* offsetof(struct task_struct, real_parent) */
+	uint32_t task_tgid;	   /* offsetof(struct task_struct, tgid) */
+	uint32_t task_sum_exec;	   /* offsetof(task_struct, se) + offsetof(sched_entity, sum_exec_runtime) */
+	uint32_t pad_;
 };
 
 /* dt_cpustate: PERCPU_ARRAY, 1 entry: drop counters since the start. */
@@ -173,5 +190,23 @@ struct dt_bpf_dvar_key {
 #define DT_BPF_MAP_GLOBALS "dt_globals"
 #define DT_BPF_MAP_TLS "dt_tls"
 #define DT_BPF_MAP_DVARS "dt_dvars"
+
+/*
+ * dt_agg_<aggid>: PERCPU_HASH, key and value sizes from plan() (layout::
+ * aggs). Value: the aggregation's actions.h words (count: 1; avg: count,
+ * total; stddev: count, total, 128-bit sum of squares; quantize and
+ * friends: the buckets), on each CPU. The runtime reads every key with
+ * all CPUs' values at a drain, deletes it, folds the CPUs (add, or min /
+ * max) and hands the consumer the result as a delta.
+ *
+ * A key created on one CPU reads as zeroes on the others, which for min()
+ * and max() would be a value; so their one word is stored XOR-ed with the
+ * function's identity, and a zero word means "no value here":
+ *   stored = value ^ DT_BPF_AGG_MIN_BIAS   (min; identity INT64_MAX)
+ *   stored = value ^ DT_BPF_AGG_MAX_BIAS   (max; identity INT64_MIN)
+ * (added by the runtime helper; the translator emits the same encoding).
+ */
+#define DT_BPF_AGG_MIN_BIAS 0x7fffffffffffffffULL
+#define DT_BPF_AGG_MAX_BIAS 0x8000000000000000ULL
 
 #endif /* DT_BPF_ABI_H */

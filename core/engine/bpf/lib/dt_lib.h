@@ -28,6 +28,11 @@
  * subroutine's D arguments in order (at most 3). The translator refuses,
  * with a message naming the subroutine, a program that calls one the
  * library does not define.
+ *
+ * (Appended by the translator.) Optional arguments: the translator always
+ * passes all three argument registers, 0 for arguments the D call did not
+ * give, and stores the number given in m->subr_nargs before the call
+ * (substr(s, 1) has 2, substr(s, 1, 0) has 3).
  */
 #ifndef DT_LIB_H
 #define DT_LIB_H
@@ -107,5 +112,78 @@ u64 dt_exit(struct dt_bpf_mem *m);
 
 /* Prologue helpers for perf-event programs (profile-N, tick-N). */
 u64 dt_perf_args(void *ctx, struct dt_bpf_mem *m); /* arg0 kernel pc, arg1 user pc */
+
+/* ---- Appended by the library (lib/) ---- */
+
+/*
+ * byref_size of the dt_tls_* / dt_dvar_* functions for a STRING variable:
+ * its size (strsize) | DT_LIB_BYREF_STR, so that the store copies up to the
+ * NUL (at most size - 1 characters) instead of size raw bytes, which could
+ * read past a short kernel string. By-ref values are at most 4096 bytes.
+ */
+#define DT_LIB_BYREF_STR 0x40000000ULL
+
+/*
+ * Optional D arguments: a call with fewer arguments passes the value that
+ * means "absent" (each gives exactly the interpreter's default behaviour):
+ *   substr(s, i [, len])       len   = strsize
+ *   index(s, t [, start])      start = 0
+ *   rindex(s, t [, start])     start = DT_LIB_RINDEX_END (INT64_MAX)
+ *   lltostr(v [, base])        base  = 10
+ *   strtoll(s [, base])        base  = 10
+ *   copyinstr(a [, len])       len   = strsize (anything >= strsize)
+ */
+#define DT_LIB_RINDEX_END 0x7fffffffffffffffULL
+
+/*
+ * Subroutines (DIF_OP_CALL): dt_subr_NAME(m, strsize, D arguments...).
+ * Strings in, strings out as described at the top. No function uses
+ * bpf_loop or any callback (so no BPF_PSEUDO_FUNC and no func_info).
+ *
+ * Verifier cost (second round): every function is verified again at each
+ * call, in the caller's state; pass strsize (and variable ids, sizes,
+ * aggregation parameters) as constants, as the translator does, and a
+ * call costs the verifier at most a few thousand instructions, except
+ * (strsize 256 / 1024): basename, dirname, strtoll ~15K / ~60K, strtok
+ * ~20K / ~80K, strstr, index, rindex ~50K / ~190K (two KMP loops of
+ * 2 * strsize + 2 steps each). tests/engine/bpf/lib/lib_cost_test.cc
+ * prints the table.
+ */
+u64 dt_subr_strlen(struct dt_bpf_mem *m, u64 strsize, u64 s);
+u64 dt_subr_strchr(struct dt_bpf_mem *m, u64 strsize, u64 s, u64 c);
+u64 dt_subr_strrchr(struct dt_bpf_mem *m, u64 strsize, u64 s, u64 c);
+u64 dt_subr_strstr(struct dt_bpf_mem *m, u64 strsize, u64 s, u64 t);
+u64 dt_subr_index(struct dt_bpf_mem *m, u64 strsize, u64 s, u64 t, u64 start);
+u64 dt_subr_rindex(struct dt_bpf_mem *m, u64 strsize, u64 s, u64 t, u64 start);
+u64 dt_subr_substr(struct dt_bpf_mem *m, u64 strsize, u64 s, u64 index, u64 len);
+u64 dt_subr_strjoin(struct dt_bpf_mem *m, u64 strsize, u64 a, u64 b);
+u64 dt_subr_toupper(struct dt_bpf_mem *m, u64 strsize, u64 s);
+u64 dt_subr_tolower(struct dt_bpf_mem *m, u64 strsize, u64 s);
+u64 dt_subr_lltostr(struct dt_bpf_mem *m, u64 strsize, u64 v, u64 base);
+u64 dt_subr_strtoll(struct dt_bpf_mem *m, u64 strsize, u64 s, u64 base);
+u64 dt_subr_basename(struct dt_bpf_mem *m, u64 strsize, u64 s);
+u64 dt_subr_dirname(struct dt_bpf_mem *m, u64 strsize, u64 s);
+u64 dt_subr_htons(struct dt_bpf_mem *m, u64 strsize, u64 v);
+u64 dt_subr_htonl(struct dt_bpf_mem *m, u64 strsize, u64 v);
+u64 dt_subr_htonll(struct dt_bpf_mem *m, u64 strsize, u64 v);
+u64 dt_subr_ntohs(struct dt_bpf_mem *m, u64 strsize, u64 v);
+u64 dt_subr_ntohl(struct dt_bpf_mem *m, u64 strsize, u64 v);
+u64 dt_subr_ntohll(struct dt_bpf_mem *m, u64 strsize, u64 v);
+u64 dt_subr_getmajor(struct dt_bpf_mem *m, u64 strsize, u64 dev);
+u64 dt_subr_getminor(struct dt_bpf_mem *m, u64 strsize, u64 dev);
+u64 dt_subr_rand(struct dt_bpf_mem *m, u64 strsize);
+u64 dt_subr_alloca(struct dt_bpf_mem *m, u64 strsize, u64 size);
+u64 dt_subr_bcopy(struct dt_bpf_mem *m, u64 strsize, u64 src, u64 dst, u64 size);
+u64 dt_subr_copyin(struct dt_bpf_mem *m, u64 strsize, u64 uaddr, u64 size);
+u64 dt_subr_copyinto(struct dt_bpf_mem *m, u64 strsize, u64 uaddr, u64 size, u64 dst);
+u64 dt_subr_copyinstr(struct dt_bpf_mem *m, u64 strsize, u64 uaddr, u64 len);
+u64 dt_subr_inet_ntoa(struct dt_bpf_mem *m, u64 strsize, u64 addr);
+u64 dt_subr_progenyof(struct dt_bpf_mem *m, u64 strsize, u64 pid);
+
+/* (Appended by the library, second round.) af: Linux AF_INET 2, AF_INET6 10. */
+u64 dt_subr_strtok(struct dt_bpf_mem *m, u64 strsize, u64 s, u64 delims);
+u64 dt_subr_inet_ntop(struct dt_bpf_mem *m, u64 strsize, u64 af, u64 addr);
+u64 dt_subr_inet_ntoa6(struct dt_bpf_mem *m, u64 strsize, u64 addr);
+u64 dt_subr_cleanpath(struct dt_bpf_mem *m, u64 strsize, u64 path);
 
 #endif /* DT_LIB_H */

@@ -1,0 +1,96 @@
+// SPDX-License-Identifier: MIT
+// Aggregation maps -> consumer deltas (see aggs.hpp).
+#include "aggs.hpp"
+
+#include "aggregate.hpp" // the user engine's arithmetic: agg_init, agg_merge
+#include "fd.hpp"
+
+#include <bpf/bpf.h>
+
+extern "C" {
+#include "abi/dt_bpf_abi.h"
+}
+
+#include <cerrno>
+#include <cstring>
+
+namespace dt::engines::bpf {
+
+std::vector<int64_t> fold_percpu(const aggregation &a, std::span<const uint8_t> vals,
+				 uint32_t ncpus, uint32_t stride)
+{
+	std::vector<int64_t> out = user::agg_init(a);
+	std::vector<int64_t> one(out.size(), 0);
+	for (uint32_t c = 0; c < ncpus; c++) {
+		size_t base = size_t{c} * stride;
+		if (base >= vals.size())
+			break;
+		size_t n = std::min<size_t>(one.size() * 8,
+					    std::min<size_t>(stride, vals.size() - base));
+		std::fill(one.begin(), one.end(), 0);
+		std::memcpy(one.data(), vals.data() + base, n);
+		if (a.func == DTRACEAGG_MIN || a.func == DTRACEAGG_MAX) {
+			if (one.empty() || one[0] == 0)
+				continue; // this CPU has no value for the key
+			uint64_t bias =
+				a.func == DTRACEAGG_MIN ? DT_BPF_AGG_MIN_BIAS : DT_BPF_AGG_MAX_BIAS;
+			one[0] = static_cast<int64_t>(static_cast<uint64_t>(one[0]) ^ bias);
+		}
+		user::agg_merge(a, out, one);
+	}
+	return out;
+}
+
+uint32_t drain_aggregation(const agg_map_view &m, const std::vector<aggregation> &aggs,
+			   uint32_t ncpus, engine_sink &sink)
+{
+	uint32_t stride = (m.value_size + 7) & ~7U;
+	// The keys first: deleting while walking would restart the walk.
+	std::vector<std::vector<uint8_t>> keys;
+	std::vector<uint8_t> cur(m.key_size), next(m.key_size);
+	const void *prev = nullptr;
+	while (bpf_map_get_next_key(m.fd, prev, next.data()) == 0) {
+		keys.push_back(next);
+		cur = next;
+		prev = cur.data();
+	}
+	if (errno != ENOENT)
+		throw engine_error("bpf engine: cannot read an aggregation map: " +
+				   errno_text(errno));
+
+	std::vector<uint8_t> vals(size_t{ncpus} * stride);
+	uint32_t n = 0;
+	for (const std::vector<uint8_t> &k : keys) {
+		if (bpf_map_lookup_and_delete_elem(m.fd, k.data(), vals.data()) != 0) {
+			if (errno == ENOENT)
+				continue;
+			// Kernels before 5.14: no lookup-and-delete on hash maps.
+			if (bpf_map_lookup_elem(m.fd, k.data(), vals.data()) != 0)
+				continue;
+			(void)bpf_map_delete_elem(m.fd, k.data());
+		}
+		uint32_t aggid = m.aggid;
+		size_t off = 0;
+		if (m.prefixed) {
+			if (k.size() < 8)
+				continue;
+			std::memcpy(&aggid, k.data(), sizeof(aggid));
+			off = 8;
+		}
+		if (aggid == 0 || aggid > aggs.size())
+			continue;
+		const aggregation &a = aggs[aggid - 1];
+		agg_data d;
+		d.aggid = aggid;
+		size_t end = std::min<size_t>(off + a.key_size, k.size());
+		d.key.assign(k.begin() + static_cast<ptrdiff_t>(off),
+			     k.begin() + static_cast<ptrdiff_t>(end));
+		d.key.resize(a.key_size, 0);
+		d.value = fold_percpu(a, vals, ncpus, stride);
+		sink.aggregation(d);
+		n++;
+	}
+	return n;
+}
+
+} // namespace dt::engines::bpf

@@ -1,0 +1,195 @@
+// SPDX-License-Identifier: MIT
+// Attach points and attaching (see attach.hpp).
+#include "attach.hpp"
+
+#include <dtrace/engine.hpp>
+
+#include <bpf/bpf.h>
+#include <linux/perf_event.h>
+#include <sys/ioctl.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstddef>
+#include <fstream>
+#include <sstream>
+
+namespace dt::engines::bpf {
+namespace {
+
+int perf_event_open(struct perf_event_attr *attr, pid_t pid, int cpu)
+{
+	return static_cast<int>(
+		syscall(__NR_perf_event_open, attr, pid, cpu, -1, PERF_FLAG_FD_CLOEXEC));
+}
+
+std::string kind_name(int32_t kind)
+{
+	switch (kind) {
+	case DT_BPF_ATTACH_TRACEPOINT: return "tracepoint";
+	case DT_BPF_ATTACH_RAW_TRACEPOINT: return "raw tracepoint";
+	case DT_BPF_ATTACH_KPROBE: return "kprobe";
+	case DT_BPF_ATTACH_KRETPROBE: return "kretprobe";
+	case DT_BPF_ATTACH_FENTRY: return "fentry";
+	case DT_BPF_ATTACH_FEXIT: return "fexit";
+	case DT_BPF_ATTACH_UPROBE: return "uprobe";
+	case DT_BPF_ATTACH_URETPROBE: return "uretprobe";
+	case DT_BPF_ATTACH_PERF_EVENT: return "perf event";
+	case DT_BPF_ATTACH_CONSUMER: return "consumer";
+	default: return "attach kind " + std::to_string(kind);
+	}
+}
+
+} // namespace
+
+std::string attach_point::describe() const
+{
+	std::string s = kind_name(kind);
+	if (kind == DT_BPF_ATTACH_PERF_EVENT) {
+		s += " every " + std::to_string(period_ns) + " ns";
+		s += cpu < 0 ? " on every CPU" : " on CPU " + std::to_string(cpu);
+	} else if (!target.empty()) {
+		s += " " + target;
+	}
+	return s;
+}
+
+attach_point attach_point_of(const dt_bpf_attach_t &a)
+{
+	attach_point p;
+	p.kind = a.kind;
+	p.target = a.target != nullptr ? a.target : "";
+	p.offset = a.offset;
+	p.pid = a.pid;
+	p.cpu = a.cpu;
+	p.period_ns = a.period_ns;
+	p.ctx = a.kind == DT_BPF_ATTACH_PERF_EVENT ? DT_BPF_CTX_PERF : DT_BPF_CTX_RAW;
+	if (DT_ABI_HAS(&a, ctx) && (a.ctx != DT_BPF_CTX_RAW || a.kind != DT_BPF_ATTACH_PERF_EVENT))
+		p.ctx = a.ctx;
+	if (DT_ABI_HAS(&a, nargs))
+		p.nargs = a.nargs;
+	if (DT_ABI_HAS(&a, has_argmap) && a.has_argmap != 0)
+		for (size_t i = 0; i < p.argmap.size(); i++)
+			p.argmap[i] = a.argmap[i];
+	return p;
+}
+
+std::string unsupported(const attach_point &p)
+{
+	switch (p.kind) {
+	case DT_BPF_ATTACH_RAW_TRACEPOINT:
+		if (p.ctx == DT_BPF_CTX_PERF)
+			break;
+		return p.target.empty() ? "the provider named no raw tracepoint" : "";
+	case DT_BPF_ATTACH_PERF_EVENT:
+		if (p.period_ns == 0)
+			return "the provider named no period for its perf event";
+		return p.ctx == DT_BPF_CTX_PERF ? "" : "perf events give no raw arguments";
+	case DT_BPF_ATTACH_CONSUMER: return "";
+	default: break;
+	}
+	return kind_name(p.kind) + " probes are not supported by the bpf engine yet";
+}
+
+enum bpf_prog_type prog_type_of(const attach_point &p)
+{
+	return p.kind == DT_BPF_ATTACH_PERF_EVENT ? BPF_PROG_TYPE_PERF_EVENT
+						  : BPF_PROG_TYPE_RAW_TRACEPOINT;
+}
+
+ctx_kind ctx_kind_of(const attach_point &p)
+{
+	switch (p.ctx) {
+	case DT_BPF_CTX_SYS_ENTER: return ctx_kind::sys_enter;
+	case DT_BPF_CTX_SYS_EXIT: return ctx_kind::sys_exit;
+	case DT_BPF_CTX_PERF: return ctx_kind::perf_event;
+	default: return ctx_kind::raw_tp;
+	}
+}
+
+std::vector<uint32_t> online_cpus()
+{
+	std::vector<uint32_t> out;
+	std::ifstream in("/sys/devices/system/cpu/online");
+	std::string line;
+	std::getline(in, line);
+	std::stringstream ss(line);
+	std::string range;
+	while (std::getline(ss, range, ',')) {
+		if (range.empty())
+			continue;
+		auto dash = range.find('-');
+		uint32_t lo = static_cast<uint32_t>(std::stoul(range.substr(0, dash)));
+		uint32_t hi = dash == std::string::npos
+				      ? lo
+				      : static_cast<uint32_t>(std::stoul(range.substr(dash + 1)));
+		for (uint32_t c = lo; c <= hi; c++)
+			out.push_back(c);
+	}
+	if (out.empty())
+		for (long c = 0; c < sysconf(_SC_NPROCESSORS_ONLN); c++)
+			out.push_back(static_cast<uint32_t>(c));
+	return out;
+}
+
+std::vector<unique_fd> attach(const attach_point &p, int prog_fd, const std::string &what)
+{
+	std::vector<unique_fd> fds;
+	auto fail = [&](const std::string &how, int err) {
+		throw engine_error("cannot attach " + what + " (" + p.describe() + "): " + how +
+				   ": " + errno_text(err));
+	};
+	switch (p.kind) {
+	case DT_BPF_ATTACH_RAW_TRACEPOINT: {
+		int fd = bpf_raw_tracepoint_open(p.target.c_str(), prog_fd);
+		if (fd < 0)
+			fail("bpf_raw_tracepoint_open", errno);
+		fds.emplace_back(fd);
+		break;
+	}
+	case DT_BPF_ATTACH_PERF_EVENT: {
+		std::vector<uint32_t> cpus;
+		if (p.cpu >= 0)
+			cpus.push_back(static_cast<uint32_t>(p.cpu));
+		else
+			cpus = online_cpus();
+		for (uint32_t cpu : cpus) {
+			struct perf_event_attr attr {};
+			attr.size = sizeof(attr);
+			attr.type = PERF_TYPE_SOFTWARE;
+			attr.config = PERF_COUNT_SW_CPU_CLOCK;
+			attr.sample_period = p.period_ns;
+			attr.disabled = 1;
+			int fd = perf_event_open(&attr, -1, static_cast<int>(cpu));
+			if (fd < 0)
+				fail("perf_event_open on CPU " + std::to_string(cpu), errno);
+			unique_fd pfd(fd);
+			if (ioctl(fd, PERF_EVENT_IOC_SET_BPF, prog_fd) != 0)
+				fail("PERF_EVENT_IOC_SET_BPF", errno);
+			fds.push_back(std::move(pfd));
+		}
+		// Enabled together once every CPU's event holds the program.
+		for (const unique_fd &fd : fds)
+			if (ioctl(fd.get(), PERF_EVENT_IOC_ENABLE, 0) != 0)
+				fail("PERF_EVENT_IOC_ENABLE", errno);
+		break;
+	}
+	case DT_BPF_ATTACH_CONSUMER: break;
+	default: fail(unsupported(p), EOPNOTSUPP);
+	}
+	return fds;
+}
+
+void run_on_cpu(int prog_fd, uint32_t cpu)
+{
+	// A raw tracepoint's context: up to 12 u64 arguments, all zero.
+	uint64_t ctx[12] = {};
+	LIBBPF_OPTS(bpf_test_run_opts, o, .ctx_in = ctx, .ctx_size_in = sizeof(ctx),
+		    .flags = BPF_F_TEST_RUN_ON_CPU, .cpu = cpu);
+	if (bpf_prog_test_run_opts(prog_fd, &o) != 0)
+		throw engine_error("bpf engine: cannot run a program on CPU " +
+				   std::to_string(cpu) + ": " + errno_text(errno));
+}
+
+} // namespace dt::engines::bpf

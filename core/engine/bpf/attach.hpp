@@ -1,0 +1,68 @@
+// SPDX-License-Identifier: MIT
+//
+// attach.hpp - where a bpf program is attached, from the provider plugin's
+// dt_bpf_attach_t (plugin.h), and the attaching itself:
+//
+//   RAW_TRACEPOINT  bpf_raw_tracepoint_open(target)        one fd
+//   PERF_EVENT      perf_event_open(cpu-clock, period) on `cpu`, or one
+//                   per online CPU (cpu -1); PERF_EVENT_IOC_SET_BPF
+//   CONSUMER        never attached: run_on_cpu() (BEGIN/END)
+//
+// Closing the returned fds detaches. ECBs whose attach points compare
+// equal share one program (the engine groups by attach_point): all of
+// syscall:::entry is one sys_enter program, attached and detached once.
+#pragma once
+
+#include "fd.hpp"
+#include "translate.hpp"
+
+#include <dtrace/plugin.h>
+
+#include <array>
+#include <compare>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace dt::engines::bpf {
+
+struct attach_point {
+	int32_t kind = DT_BPF_ATTACH_NONE; // enum dt_bpf_attach_kind
+	std::string target;
+	uint64_t offset = 0;
+	int32_t pid = -1;
+	int32_t cpu = -1;
+	uint64_t period_ns = 0;
+	int32_t ctx = DT_BPF_CTX_RAW; // enum dt_bpf_ctx
+	uint32_t nargs = 0;
+	std::array<int32_t, 10> argmap{0, 1, 2, 3, 4, 5, 6, 7, 8, 9};
+
+	auto operator<=>(const attach_point &) const = default;
+	// For messages: "raw tracepoint sys_enter", "perf event every 1000000 ns".
+	[[nodiscard]] std::string describe() const;
+};
+
+// The plugin's answer (ABI 1.1 fields read only when present), without
+// the filter.
+[[nodiscard]] attach_point attach_point_of(const dt_bpf_attach_t &a);
+
+// Can this engine load and attach programs for `p`? Empty if so, else why
+// not ("... is not supported by the bpf engine yet").
+[[nodiscard]] std::string unsupported(const attach_point &p);
+
+[[nodiscard]] enum bpf_prog_type prog_type_of(const attach_point &p);
+[[nodiscard]] ctx_kind ctx_kind_of(const attach_point &p);
+
+// Attach prog_fd; throws engine_error naming `what` (a probe) on failure.
+[[nodiscard]] std::vector<unique_fd> attach(const attach_point &p, int prog_fd,
+					    const std::string &what);
+
+// CONSUMER programs (BEGIN, END): BPF_PROG_TEST_RUN with
+// BPF_F_TEST_RUN_ON_CPU, a raw_tp program run once in the kernel on `cpu`
+// with a zeroed context. Throws engine_error on failure.
+void run_on_cpu(int prog_fd, uint32_t cpu);
+
+// Online CPUs (/sys/devices/system/cpu/online).
+[[nodiscard]] std::vector<uint32_t> online_cpus();
+
+} // namespace dt::engines::bpf

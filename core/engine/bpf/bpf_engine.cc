@@ -1,0 +1,524 @@
+// SPDX-License-Identifier: MIT
+// The bpf engine (dtrace/engine.hpp): D programs translated to BPF
+// (translate.hpp), run in the kernel, consumed here.
+//
+//   enable(program)  match each clause's descriptions (registry) ─► ECBs
+//                    in clause, description, probe-id order (as the user
+//                    engine numbers them); each probe's plugin says how to
+//                    attach it (bpf hook) ─► ECBs grouped by attach point;
+//                    plan() ─► maps (maps.hpp), dt_probes and EPID tables
+//                    filled; one program per group, plus BEGIN and END
+//                    (raw_tp programs run by the consumer), translated and
+//                    loaded (load.hpp)
+//   go()             every group attached (attach.hpp); BEGIN run on this
+//                    CPU (it sets ACTIVE; without BEGIN we do)
+//   wait(t)          in slices of at most 10 ms: collect the ring (the
+//                    programs write without wakeups), look at dt_status;
+//                    returns at t, on a signal, or once exit() ran
+//   stop()           ACTIVE ─► DRAINING; detach everything; END run (it
+//                    sets STOPPED; without END we do)
+//   drain(sink)      as the user engine, in dtrace_work()'s order: status
+//                    drops (speculative, dynamic, dblerror), aggregation
+//                    deltas (aggs.hpp) and their drops, the principal
+//                    buffer's firings and faults (ring.hpp), principal drops
+//
+// Probe semantics: BEGIN fires before any probe (programs run only once
+// ACTIVE), END after the last (everything is detached first), and ERROR's
+// clauses are compiled into every program's fault path.
+#include "aggs.hpp"
+#include "attach.hpp"
+#include "load.hpp"
+#include "maps.hpp"
+#include "ring.hpp"
+#include "translate.hpp"
+
+#include <dtrace/engine.hpp>
+#include <dtrace/provider.hpp>
+
+#include <bpf/bpf.h>
+
+#include <sched.h>
+#include <time.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstdlib>
+#include <map>
+#include <set>
+
+namespace dt::engines::bpf {
+namespace {
+
+constexpr uint64_t k_slice_ns = 10'000'000; // wait()'s polling slice
+constexpr uint64_t k_default_bufsize = 4 << 20;
+constexpr uint32_t k_max_filter = 1 << 16; // EPID tables' largest index
+
+uint64_t mono_ns()
+{
+	struct timespec ts {};
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return static_cast<uint64_t>(ts.tv_sec) * 1'000'000'000ULL +
+	       static_cast<uint64_t>(ts.tv_nsec);
+}
+
+// illumos dt_opt_size(): a number with an optional k, m, g or t suffix.
+uint64_t parse_size(const std::string &name, const std::string &v)
+{
+	char *end = nullptr;
+	errno = 0;
+	unsigned long long n = std::strtoull(v.c_str(), &end, 0);
+	if (errno != 0 || end == v.c_str())
+		throw engine_error("invalid value for option " + name + ": " + v);
+	uint64_t mul = 1;
+	switch (*end) {
+	case 't':
+	case 'T': mul <<= 10; [[fallthrough]];
+	case 'g':
+	case 'G': mul <<= 10; [[fallthrough]];
+	case 'm':
+	case 'M': mul <<= 10; [[fallthrough]];
+	case 'k':
+	case 'K':
+		mul <<= 10;
+		end++;
+		break;
+	default: break;
+	}
+	if (*end != '\0')
+		throw engine_error("invalid value for option " + name + ": " + v);
+	return n * mul;
+}
+
+uint32_t this_cpu()
+{
+	int c = sched_getcpu();
+	return c < 0 ? 0 : static_cast<uint32_t>(c);
+}
+
+// One ECB on a kernel probe, and how its probe attaches.
+struct member {
+	uint32_t epid = 0;
+	uint32_t clause = 0;
+	bool has_filter = false;
+	uint32_t filter = 0;
+};
+
+// One program: every ECB whose probe attaches at the same point.
+struct group {
+	attach_point at;
+	std::vector<member> members; // in EPID order
+	std::string first_probe;     // for messages
+	unique_fd prog;
+	std::vector<unique_fd> links; // closing them detaches
+};
+
+class bpf_engine final : public engine {
+public:
+	explicit bpf_engine(const engine_settings &s) : settings_(s) {}
+	~bpf_engine() override
+	{
+		for (group &g : groups_)
+			g.links.clear();
+	}
+
+	std::string_view name() const override { return "bpf"; }
+	std::vector<enabled_probe> enable(const program &p) override;
+	void go() override;
+	void stop() override;
+	void wait(std::chrono::nanoseconds t) override;
+	void drain(engine_sink &sink) override;
+	bool exiting() const override;
+
+private:
+	engine_settings settings_;
+	std::unique_ptr<provider_registry> own_registry_;
+	program prog_;
+	std::vector<enabled_probe> eps_;
+	std::vector<group> groups_;
+	std::vector<uint32_t> begin_, end_, error_; // EPIDs
+	std::set<uint32_t> error_set_;
+
+	uint64_t bufsize_ = k_default_bufsize;
+	plan_options popts_;
+	layout layout_;
+	engine_maps maps_;
+	unique_fd begin_prog_, end_prog_;
+	std::unique_ptr<ring_reader> ring_;
+	std::vector<dt_bpf_cpustate> seen_; // drop counters delivered so far
+	bool started_ = false, stopped_ = false;
+
+	void read_options();
+	void match(provider_registry &reg);
+	probe_spec spec_for(const group &g);
+	probe_spec consumer_spec(gate when, const std::vector<uint32_t> &epids) const;
+	unique_fd load(const probe_spec &spec, enum bpf_prog_type type, const std::string &name);
+	// Run BEGIN or END until the activity leaves `from` (a program that
+	// was preempted on that CPU makes the run a nested drop: try again).
+	void run_consumer_probe(int prog_fd, uint64_t from);
+	void report_drops(engine_sink &sink, bool principal);
+};
+
+void bpf_engine::read_options()
+{
+	if (auto v = prog_.option("bufsize"))
+		bufsize_ = parse_size("bufsize", *v);
+	if (auto v = prog_.option("strsize"))
+		popts_.strsize = std::max<uint64_t>(parse_size("strsize", *v), 1);
+	if (auto v = prog_.option("dynvarsize"))
+		popts_.dynvarsize = parse_size("dynvarsize", *v);
+	if (auto v = prog_.option("aggsize"))
+		popts_.aggsize = parse_size("aggsize", *v);
+	if (auto v = prog_.option("bufpolicy"); v && *v != "switch")
+		throw engine_error("bufpolicy " + *v +
+				   " is not supported by the bpf engine (it switches buffers)");
+}
+
+void bpf_engine::match(provider_registry &reg)
+{
+	std::map<attach_point, size_t> index;
+	for (uint32_t ci = 0; ci < prog_.clauses.size(); ci++) {
+		const clause &c = prog_.clauses[ci];
+		for (const probe_desc &d : c.descs) {
+			auto probes = reg.match(d);
+			if (probes.empty() && !settings_.zero_ok)
+				throw engine_error("probe description " + d.str() +
+						   " does not match any probes");
+			for (const probe *pr : probes) {
+				enabled_probe ep;
+				ep.epid = static_cast<uint32_t>(eps_.size() + 1);
+				ep.probe_id = pr->id;
+				ep.probe = pr->desc;
+				ep.clause = ci;
+				eps_.push_back(ep);
+				const probe_desc &pd = pr->desc;
+				if (pd.provider == "dtrace") {
+					if (pd.name == "BEGIN")
+						begin_.push_back(ep.epid);
+					else if (pd.name == "END")
+						end_.push_back(ep.epid);
+					else if (pd.name == "ERROR")
+						error_.push_back(ep.epid);
+					continue;
+				}
+				dt_bpf_attach_t a{};
+				std::string why;
+				int rc = reg.bpf_attach(*pr, a, why);
+				if (rc == -ENOSYS)
+					throw engine_error("the bpf engine cannot enable " +
+							   pd.str() + ": the " + pr->prov->name() +
+							   " provider does not support it");
+				if (rc < 0)
+					throw engine_error(!why.empty()
+								   ? why
+								   : "cannot enable " + pd.str() +
+									     ": " + errno_text(rc));
+				attach_point at = attach_point_of(a);
+				if (std::string no = unsupported(at); !no.empty())
+					throw engine_error("cannot enable " + pd.str() + ": " + no);
+				member m{ep.epid, ci, a.has_filter != 0, 0};
+				if (m.has_filter) {
+					if (a.filter < 0 || a.filter >= k_max_filter)
+						throw engine_error("cannot enable " + pd.str() +
+								   ": filter value " +
+								   std::to_string(a.filter) +
+								   " out of range");
+					m.filter = static_cast<uint32_t>(a.filter);
+				}
+				auto [it, fresh] = index.try_emplace(at, groups_.size());
+				if (fresh) {
+					groups_.emplace_back();
+					groups_.back().at = at;
+					groups_.back().first_probe = pd.str();
+				}
+				groups_[it->second].members.push_back(m);
+			}
+		}
+	}
+	error_set_.insert(error_.begin(), error_.end());
+}
+
+probe_spec bpf_engine::consumer_spec(gate when, const std::vector<uint32_t> &epids) const
+{
+	probe_spec s;
+	s.ctx = ctx_kind::raw_tp;
+	s.when = when;
+	s.raw_nargs = 0;
+	for (uint32_t e : epids)
+		s.ecbs.push_back({eps_[e - 1].clause, e, -1, 0});
+	for (uint32_t e : error_)
+		s.errors.push_back({eps_[e - 1].clause, e, -1, 0});
+	return s;
+}
+
+probe_spec bpf_engine::spec_for(const group &g)
+{
+	probe_spec s;
+	s.ctx = ctx_kind_of(g.at);
+	s.when = gate::probe;
+	s.raw_nargs = g.at.nargs;
+	std::copy(g.at.argmap.begin(), g.at.argmap.end(), s.argmap);
+
+	// Filtered ECBs: one EPID table per clause (another when one clause
+	// holds the same filter twice: the probe matched by two descriptions).
+	struct table {
+		uint32_t clause, first_epid;
+		std::map<uint32_t, uint32_t> slots; // filter -> EPID
+	};
+	std::vector<table> tables;
+	std::vector<std::pair<uint32_t, ecb_ref>> refs; // (sort key, ref)
+	for (const member &m : g.members) {
+		if (!m.has_filter) {
+			refs.emplace_back(m.epid, ecb_ref{m.clause, m.epid, -1, 0});
+			continue;
+		}
+		table *t = nullptr;
+		for (table &x : tables)
+			if (x.clause == m.clause && !x.slots.contains(m.filter)) {
+				t = &x;
+				break;
+			}
+		if (t == nullptr) {
+			tables.push_back({m.clause, m.epid, {}});
+			t = &tables.back();
+		}
+		t->slots[m.filter] = m.epid;
+	}
+	for (const table &t : tables) {
+		uint32_t entries = t.slots.rbegin()->first + 1;
+		int fd = create_epid_table(maps_, entries);
+		for (auto [filter, epid] : t.slots)
+			set_epid(fd, filter, epid);
+		refs.emplace_back(t.first_epid, ecb_ref{t.clause, 0, fd, entries});
+	}
+	std::stable_sort(refs.begin(), refs.end(),
+			 [](const auto &a, const auto &b) { return a.first < b.first; });
+	for (auto &[k, r] : refs)
+		s.ecbs.push_back(r);
+	for (uint32_t e : error_)
+		s.errors.push_back({eps_[e - 1].clause, e, -1, 0});
+	return s;
+}
+
+unique_fd bpf_engine::load(const probe_spec &spec, enum bpf_prog_type type, const std::string &name)
+{
+	translated t;
+	try {
+		t = translate(prog_, layout_, spec, maps_.fds());
+	} catch (const translate_error &e) {
+		throw engine_error(e.what());
+	}
+	return load_program(type, name, prog_, t);
+}
+
+std::vector<enabled_probe> bpf_engine::enable(const program &p)
+{
+	prog_ = p;
+	read_options();
+	provider_registry *reg = settings_.registry;
+	if (reg == nullptr) {
+		own_registry_ = std::make_unique<provider_registry>(
+			plugin_search_path(), settings_.procs, [](const std::string &) {});
+		reg = own_registry_.get();
+	}
+	match(*reg);
+
+	try {
+		layout_ = plan(prog_, popts_);
+	} catch (const translate_error &e) {
+		throw engine_error(e.what());
+	}
+	maps_ = create_maps(layout_, static_cast<uint32_t>(eps_.size()), ring_size(bufsize_));
+	for (const enabled_probe &ep : eps_)
+		set_probe(maps_, ep.epid, ep);
+
+	for (size_t i = 0; i < groups_.size(); i++) {
+		group &g = groups_[i];
+		g.prog = load(spec_for(g), prog_type_of(g.at), "dt_p" + std::to_string(i + 1));
+	}
+	if (!begin_.empty())
+		begin_prog_ = load(consumer_spec(gate::begin, begin_), BPF_PROG_TYPE_RAW_TRACEPOINT,
+				   "dt_begin");
+	if (!end_.empty())
+		end_prog_ = load(consumer_spec(gate::end, end_), BPF_PROG_TYPE_RAW_TRACEPOINT,
+				 "dt_end");
+
+	seen_.assign(maps_.ncpus, dt_bpf_cpustate{});
+	ring_ = std::make_unique<ring_reader>(maps_.ring.get(), bufsize_, [this](uint32_t epid) {
+		return error_set_.contains(epid);
+	});
+	return eps_;
+}
+
+void bpf_engine::run_consumer_probe(int prog_fd, uint64_t from)
+{
+	for (int attempt = 0; attempt < 100; attempt++) {
+		run_on_cpu(prog_fd, this_cpu());
+		if (activity(maps_) != from)
+			return;
+		sched_yield();
+	}
+	throw engine_error(
+		"bpf engine: dtrace:::" + std::string(from == DT_BPF_INACTIVE ? "BEGIN" : "END") +
+		" could not run: its CPU stayed busy in probe context");
+}
+
+void bpf_engine::go()
+{
+	if (started_ || !ring_)
+		return;
+	// As illumos' dtrace_go() and the user engine: refused without -w.
+	if (prog_.destructive() && !settings_.destructive && !prog_.option("destructive"))
+		throw engine_error("Destructive actions not allowed");
+	for (group &g : groups_)
+		g.links = attach(g.at, g.prog.get(), g.first_probe);
+	started_ = true;
+	if (begin_prog_)
+		run_consumer_probe(begin_prog_.get(), DT_BPF_INACTIVE);
+	else
+		set_activity(maps_, DT_BPF_ACTIVE);
+}
+
+void bpf_engine::stop()
+{
+	if (!started_ || stopped_)
+		return;
+	stopped_ = true;
+	// No probe runs from here on (they run only when ACTIVE), then none
+	// is attached; END comes after the last of them.
+	uint64_t a = activity(maps_);
+	if (a == DT_BPF_ACTIVE)
+		set_activity(maps_, DT_BPF_DRAINING);
+	for (group &g : groups_)
+		g.links.clear();
+	a = activity(maps_);
+	if (a == DT_BPF_STOPPED)
+		return;
+	if (a == DT_BPF_INACTIVE) { // BEGIN never finished: END still runs
+		set_activity(maps_, DT_BPF_DRAINING);
+		a = DT_BPF_DRAINING;
+	}
+	if (end_prog_)
+		run_consumer_probe(end_prog_.get(), a);
+	else
+		set_activity(maps_, DT_BPF_STOPPED);
+}
+
+bool bpf_engine::exiting() const
+{
+	if (!started_)
+		return false;
+	try {
+		uint64_t a = activity(maps_);
+		return a == DT_BPF_DRAINING || a == DT_BPF_STOPPED;
+	} catch (const engine_error &) {
+		return true; // the status map is gone: nothing more will come
+	}
+}
+
+void bpf_engine::wait(std::chrono::nanoseconds t)
+{
+	if (!started_ || stopped_ || exiting())
+		return;
+	uint64_t until = mono_ns() + static_cast<uint64_t>(std::max<int64_t>(t.count(), 0));
+	for (;;) {
+		uint64_t now = mono_ns();
+		if (now >= until)
+			return;
+		uint64_t slice = std::min(until - now, k_slice_ns);
+		int ms = static_cast<int>((slice + 999'999) / 1'000'000);
+		if (ring_->poll(ms) == -EINTR)
+			return; // a signal: the caller looks at it
+		if (exiting())
+			return;
+	}
+}
+
+void bpf_engine::report_drops(engine_sink &sink, bool principal)
+{
+	std::vector<dt_bpf_cpustate> now = cpustates(maps_);
+	std::map<uint32_t, uint64_t> extra;
+	if (principal)
+		extra = ring_->take_drops();
+	for (uint32_t c = 0; c < now.size() && c < seen_.size(); c++) {
+		dt_bpf_cpustate &was = seen_[c];
+		const dt_bpf_cpustate &is = now[c];
+		auto delta = [](uint64_t a, uint64_t b) { return a > b ? a - b : 0; };
+		if (principal) {
+			uint64_t n = delta(is.drops, was.drops) + extra[c];
+			if (n != 0)
+				sink.drops("principal", n, c);
+			was.drops = is.drops;
+			continue;
+		}
+		if (uint64_t n = delta(is.spec_drops, was.spec_drops))
+			sink.drops("speculative", n, c);
+		if (uint64_t n = delta(is.dyn_drops, was.dyn_drops))
+			sink.drops("dynamic", n, c);
+		if (uint64_t n = delta(is.dbl_errors, was.dbl_errors))
+			sink.drops("dblerror", n, c);
+		was.spec_drops = is.spec_drops;
+		was.dyn_drops = is.dyn_drops;
+		was.dbl_errors = is.dbl_errors;
+	}
+	for (auto &[c, n] : extra)
+		if (c >= seen_.size() && n != 0)
+			sink.drops("principal", n, c);
+}
+
+void bpf_engine::drain(engine_sink &sink)
+{
+	if (!ring_)
+		return;
+	report_drops(sink, false);
+	for (const engine_maps::agg_store &st : maps_.agg_stores) {
+		agg_map_view v;
+		v.fd = st.fd.get();
+		v.key_size = st.key_size;
+		v.value_size = st.value_size;
+		v.prefixed = st.prefixed;
+		v.aggid = st.aggids.front();
+		(void)drain_aggregation(v, prog_.aggregations, maps_.ncpus, sink);
+	}
+	std::vector<dt_bpf_cpustate> now = cpustates(maps_);
+	for (uint32_t c = 0; c < now.size() && c < seen_.size(); c++) {
+		if (now[c].agg_drops > seen_[c].agg_drops)
+			sink.drops("aggregation", now[c].agg_drops - seen_[c].agg_drops, c);
+		seen_[c].agg_drops = now[c].agg_drops;
+	}
+	(void)ring_->collect();
+	ring_->deliver(sink);
+	report_drops(sink, true);
+}
+
+} // namespace
+
+} // namespace dt::engines::bpf
+
+namespace dt {
+
+std::unique_ptr<engine> make_bpf_engine(const engine_settings &s)
+{
+	return std::make_unique<engines::bpf::bpf_engine>(s);
+}
+
+bool bpf_engine_available(std::string *why)
+{
+	LIBBPF_OPTS(bpf_map_create_opts, o);
+	int fd = bpf_map_create(BPF_MAP_TYPE_ARRAY, "dt_probe", 4, 8, 1, &o);
+	if (fd >= 0) {
+		close(fd);
+		return true;
+	}
+	int err = errno;
+	if (why != nullptr) {
+		if (err == EPERM || err == EACCES)
+			*why = engines::bpf::k_privilege_message;
+		else if (err == ENOSYS)
+			*why = "this kernel does not support bpf()";
+		else
+			*why = "bpf() does not work here: " + engines::bpf::errno_text(err);
+	}
+	return false;
+}
+
+} // namespace dt

@@ -1,0 +1,482 @@
+// SPDX-License-Identifier: MIT
+//
+// codegen_frame.cc - the frame around the clauses (translate.hpp):
+//
+//   prologue   r6 = ctx; m = dt_mem[cpu] (r7); nesting guard (m->active);
+//              activity gate (dt_status, r9); dt_globals (r8); timestamp;
+//              arguments for the context kind; clause-locals zeroed
+//   ECBs       per spec.ecbs: EPID (fixed or dt_epids_<n>[m->filter]),
+//              scratch reset, the clause (codegen_action.cc), and its
+//              fault path: dt_emit_fault, or the fault subprogram when
+//              dtrace:::ERROR has clauses
+//   epilogue   BEGIN: ACTIVE unless exit() ran; END: STOPPED; m->active = 0
+//
+// The fault subprogram (a BPF-to-BPF call, r1 = ctx, r2 = m) runs ERROR's
+// clauses with arg1..arg5 = EPID, action, DIF offset, code, illval (the
+// probe's own arguments saved in m->regs and restored), then emits the
+// fault sample: ERROR's firings come first in the buffer, as in fire.cc.
+// A fault in an ERROR clause counts a double error (dt_cpustate) and ends
+// that clause.
+#include "codegen.hpp"
+
+#include <cstdint>
+
+namespace dt::engines::bpf {
+
+namespace {
+constexpr uint32_t ENGINE_CODE = UINT32_MAX; // clause_starts: engine's own code
+}
+
+void codegen::refuse(const std::string &what) const
+{
+	throw translate_error("bpf engine: line " + std::to_string(cur_line_) + ": " + what);
+}
+
+void codegen::zero_frame()
+{
+	for (int16_t off = -8; off >= FP_LOWEST; off = static_cast<int16_t>(off - 8))
+		a.st_imm(BPF_DW, BPF_REG_10, off, 0);
+}
+
+void codegen::mem_off_ptr(int reg, int32_t off)
+{
+	a.mov_reg(reg, BPF_REG_7);
+	if (off != 0)
+		a.alu_imm(BPF_ADD, reg, off);
+}
+
+// dst = map fd's entry 0 (a u32 key on the stack), or jump to fail.
+void codegen::lookup0(int fd, int dst)
+{
+	(void)dst;
+	a.st_imm(BPF_W, BPF_REG_10, FP_T1, 0);
+	a.ld_map(BPF_REG_1, fd);
+	a.mov_reg(BPF_REG_2, BPF_REG_10);
+	a.alu_imm(BPF_ADD, BPF_REG_2, FP_T1);
+	a.call_helper(BPF_FUNC_map_lookup_elem);
+}
+
+void codegen::cpustate_add(int32_t field_off)
+{
+	int skip = a.label();
+	lookup0(fds_.cpustate, BPF_REG_0);
+	a.jcc_imm(BPF_JEQ, BPF_REG_0, 0, skip);
+	a.ldx(BPF_DW, BPF_REG_1, BPF_REG_0, static_cast<int16_t>(field_off));
+	a.alu_imm(BPF_ADD, BPF_REG_1, 1);
+	a.stx(BPF_DW, BPF_REG_0, static_cast<int16_t>(field_off), BPF_REG_1);
+	a.bind(skip);
+}
+
+// bpf_probe_read_kernel(dst, size, src) between map memory regions.
+void codegen::copy_mem(int dst_reg, int src_reg, uint32_t size)
+{
+	if (dst_reg != BPF_REG_1)
+		a.mov_reg(BPF_REG_1, dst_reg);
+	if (src_reg != BPF_REG_3)
+		a.mov_reg(BPF_REG_3, src_reg);
+	a.mov_imm(BPF_REG_2, static_cast<int32_t>(size));
+	a.call_helper(BPF_FUNC_probe_read_kernel);
+}
+
+// reg = pointer to size bytes of m->scratch at the tagged address in FP_T1
+// (faults NOSCRATCH when it does not fit: it always does for addresses
+// dt_alloc returned).
+void codegen::scratch_ptr(int reg, uint32_t size)
+{
+	a.ldx(BPF_DW, reg, BPF_REG_10, FP_T1);
+	a.alu_imm(BPF_AND, reg, DT_BPF_SCRATCH_SIZE - 1);
+	int ok = a.label();
+	a.jcc_imm(BPF_JLE, reg, static_cast<int32_t>(DT_BPF_SCRATCH_SIZE - size), ok);
+	set_fault(DTRACEFLT_NOSCRATCH, 0, -1);
+	a.bind(ok);
+	a.alu_reg(BPF_ADD, reg, BPF_REG_7);
+	a.alu_imm(BPF_ADD, reg, DT_M(scratch));
+}
+
+// An inline fault: code, illval and (pc >= 0) the DIF offset; then the
+// ECB's fault path.
+void codegen::set_fault(uint32_t code, uint64_t illval, int64_t pc, bool always)
+{
+	a.st_imm(BPF_W, BPF_REG_7, DT_M(fault.code), static_cast<int32_t>(code));
+	if (illval <= INT32_MAX) {
+		a.st_imm(BPF_DW, BPF_REG_7, DT_M(fault.illval), static_cast<int32_t>(illval));
+	} else {
+		a.ld_imm64(BPF_REG_1, illval);
+		a.stx(BPF_DW, BPF_REG_7, DT_M(fault.illval), BPF_REG_1);
+	}
+	a.st_imm(BPF_DW, BPF_REG_7, DT_M(pc), static_cast<int32_t>(pc));
+	if (always) {
+		// A conditional jump, so that the code after it, which the
+		// fault makes dead, is not "unreachable" to the verifier's CFG
+		// check (the verifier then prunes it by value).
+		a.mov_imm(BPF_REG_1, 1);
+		a.jcc_imm(BPF_JNE, BPF_REG_1, 0, fault_);
+	} else {
+		a.ja(fault_);
+	}
+}
+
+void codegen::check_fault()
+{
+	a.ldx(BPF_W, BPF_REG_1, BPF_REG_7, DT_M(fault.code));
+	a.jcc_imm(BPF_JNE, BPF_REG_1, 0, fault_);
+}
+
+void codegen::zero_locals()
+{
+	for (auto [id, off] : l_.local_slots) {
+		const variable *v = nullptr;
+		for (const variable &x : p_.variables)
+			if (x.id == id && x.scope == DIFV_SCOPE_LOCAL && x.kind == DIFV_KIND_SCALAR)
+				v = &x;
+		uint32_t n = 8;
+		if (v != nullptr && var_byref(v->type))
+			n = v->type.dtdt_kind == DIF_TYPE_STRING
+				    ? 16
+				    : 8 + ((var_refsize(v->type, l_.strsize) + 7) & ~7u);
+		for (uint32_t k = 0; k < n; k += 8)
+			a.st_imm(BPF_DW, BPF_REG_7, static_cast<int16_t>(DT_M(locals) + off + k),
+				 0);
+	}
+}
+
+// Whether any DIF object of the probe's clauses (ERROR's included) loads
+// one of the built-in variables for which want(id) holds.
+bool codegen::clauses_use(bool (*want)(uint32_t op, uint32_t id)) const
+{
+	auto scan = [&](const dt::difo &d) {
+		for (dif_instr_t in : d.text) {
+			uint32_t op = DIF_INSTR_OP(in);
+			if (op == DIF_OP_LDGS && want(op, DIF_INSTR_VAR(in)))
+				return true;
+			if (op == DIF_OP_LDGA && want(op, DIF_INSTR_R1(in)))
+				return true;
+		}
+		return false;
+	};
+	for (const auto *list : {&spec_.ecbs, &spec_.errors})
+		for (const ecb_ref &e : *list) {
+			if (e.clause >= p_.clauses.size())
+				continue;
+			const clause &c = p_.clauses[e.clause];
+			if (c.predicate && scan(*c.predicate))
+				return true;
+			for (const action &act : c.actions) {
+				for (const record &r : act.args)
+					if (scan(r.expr))
+						return true;
+				for (const record &r : act.keys)
+					if (scan(r.expr))
+						return true;
+			}
+		}
+	return false;
+}
+
+void codegen::args_for_ctx()
+{
+	a.st_imm(BPF_DW, BPF_REG_7, DT_M(errno_), 0);
+	a.st_imm(BPF_DW, BPF_REG_7, DT_M(filter), 0);
+	auto arg_off = [](int i) { return static_cast<int16_t>(DT_M(args) + 8 * i); };
+	switch (spec_.ctx) {
+	case ctx_kind::raw_tp:
+		for (int i = 0; i < DT_BPF_NARGS; i++) {
+			int32_t s = spec_.argmap[i];
+			if (s >= 0 && static_cast<uint32_t>(s) < spec_.raw_nargs) {
+				a.ldx(BPF_DW, BPF_REG_1, BPF_REG_6, static_cast<int16_t>(8 * s));
+				a.stx(BPF_DW, BPF_REG_7, arg_off(i), BPF_REG_1);
+			} else {
+				a.st_imm(BPF_DW, BPF_REG_7, arg_off(i), 0);
+			}
+		}
+		break;
+	case ctx_kind::sys_enter: {
+		// Reading pt_regs costs a helper call: only for clauses that
+		// use arguments (the EPID table's filter is always needed).
+		bool args = clauses_use([](uint32_t op, uint32_t id) {
+			return (op == DIF_OP_LDGA && id == DIF_VAR_ARGS) ||
+			       (id >= DIF_VAR_ARG0 && id <= DIF_VAR_ARG9);
+		});
+		if (!args) {
+			a.ldx(BPF_DW, BPF_REG_1, BPF_REG_6, 8);
+			a.stx(BPF_DW, BPF_REG_7, DT_M(filter), BPF_REG_1);
+			for (int i = 0; i < DT_BPF_NARGS; i++)
+				a.st_imm(BPF_DW, BPF_REG_7, arg_off(i), 0);
+			break;
+		}
+		// struct pt_regs (x86_64) from r10 (56) to di (112): 64 bytes
+		// into m->regs; syscall argument k lives at these words.
+		static const int word[6] = {7, 6, 5, 0, 2, 1}; // di si dx r10 r8 r9
+		a.ldx(BPF_DW, BPF_REG_3, BPF_REG_6, 0);
+		a.alu_imm(BPF_ADD, BPF_REG_3, 56);
+		mem_off_ptr(BPF_REG_1, DT_M(regs));
+		a.mov_imm(BPF_REG_2, 64);
+		a.call_helper(BPF_FUNC_probe_read_kernel);
+		a.ldx(BPF_DW, BPF_REG_1, BPF_REG_6, 8);
+		a.stx(BPF_DW, BPF_REG_7, DT_M(filter), BPF_REG_1);
+		for (int i = 0; i < DT_BPF_NARGS; i++) {
+			int32_t s = spec_.argmap[i];
+			if (s >= 0 && s < 6) {
+				a.ldx(BPF_DW, BPF_REG_1, BPF_REG_7,
+				      static_cast<int16_t>(DT_M(regs) + 8 * word[s]));
+				a.stx(BPF_DW, BPF_REG_7, arg_off(i), BPF_REG_1);
+			} else {
+				a.st_imm(BPF_DW, BPF_REG_7, arg_off(i), 0);
+			}
+		}
+		break;
+	}
+	case ctx_kind::sys_exit: {
+		for (int i = 2; i < DT_BPF_NARGS; i++)
+			a.st_imm(BPF_DW, BPF_REG_7, arg_off(i), 0);
+		a.ldx(BPF_DW, BPF_REG_1, BPF_REG_6, 8);
+		a.stx(BPF_DW, BPF_REG_7, arg_off(0), BPF_REG_1);
+		a.stx(BPF_DW, BPF_REG_7, arg_off(1), BPF_REG_1);
+		int done = a.label();
+		a.jcc_imm(BPF_JSGE, BPF_REG_1, 0, done);
+		a.jcc_imm(BPF_JSLT, BPF_REG_1, -4095, done);
+		a.neg(BPF_REG_1);
+		a.stx(BPF_DW, BPF_REG_7, DT_M(errno_), BPF_REG_1);
+		a.bind(done);
+		// m->filter = regs->orig_ax (offset 120)
+		a.ldx(BPF_DW, BPF_REG_3, BPF_REG_6, 0);
+		a.alu_imm(BPF_ADD, BPF_REG_3, 120);
+		mem_off_ptr(BPF_REG_1, DT_M(filter));
+		a.mov_imm(BPF_REG_2, 8);
+		a.call_helper(BPF_FUNC_probe_read_kernel);
+		break;
+	}
+	case ctx_kind::perf_event:
+		for (int i = 0; i < DT_BPF_NARGS; i++)
+			a.st_imm(BPF_DW, BPF_REG_7, arg_off(i), 0);
+		a.mov_reg(BPF_REG_1, BPF_REG_6);
+		a.mov_reg(BPF_REG_2, BPF_REG_7);
+		a.call_sym("dt_perf_args");
+		break;
+	}
+}
+
+void codegen::prologue()
+{
+	int exit0 = a.label(), nested = a.label();
+	out_ = a.label();
+
+	a.mov_reg(BPF_REG_6, BPF_REG_1);
+	a.call_helper(BPF_FUNC_get_smp_processor_id);
+	a.stx(BPF_W, BPF_REG_10, FP_KEY, BPF_REG_0);
+	a.ld_map(BPF_REG_1, fds_.mem);
+	a.mov_reg(BPF_REG_2, BPF_REG_10);
+	a.alu_imm(BPF_ADD, BPF_REG_2, FP_KEY);
+	a.call_helper(BPF_FUNC_map_lookup_elem);
+	a.jcc_imm(BPF_JEQ, BPF_REG_0, 0, exit0);
+	a.mov_reg(BPF_REG_7, BPF_REG_0);
+	a.ldx(BPF_W, BPF_REG_1, BPF_REG_7, DT_M(active));
+	a.jcc_imm(BPF_JNE, BPF_REG_1, 0, nested);
+
+	lookup0(fds_.status, BPF_REG_9);
+	a.jcc_imm(BPF_JEQ, BPF_REG_0, 0, exit0);
+	a.mov_reg(BPF_REG_9, BPF_REG_0);
+	a.ldx(BPF_DW, BPF_REG_1, BPF_REG_9, 0);
+	switch (spec_.when) {
+	case gate::probe: a.jcc_imm(BPF_JNE, BPF_REG_1, DT_BPF_ACTIVE, exit0); break;
+	case gate::begin: a.jcc_imm(BPF_JNE, BPF_REG_1, DT_BPF_INACTIVE, exit0); break;
+	case gate::end: {
+		int ok = a.label();
+		a.jcc_imm(BPF_JEQ, BPF_REG_1, DT_BPF_ACTIVE, ok);
+		a.jcc_imm(BPF_JNE, BPF_REG_1, DT_BPF_DRAINING, exit0);
+		a.bind(ok);
+		break;
+	}
+	case gate::error: break;
+	}
+	lookup0(fds_.globals, BPF_REG_8);
+	a.jcc_imm(BPF_JEQ, BPF_REG_0, 0, exit0);
+	a.mov_reg(BPF_REG_8, BPF_REG_0);
+
+	a.st_imm(BPF_W, BPF_REG_7, DT_M(active), 1);
+	a.ldx(BPF_W, BPF_REG_1, BPF_REG_10, FP_KEY);
+	a.stx(BPF_W, BPF_REG_7, DT_M(cpu), BPF_REG_1);
+	a.st_imm(BPF_W, BPF_REG_7, DT_M(fault.code), 0);
+	// The firing's timestamp: for firings (their header) and timestamp;
+	// else 0 (the library then reads the clock itself if asked).
+	bool records = false;
+	for (const auto *list : {&spec_.ecbs, &spec_.errors})
+		for (const ecb_ref &e : *list)
+			if (e.clause < p_.clauses.size() && clause_records(p_.clauses[e.clause]))
+				records = true;
+	if (records || clauses_use([](uint32_t op, uint32_t id) {
+		    return op == DIF_OP_LDGS && id == DIF_VAR_TIMESTAMP;
+	    })) {
+		a.call_helper(BPF_FUNC_ktime_get_ns);
+		a.stx(BPF_DW, BPF_REG_7, DT_M(timestamp), BPF_REG_0);
+	} else {
+		a.st_imm(BPF_DW, BPF_REG_7, DT_M(timestamp), 0);
+	}
+	zero_frame();
+	args_for_ctx();
+	zero_locals();
+
+	// The exits, placed after the epilogue by generate().
+	exit0_ = exit0;
+	nested_ = nested;
+}
+
+void codegen::ecb(const ecb_ref &e, bool in_error)
+{
+	if (e.clause >= p_.clauses.size())
+		throw translate_error(
+			"bpf engine: internal error: ECB of a clause that does not exist");
+	const clause &c = p_.clauses[e.clause];
+	cur_ = &c;
+	cur_line_ = c.line;
+	clause_starts.emplace_back(a.pc(), e.clause);
+	int next = a.label();
+	fault_ = a.label();
+
+	if (e.epid_map_fd < 0) {
+		a.st_imm(BPF_DW, BPF_REG_7, DT_M(epid), static_cast<int32_t>(e.epid));
+	} else {
+		const uint32_t stride = e.epid_map_stride ? e.epid_map_stride : 1;
+		a.ldx(BPF_DW, BPF_REG_1, BPF_REG_7, DT_M(filter));
+		a.jcc_imm(BPF_JGE, BPF_REG_1, static_cast<int32_t>(e.epid_map_entries / stride),
+			  next);
+		if (stride != 1)
+			a.alu_imm(BPF_MUL, BPF_REG_1, static_cast<int32_t>(stride));
+		if (e.epid_map_index != 0)
+			a.alu_imm(BPF_ADD, BPF_REG_1, static_cast<int32_t>(e.epid_map_index));
+		a.stx(BPF_W, BPF_REG_10, FP_T1, BPF_REG_1);
+		a.ld_map(BPF_REG_1, e.epid_map_fd);
+		a.mov_reg(BPF_REG_2, BPF_REG_10);
+		a.alu_imm(BPF_ADD, BPF_REG_2, FP_T1);
+		a.call_helper(BPF_FUNC_map_lookup_elem);
+		a.jcc_imm(BPF_JEQ, BPF_REG_0, 0, next);
+		a.ldx(BPF_W, BPF_REG_1, BPF_REG_0, 0);
+		a.jcc_imm(BPF_JEQ, BPF_REG_1, 0, next);
+		a.stx(BPF_DW, BPF_REG_7, DT_M(epid), BPF_REG_1);
+	}
+	a.st_imm(BPF_DW, BPF_REG_7, DT_M(scratch_used), 0);
+	a.st_imm(BPF_DW, BPF_REG_7, DT_M(strtok_addr), 0);
+	a.st_imm(BPF_DW, BPF_REG_7, DT_M(strtok_off), 0);
+
+	clause_body(c, next);
+
+	if (a.used(fault_)) {
+		a.ja(next);
+		a.bind(fault_);
+		if (in_error) {
+			cpustate_add(
+				static_cast<int32_t>(offsetof(struct dt_bpf_cpustate, dbl_errors)));
+			a.st_imm(BPF_W, BPF_REG_7, DT_M(fault.code), 0);
+		} else {
+			a.ldx(BPF_DW, BPF_REG_1, BPF_REG_7, DT_M(pc));
+			a.stx(BPF_DW, BPF_REG_7, DT_M(fault.offset), BPF_REG_1);
+			a.ldx(BPF_DW, BPF_REG_1, BPF_REG_7, DT_M(action));
+			a.stx(BPF_W, BPF_REG_7, DT_M(fault.action), BPF_REG_1);
+			if (!spec_.errors.empty()) {
+				if (fsub_ < 0)
+					fsub_ = a.label();
+				a.mov_reg(BPF_REG_1, BPF_REG_6);
+				a.mov_reg(BPF_REG_2, BPF_REG_7);
+				a.call_label(fsub_);
+			} else {
+				a.mov_reg(BPF_REG_1, BPF_REG_7);
+				a.call_sym("dt_emit_fault");
+				a.st_imm(BPF_W, BPF_REG_7, DT_M(fault.code), 0);
+			}
+		}
+	}
+	a.bind(next);
+}
+
+void codegen::fault_subprogram(int entry)
+{
+	a.bind(entry);
+	clause_starts.emplace_back(a.pc(), ENGINE_CODE);
+	int emit = a.label();
+	a.mov_reg(BPF_REG_6, BPF_REG_1);
+	a.mov_reg(BPF_REG_7, BPF_REG_2);
+	zero_frame();
+	auto arg_off = [](int i) { return static_cast<int16_t>(DT_M(args) + 8 * i); };
+	auto reg_off = [](int i) { return static_cast<int16_t>(DT_M(regs) + 8 * i); };
+	for (int i = 0; i < 6; i++) {
+		a.ldx(BPF_DW, BPF_REG_1, BPF_REG_7, arg_off(i));
+		a.stx(BPF_DW, BPF_REG_7, reg_off(i), BPF_REG_1);
+	}
+	a.ldx(BPF_DW, BPF_REG_1, BPF_REG_7, DT_M(epid));
+	a.stx(BPF_DW, BPF_REG_7, reg_off(6), BPF_REG_1);
+	a.st_imm(BPF_DW, BPF_REG_7, arg_off(0), 0);
+	a.stx(BPF_DW, BPF_REG_7, arg_off(1), BPF_REG_1);
+	a.ldx(BPF_W, BPF_REG_1, BPF_REG_7, DT_M(fault.action));
+	a.stx(BPF_DW, BPF_REG_7, arg_off(2), BPF_REG_1);
+	a.ldx(BPF_DW, BPF_REG_1, BPF_REG_7, DT_M(fault.offset));
+	a.stx(BPF_DW, BPF_REG_7, arg_off(3), BPF_REG_1);
+	a.ldx(BPF_W, BPF_REG_1, BPF_REG_7, DT_M(fault.code));
+	a.stx(BPF_DW, BPF_REG_7, arg_off(4), BPF_REG_1);
+	a.ldx(BPF_DW, BPF_REG_1, BPF_REG_7, DT_M(fault.illval));
+	a.stx(BPF_DW, BPF_REG_7, arg_off(5), BPF_REG_1);
+	a.st_imm(BPF_W, BPF_REG_7, DT_M(fault.code), 0);
+
+	lookup0(fds_.globals, BPF_REG_8);
+	a.jcc_imm(BPF_JEQ, BPF_REG_0, 0, emit);
+	a.mov_reg(BPF_REG_8, BPF_REG_0);
+	for (const ecb_ref &e : spec_.errors)
+		ecb(e, true);
+	clause_starts.emplace_back(a.pc(), ENGINE_CODE);
+
+	a.bind(emit);
+	a.ldx(BPF_DW, BPF_REG_1, BPF_REG_7, arg_off(4));
+	a.stx(BPF_W, BPF_REG_7, DT_M(fault.code), BPF_REG_1);
+	a.ldx(BPF_DW, BPF_REG_1, BPF_REG_7, arg_off(2));
+	a.stx(BPF_W, BPF_REG_7, DT_M(fault.action), BPF_REG_1);
+	a.ldx(BPF_DW, BPF_REG_1, BPF_REG_7, arg_off(3));
+	a.stx(BPF_DW, BPF_REG_7, DT_M(fault.offset), BPF_REG_1);
+	a.ldx(BPF_DW, BPF_REG_1, BPF_REG_7, arg_off(5));
+	a.stx(BPF_DW, BPF_REG_7, DT_M(fault.illval), BPF_REG_1);
+	a.ldx(BPF_DW, BPF_REG_1, BPF_REG_7, arg_off(1));
+	a.stx(BPF_DW, BPF_REG_7, DT_M(epid), BPF_REG_1);
+	a.mov_reg(BPF_REG_1, BPF_REG_7);
+	a.call_sym("dt_emit_fault");
+	for (int i = 0; i < 6; i++) {
+		a.ldx(BPF_DW, BPF_REG_1, BPF_REG_7, reg_off(i));
+		a.stx(BPF_DW, BPF_REG_7, arg_off(i), BPF_REG_1);
+	}
+	a.st_imm(BPF_W, BPF_REG_7, DT_M(fault.code), 0);
+	a.mov_imm(BPF_REG_0, 0);
+	a.exit_();
+}
+
+void codegen::generate()
+{
+	if (spec_.when == gate::error)
+		throw translate_error("bpf engine: internal error: dtrace:::ERROR has no "
+				      "program of its own (its clauses run on faults)");
+	prologue();
+	for (const ecb_ref &e : spec_.ecbs)
+		ecb(e, false);
+	clause_starts.emplace_back(a.pc(), ENGINE_CODE);
+	if (spec_.when == gate::begin) {
+		int skip = a.label();
+		a.ldx(BPF_DW, BPF_REG_1, BPF_REG_9, 0);
+		a.jcc_imm(BPF_JNE, BPF_REG_1, DT_BPF_INACTIVE, skip);
+		a.st_imm(BPF_DW, BPF_REG_9, 0, DT_BPF_ACTIVE);
+		a.bind(skip);
+	} else if (spec_.when == gate::end) {
+		a.st_imm(BPF_DW, BPF_REG_9, 0, DT_BPF_STOPPED);
+	}
+	a.bind(out_);
+	a.st_imm(BPF_W, BPF_REG_7, DT_M(active), 0);
+	a.bind(exit0_);
+	a.mov_imm(BPF_REG_0, 0);
+	a.exit_();
+	a.bind(nested_);
+	a.ldx(BPF_DW, BPF_REG_1, BPF_REG_7, DT_M(nested_drops));
+	a.alu_imm(BPF_ADD, BPF_REG_1, 1);
+	a.stx(BPF_DW, BPF_REG_7, DT_M(nested_drops), BPF_REG_1);
+	cpustate_add(static_cast<int32_t>(offsetof(struct dt_bpf_cpustate, nested)));
+	a.mov_imm(BPF_REG_0, 0);
+	a.exit_();
+	if (fsub_ >= 0)
+		fault_subprogram(fsub_);
+}
+
+} // namespace dt::engines::bpf

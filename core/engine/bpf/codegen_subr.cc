@@ -1,0 +1,142 @@
+// SPDX-License-Identifier: MIT
+//
+// codegen_subr.cc - DIF's call: subroutine NAME is the library's
+// dt_subr_NAME(m, strsize, a1, a2, a3) (lib/dt_lib.h), arguments from the
+// tuple registers; too few arguments fault ILLOP as dif_subr() does,
+// optional ones left out get the value the library reads as "absent";
+// a subroutine the library lacks is refused with its name and line.
+#include "codegen.hpp"
+
+namespace dt::engines::bpf {
+
+const char *subr_name(uint32_t subr)
+{
+	static const char *const names[] = {
+		"rand",
+		"mutex_owned",
+		"mutex_owner",
+		"mutex_type_adaptive",
+		"mutex_type_spin",
+		"rw_read_held",
+		"rw_write_held",
+		"rw_iswriter",
+		"copyin",
+		"copyinstr",
+		"speculation",
+		"progenyof",
+		"strlen",
+		"copyout",
+		"copyoutstr",
+		"alloca",
+		"bcopy",
+		"copyinto",
+		"msgdsize",
+		"msgsize",
+		"getmajor",
+		"getminor",
+		"ddi_pathname",
+		"strjoin",
+		"lltostr",
+		"basename",
+		"dirname",
+		"cleanpath",
+		"strchr",
+		"strrchr",
+		"strstr",
+		"strtok",
+		"substr",
+		"index",
+		"rindex",
+		"htons",
+		"htonl",
+		"htonll",
+		"ntohs",
+		"ntohl",
+		"ntohll",
+		"inet_ntop",
+		"inet_ntoa",
+		"inet_ntoa6",
+		"toupper",
+		"tolower",
+		"getf",
+		"json",
+		"strtoll",
+		"d_path",
+	};
+	return subr < sizeof(names) / sizeof(names[0]) ? names[subr] : nullptr;
+}
+
+// Minimum number of arguments (dif_subr.c subr_nargs).
+uint32_t subr_min_args(uint32_t subr)
+{
+	switch (subr) {
+	case DIF_SUBR_RAND:
+	case DIF_SUBR_SPECULATION: return 0;
+	case DIF_SUBR_STRCHR:
+	case DIF_SUBR_STRRCHR:
+	case DIF_SUBR_STRSTR:
+	case DIF_SUBR_STRTOK:
+	case DIF_SUBR_SUBSTR:
+	case DIF_SUBR_INDEX:
+	case DIF_SUBR_RINDEX:
+	case DIF_SUBR_STRJOIN:
+	case DIF_SUBR_JSON:
+	case DIF_SUBR_COPYIN:
+	case DIF_SUBR_INET_NTOP: return 2;
+	case DIF_SUBR_BCOPY:
+	case DIF_SUBR_COPYINTO:
+	case DIF_SUBR_COPYOUT:
+	case DIF_SUBR_COPYOUTSTR: return 3;
+	default: return 1;
+	}
+}
+
+// The value of optional argument j the D call left out (lib/dt_lib.h:
+// each means the interpreter's default).
+uint64_t subr_absent_arg(uint32_t subr, unsigned j, uint64_t strsize)
+{
+	switch (subr) {
+	case DIF_SUBR_SUBSTR: return j == 2 ? strsize : 0;
+	case DIF_SUBR_RINDEX: return j == 2 ? 0x7fffffffffffffffULL : 0; // DT_LIB_RINDEX_END
+	case DIF_SUBR_LLTOSTR:
+	case DIF_SUBR_STRTOLL: return j == 1 ? 10 : 0;
+	case DIF_SUBR_COPYINSTR: return j == 1 ? strsize : 0;
+	default: return 0; // index(): start 0
+	}
+}
+
+void codegen::subr_call(uint32_t subr, unsigned rd, int64_t pc, const std::vector<bool> &tup)
+{
+	const char *name = subr_name(subr);
+	if (name == nullptr)
+		refuse("unknown subroutine " + std::to_string(subr));
+	std::string sym = std::string("dt_subr_") + name;
+	if (subr == DIF_SUBR_SPECULATION)
+		refuse("speculations are not supported by the bpf engine yet");
+	if (!lib_.has(sym))
+		refuse(std::string("subroutine ") + name +
+		       "() is not supported by the bpf engine yet");
+	if (tup.size() > 3)
+		refuse(std::string("subroutine ") + name + "() with " + std::to_string(tup.size()) +
+		       " arguments");
+	// Too few arguments: ILLOP, as dif_subr() (illval: the subroutine).
+	if (tup.size() < subr_min_args(subr)) {
+		set_fault(DTRACEFLT_ILLOP, subr, pc, true);
+		return;
+	}
+	mem_off_ptr(BPF_REG_1, DT_M(subr_nargs));
+	a.st_imm(BPF_DW, BPF_REG_1, 0, static_cast<int32_t>(tup.size()));
+	a.mov_reg(BPF_REG_1, BPF_REG_7);
+	a.mov_imm(BPF_REG_2, static_cast<int32_t>(l_.strsize));
+	for (unsigned j = 0; j < 3; j++) {
+		int reg = static_cast<int>(BPF_REG_3 + j);
+		if (j < tup.size())
+			a.ldx(BPF_DW, reg, BPF_REG_10, fp_tup(j));
+		else
+			a.ld_imm64(reg, subr_absent_arg(subr, j, l_.strsize));
+	}
+	lib_call(sym.c_str(), pc);
+	wr_reg(rd, BPF_REG_0);
+}
+
+} // namespace dt::engines::bpf

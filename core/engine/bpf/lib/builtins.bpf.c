@@ -1,0 +1,168 @@
+/* SPDX-License-Identifier: MIT OR GPL-2.0 */
+/*
+ * builtins.bpf.c - built-in variables (dt_builtin): process and thread
+ * ids from bpf_get_current_pid_tgid (pid = tgid, tid = the thread's pid),
+ * credentials, execname (comm), probe names from dt_probes[m->epid],
+ * timestamps, stack depths and callers from bpf_get_stack, and what needs
+ * task_struct offsets (ppid, vtimestamp) from dt_status (dt_bpf_abi.h).
+ * String variables are scratch copies of strsize bytes.
+ */
+#include "dt_lib_impl.h"
+
+/* A fresh scratch string holding n bytes (n < strsize) from map memory src. */
+DT_INLINE u64 dt_str_from(struct dt_bpf_mem *m, const void *src, u64 n, u64 strsize)
+{
+	u64 d;
+
+	strsize = dt_strsize(strsize);
+	d = dt_alloc(m, strsize);
+	if (!d)
+		return 0;
+	if (n > strsize - 1)
+		n = strsize - 1;
+	dt_xfer((uint8_t *)m, DT_OFF(scratch) + DT_BPF_TAG_OFF(d), DT_MEM_SIZE, (u64)src, n,
+		DT_X_KERNEL);
+	/* The source's own NUL padding is copied too; terminate in any case. */
+	return d;
+}
+
+/* The task_struct word at task + off (size 4 or 8), or fault ILLOP on var. */
+DT_INLINE u64 dt_task_read(struct dt_bpf_mem *m, u64 task, u64 off, u64 size, u64 var)
+{
+	u64 v = 0;
+
+	if (!off || !task || bpf_probe_read_kernel(&v, DT_CLAMP(size, 8), (void *)(task + off)))
+		return dt_fault(m, DTRACEFLT_ILLOP, var);
+	return v;
+}
+
+/* Frame k (0 or 1) of the kernel or user stack, 0 if there is none. */
+DT_INLINE u64 dt_frame(void *ctx, struct dt_bpf_mem *m, u64 k, u64 flags)
+{
+	u64 *f = (u64 *)DT_SP(m, DT_TMP_A);
+	long n;
+
+	f[0] = f[1] = 0;
+	n = bpf_get_stack(ctx, f, 16, flags);
+	if (n < (long)((k + 1) * 8))
+		return 0;
+	return k ? f[1] : f[0];
+}
+
+DT_API u64 dt_builtin(void *ctx, struct dt_bpf_mem *m, u64 var, u64 strsize)
+{
+	struct dt_bpf_status *st;
+	struct dt_bpf_probe *p;
+	uint32_t epid = (uint32_t)m->epid;
+	u64 task, d;
+	long n;
+
+	if (var >= DIF_VAR_ARG0 && var <= DIF_VAR_ARG9)
+		return m->args[DT_CLAMP(var - DIF_VAR_ARG0, DT_BPF_NARGS - 1)];
+	switch (var) {
+	case DIF_VAR_CURTHREAD: return bpf_get_current_task();
+	case DIF_VAR_TIMESTAMP: return m->timestamp ? m->timestamp : bpf_ktime_get_ns();
+	case DIF_VAR_EPID: return m->epid;
+	case DIF_VAR_ERRNO: return m->errno_;
+	case DIF_VAR_IPL: return 0;
+	case DIF_VAR_PID: return bpf_get_current_pid_tgid() >> 32;
+	case DIF_VAR_TID: return (uint32_t)bpf_get_current_pid_tgid();
+	case DIF_VAR_UID: return (uint32_t)bpf_get_current_uid_gid();
+	case DIF_VAR_GID: return bpf_get_current_uid_gid() >> 32;
+	case DIF_VAR_ID:
+	case DIF_VAR_PROBEPROV:
+	case DIF_VAR_PROBEMOD:
+	case DIF_VAR_PROBEFUNC:
+	case DIF_VAR_PROBENAME:
+		p = bpf_map_lookup_elem(&dt_probes, &epid);
+		if (!p)
+			return dt_fault(m, DTRACEFLT_ILLOP, var);
+		if (var == DIF_VAR_ID)
+			return p->id;
+		if (var == DIF_VAR_PROBEPROV)
+			return dt_str_from(m, p->prov, sizeof(p->prov), strsize);
+		if (var == DIF_VAR_PROBEMOD)
+			return dt_str_from(m, p->mod, sizeof(p->mod), strsize);
+		if (var == DIF_VAR_PROBEFUNC)
+			return dt_str_from(m, p->func, sizeof(p->func), strsize);
+		return dt_str_from(m, p->name, sizeof(p->name), strsize);
+	case DIF_VAR_EXECNAME:
+		m->scratch[DT_TMP_B + 16] = 0;
+		bpf_get_current_comm(&m->scratch[DT_TMP_B], 16);
+		m->scratch[DT_TMP_B + 15] = 0;
+		return dt_str_from(m, &m->scratch[DT_TMP_B], 16, strsize);
+	case DIF_VAR_ZONENAME:
+		d = dt_alloc(m, dt_strsize(strsize) < 7 ? 7 : dt_strsize(strsize));
+		if (!d)
+			return 0;
+		n = DT_CLAMP(DT_BPF_TAG_OFF(d), DT_SCRATCH_USABLE - 8);
+		m->scratch[n] = 'g';
+		m->scratch[n + 1] = 'l';
+		m->scratch[n + 2] = 'o';
+		m->scratch[n + 3] = 'b';
+		m->scratch[n + 4] = 'a';
+		m->scratch[n + 5] = 'l';
+		return d;
+	case DIF_VAR_WALLTIMESTAMP:
+		st = dt_map0(&dt_status);
+		return bpf_ktime_get_boot_ns() + (st ? (u64)st->wall_offset : 0);
+	case DIF_VAR_VTIMESTAMP:
+	case DIF_VAR_PPID:
+		st = dt_map0(&dt_status);
+		if (!st)
+			return dt_fault(m, DTRACEFLT_ILLOP, var);
+		task = bpf_get_current_task();
+		if (var == DIF_VAR_VTIMESTAMP)
+			return dt_task_read(m, task, st->task_sum_exec, 8, var);
+		task = dt_task_read(m, task, st->task_real_parent, 8, var);
+		if (m->fault.code)
+			return 0;
+		return (uint32_t)dt_task_read(m, task, st->task_tgid, 4, var);
+	case DIF_VAR_STACKDEPTH:
+	case DIF_VAR_USTACKDEPTH:
+		n = bpf_get_stack(ctx, &m->scratch[DT_TMP_A], DT_TMP_SIZE,
+				  var == DIF_VAR_USTACKDEPTH ? BPF_F_USER_STACK : 0);
+		return n > 0 ? (u64)n / 8 : 0;
+	case DIF_VAR_CALLER: return dt_frame(ctx, m, 1, 0);
+	/*
+	 * illumos: caller is the probed function's caller (kernel frame 1);
+	 * ucaller is pc[1] of dtrace_getupcstack, whose pc[0] is the pid: the
+	 * user thread's current pc, user frame 0.
+	 */
+	case DIF_VAR_UCALLER: return dt_frame(ctx, m, 0, BPF_F_USER_STACK);
+	default: return dt_fault(m, DTRACEFLT_ILLOP, var);
+	}
+}
+
+/* stack(): nframes kernel pcs at m->buf[off], zero-filled after the last. */
+DT_API u64 dt_rec_stack(void *ctx, struct dt_bpf_mem *m, u64 off, u64 nframes)
+{
+	u64 size = nframes * 8;
+
+	if (nframes > 256 || off > DT_BPF_BUF_SIZE + 16 || size > DT_BPF_BUF_SIZE + 16 - off)
+		return dt_fault(m, DTRACEFLT_ILLOP, off);
+	size = DT_CLAMP(size, 2048);
+	if (size)
+		bpf_get_stack(ctx, &m->buf[DT_CLAMP(off, DT_BPF_BUF_SIZE + 16)], size, 0);
+	return 0;
+}
+
+/*
+ * ustack(): the illumos record layout (as the user engine's fire.cc): the
+ * pid, then nframes user pcs, zero-filled; the record is (nframes + 1) * 8
+ * bytes at m->buf[off].
+ */
+DT_API u64 dt_rec_ustack(void *ctx, struct dt_bpf_mem *m, u64 off, u64 nframes)
+{
+	u64 size = nframes * 8;
+
+	if (nframes > 256 || off > DT_BPF_BUF_SIZE + 16 || size + 8 > DT_BPF_BUF_SIZE + 16 - off)
+		return dt_fault(m, DTRACEFLT_ILLOP, off);
+	off = DT_CLAMP(off, DT_BPF_BUF_SIZE + 8);
+	*(u64 *)&m->buf[off] = bpf_get_current_pid_tgid() >> 32;
+	size = DT_CLAMP(size, 2048);
+	if (size)
+		bpf_get_stack(ctx, &m->buf[DT_CLAMP(off + 8, DT_BPF_BUF_SIZE + 16)], size,
+			      BPF_F_USER_STACK);
+	return 0;
+}

@@ -1,0 +1,107 @@
+/* SPDX-License-Identifier: MIT OR GPL-2.0 */
+/*
+ * emit.bpf.c - samples to dt_ring (firings and faults) without a wakeup
+ * (the consumer polls at switchrate), drop counting in dt_cpustate,
+ * exit(), and the perf-event prologue helper.
+ */
+#include "dt_lib_impl.h"
+
+DT_INLINE void dt_count_drop(u64 which)
+{
+	struct dt_bpf_cpustate *c = dt_cpu();
+
+	if (!c)
+		return;
+	if (which == 0)
+		c->drops++;
+	else
+		c->dyn_drops++;
+}
+
+DT_API u64 dt_emit_firing(struct dt_bpf_mem *m, u64 size)
+{
+	struct dt_bpf_sample *s = (struct dt_bpf_sample *)m->buf;
+
+	s->cpu = bpf_get_smp_processor_id();
+	s->kind = DT_BPF_SAMPLE_FIRING;
+	if (size > DT_BPF_BUF_SIZE + 16 - sizeof(*s))
+		size = DT_BPF_BUF_SIZE + 16 - sizeof(*s);
+	size = DT_CLAMP(size + sizeof(*s), DT_BPF_BUF_SIZE + 16);
+	if (bpf_ringbuf_output(&dt_ring, m->buf, size, BPF_RB_NO_WAKEUP)) {
+		dt_count_drop(0);
+		return 1;
+	}
+	return 0;
+}
+
+DT_API u64 dt_emit_fault(struct dt_bpf_mem *m)
+{
+	struct {
+		struct dt_bpf_sample s;
+		struct dt_bpf_fault_sample f;
+	} rec;
+
+	rec.s.cpu = bpf_get_smp_processor_id();
+	rec.s.kind = DT_BPF_SAMPLE_FAULT;
+	rec.f.epid = (uint32_t)m->epid;
+	rec.f.action = m->fault.action;
+	rec.f.offset = m->fault.offset;
+	rec.f.code = m->fault.code;
+	rec.f.illval = m->fault.illval;
+	m->fault.code = 0;
+	m->fault.action = 0;
+	m->fault.offset = 0;
+	m->fault.illval = 0;
+	if (bpf_ringbuf_output(&dt_ring, &rec, sizeof(rec), BPF_RB_NO_WAKEUP)) {
+		dt_count_drop(0);
+		return 1;
+	}
+	return 0;
+}
+
+/*
+ * exit(): ACTIVE (or INACTIVE: exit() in BEGIN) becomes DRAINING; the CPU of
+ * the call that made the change is kept. The BEGIN epilogue must move
+ * INACTIVE to ACTIVE with a compare-and-swap so that this sticks.
+ */
+DT_API u64 dt_exit(struct dt_bpf_mem *m)
+{
+	struct dt_bpf_status *st = dt_map0(&dt_status);
+	u64 old;
+
+	(void)m;
+	if (!st)
+		return 0;
+	old = __sync_val_compare_and_swap(&st->activity, DT_BPF_ACTIVE, DT_BPF_DRAINING);
+	if (old == DT_BPF_INACTIVE)
+		old = __sync_val_compare_and_swap(&st->activity, DT_BPF_INACTIVE,
+						  DT_BPF_DRAINING) == DT_BPF_INACTIVE
+			      ? DT_BPF_ACTIVE
+			      : DT_BPF_DRAINING;
+	if (old == DT_BPF_ACTIVE)
+		st->exit_cpu = bpf_get_smp_processor_id();
+	return 0;
+}
+
+/*
+ * profile-N / tick-N: arg0 the kernel pc (0 in user mode), arg1 the user
+ * pc (0 in kernel mode), as illumos profile. ctx is struct
+ * bpf_perf_event_data, which starts with the pt_regs.
+ */
+DT_API u64 dt_perf_args(void *ctx, struct dt_bpf_mem *m)
+{
+	u64 pc, user;
+
+#if defined(DT_TARGET_ARCH_arm64)
+	/* user_pt_regs: regs[31], sp, pc, pstate; EL0 when pstate & 0xf == 0. */
+	pc = *(u64 *)((uint8_t *)ctx + 32 * 8);
+	user = (*(u64 *)((uint8_t *)ctx + 33 * 8) & 0xf) == 0;
+#else
+	/* x86_64 pt_regs: ip at 16 * 8, cs at 17 * 8; user mode when (cs & 3) == 3. */
+	pc = *(u64 *)((uint8_t *)ctx + 16 * 8);
+	user = (*(u64 *)((uint8_t *)ctx + 17 * 8) & 3) == 3;
+#endif
+	m->args[0] = user ? 0 : pc;
+	m->args[1] = user ? pc : 0;
+	return 0;
+}

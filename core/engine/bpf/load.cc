@@ -1,0 +1,49 @@
+// SPDX-License-Identifier: MIT
+// Loading and test-running bpf programs (see load.hpp).
+#include "load.hpp"
+
+#include "maps.hpp"
+
+#include <bpf/bpf.h>
+
+#include <cerrno>
+#include <vector>
+
+namespace dt::engines::bpf {
+
+unique_fd load_program(enum bpf_prog_type type, const std::string &name, const program &p,
+		       const translated &t)
+{
+	// First without a log (the verifier is faster without one).
+	LIBBPF_OPTS(bpf_prog_load_opts, o);
+	auto n = static_cast<size_t>(t.insns.size());
+	int fd = bpf_prog_load(type, name.c_str(), k_license, t.insns.data(), n, &o);
+	if (fd >= 0)
+		return unique_fd(fd);
+	int err = errno;
+	if (err == EPERM)
+		throw privilege_error(k_privilege_message);
+	if (err != EACCES && err != EINVAL && err != E2BIG && err != ENOSPC)
+		throw engine_error("bpf engine: cannot load program " + name + ": " +
+				   errno_text(err));
+
+	// Again with the verifier's log, for the user a message naming the
+	// clause. Kernels since 6.4 keep the log's end when it overflows; the
+	// last lines are the ones that say what was refused.
+	std::vector<char> log(16 << 20, '\0');
+	LIBBPF_OPTS(bpf_prog_load_opts, lo);
+	lo.log_level = 1;
+	lo.log_size = static_cast<__u32>(log.size());
+	lo.log_buf = log.data();
+	fd = bpf_prog_load(type, name.c_str(), k_license, t.insns.data(), n, &lo);
+	if (fd >= 0) // accepted this time (it should not be): keep it
+		return unique_fd(fd);
+	log.back() = '\0';
+	std::string text(log.data());
+	if (text.empty())
+		throw engine_error("bpf engine: cannot load program " + name + ": " +
+				   errno_text(err));
+	throw engine_error(explain_verifier(p, t, text));
+}
+
+} // namespace dt::engines::bpf

@@ -1,0 +1,207 @@
+// SPDX-License-Identifier: MIT
+// Creating and filling the bpf engine's maps (see maps.hpp).
+#include "maps.hpp"
+
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <map>
+
+namespace dt::engines::bpf {
+namespace {
+
+unique_fd make_map(enum bpf_map_type type, const std::string &name, uint32_t key_size,
+		   uint32_t value_size, uint32_t entries, uint32_t flags = 0)
+{
+	LIBBPF_OPTS(bpf_map_create_opts, o, .map_flags = flags);
+	int fd = bpf_map_create(type, name.c_str(), key_size, value_size, entries, &o);
+	if (fd < 0) {
+		int err = errno;
+		if (err == EPERM)
+			throw privilege_error(k_privilege_message);
+		throw engine_error("bpf engine: cannot create map " + name + " (key " +
+				   std::to_string(key_size) + ", value " +
+				   std::to_string(value_size) + ", " + std::to_string(entries) +
+				   " entries): " + errno_text(err));
+	}
+	return unique_fd(fd);
+}
+
+void update(int fd, const void *key, const void *value, const char *what)
+{
+	if (bpf_map_update_elem(fd, key, value, BPF_ANY) != 0)
+		throw engine_error(std::string("bpf engine: cannot set ") + what + ": " +
+				   errno_text(errno));
+}
+
+void copy_name(char *dst, size_t size, const std::string &s)
+{
+	size_t n = std::min(size - 1, s.size());
+	std::memcpy(dst, s.data(), n);
+	dst[n] = '\0';
+}
+
+} // namespace
+
+map_fds engine_maps::fds() const
+{
+	map_fds f;
+	f.mem = mem.get();
+	f.status = status.get();
+	f.cpustate = cpustate.get();
+	f.ring = ring.get();
+	f.probes = probes.get();
+	f.strtab = strtab.get();
+	f.globals = globals.get();
+	f.tls = tls.get();
+	f.dvars = dvars.get();
+	f.aggs = aggs;
+	return f;
+}
+
+uint64_t ring_size(uint64_t bufsize)
+{
+	auto page = static_cast<uint64_t>(sysconf(_SC_PAGESIZE));
+	uint64_t n = std::max<uint64_t>(bufsize, page);
+	uint64_t p = 1;
+	while (p < n && p < (uint64_t{1} << 31))
+		p <<= 1;
+	return p;
+}
+
+engine_maps create_maps(const layout &l, uint32_t nepids, uint64_t ring_bytes)
+{
+	engine_maps m;
+	int n = libbpf_num_possible_cpus();
+	if (n <= 0)
+		throw engine_error("bpf engine: cannot count the CPUs: " + errno_text(n));
+	m.ncpus = static_cast<uint32_t>(n);
+	const uint32_t k4 = sizeof(uint32_t);
+
+	// The status map first: a kernel that refuses bpf() says so here.
+	m.status = make_map(BPF_MAP_TYPE_ARRAY, DT_BPF_MAP_STATUS, k4, sizeof(dt_bpf_status), 1);
+	m.mem = make_map(BPF_MAP_TYPE_ARRAY, DT_BPF_MAP_MEM, k4, sizeof(dt_bpf_mem), m.ncpus);
+	m.cpustate = make_map(BPF_MAP_TYPE_PERCPU_ARRAY, DT_BPF_MAP_CPUSTATE, k4,
+			      sizeof(dt_bpf_cpustate), 1);
+	m.ring = make_map(BPF_MAP_TYPE_RINGBUF, DT_BPF_MAP_RING, 0, 0,
+			  static_cast<uint32_t>(ring_bytes));
+	m.probes = make_map(BPF_MAP_TYPE_ARRAY, DT_BPF_MAP_PROBES, k4, sizeof(dt_bpf_probe),
+			    nepids + 1);
+	if (l.strtab.size() > DT_BPF_STRTAB_SIZE)
+		throw engine_error("bpf engine: the program's strings take " +
+				   std::to_string(l.strtab.size()) + " bytes, more than " +
+				   std::to_string(DT_BPF_STRTAB_SIZE));
+	m.strtab = make_map(BPF_MAP_TYPE_ARRAY, DT_BPF_MAP_STRTAB, k4, DT_BPF_STRTAB_SIZE, 1);
+	m.globals = make_map(BPF_MAP_TYPE_ARRAY, DT_BPF_MAP_GLOBALS, k4,
+			     std::max<uint32_t>(l.globals_size, 8), 1);
+	m.tls = make_map(BPF_MAP_TYPE_HASH, DT_BPF_MAP_TLS, sizeof(dt_bpf_dvar_key),
+			 std::max<uint32_t>(l.tls_value_size, 8),
+			 std::max<uint32_t>(l.tls_entries, 1), BPF_F_NO_PREALLOC);
+	m.dvars = make_map(BPF_MAP_TYPE_HASH, DT_BPF_MAP_DVARS,
+			   std::max<uint32_t>(l.dvar_key_size, sizeof(dt_bpf_dvar_key)),
+			   std::max<uint32_t>(l.dvar_value_size, 8),
+			   std::max<uint32_t>(l.dvar_entries, 1), BPF_F_NO_PREALLOC);
+	// Not preallocated: an element the consumer deletes at a drain is
+	// freed after an RCU grace period, never reused under a program that
+	// is still updating it.
+	std::map<std::pair<uint32_t, uint32_t>, size_t> shared; // (key, value) -> store
+	for (size_t i = 0; i < l.aggs.size(); i++) {
+		const layout::agg_map &a = l.aggs[i];
+		uint32_t ks = std::max<uint32_t>(a.key_size, 1);
+		uint32_t vs = std::max<uint32_t>(a.value_size, 8);
+		auto aggid = static_cast<uint32_t>(i + 1);
+		if (l.agg_key_prefixed) {
+			auto [it, fresh] = shared.try_emplace({ks, vs}, m.agg_stores.size());
+			if (!fresh) {
+				m.agg_stores[it->second].aggids.push_back(aggid);
+				continue;
+			}
+		}
+		engine_maps::agg_store st;
+		st.key_size = ks;
+		st.value_size = vs;
+		st.prefixed = l.agg_key_prefixed;
+		st.aggids.push_back(aggid);
+		m.agg_stores.push_back(std::move(st));
+	}
+	for (engine_maps::agg_store &st : m.agg_stores) {
+		uint64_t entries = 0;
+		for (uint32_t id : st.aggids)
+			entries += std::max<uint32_t>(l.aggs[id - 1].entries, 1);
+		st.fd = make_map(BPF_MAP_TYPE_PERCPU_HASH, "dt_agg_" + std::to_string(st.aggids[0]),
+				 st.key_size, st.value_size,
+				 static_cast<uint32_t>(std::min<uint64_t>(entries, 1U << 24)),
+				 BPF_F_NO_PREALLOC);
+	}
+	m.aggs.assign(l.aggs.size(), -1);
+	for (const engine_maps::agg_store &st : m.agg_stores)
+		for (uint32_t id : st.aggids)
+			m.aggs[id - 1] = st.fd.get();
+
+	uint32_t zero = 0;
+	std::vector<uint8_t> strtab(DT_BPF_STRTAB_SIZE, 0);
+	std::memcpy(strtab.data(), l.strtab.data(), l.strtab.size());
+	update(m.strtab.get(), &zero, strtab.data(), "the string table");
+	return m;
+}
+
+int create_epid_table(engine_maps &m, uint32_t entries)
+{
+	std::string name = "dt_epids_" + std::to_string(m.epid_tables.size() + 1);
+	m.epid_tables.push_back(make_map(BPF_MAP_TYPE_ARRAY, name, sizeof(uint32_t),
+					 sizeof(uint32_t), std::max<uint32_t>(entries, 1)));
+	return m.epid_tables.back().get();
+}
+
+void set_epid(int table_fd, uint32_t filter, uint32_t epid)
+{
+	update(table_fd, &filter, &epid, "an EPID table entry");
+}
+
+void set_probe(const engine_maps &m, uint32_t epid, const enabled_probe &ep)
+{
+	dt_bpf_probe p{};
+	copy_name(p.prov, sizeof(p.prov), ep.probe.provider);
+	copy_name(p.mod, sizeof(p.mod), ep.probe.mod);
+	copy_name(p.func, sizeof(p.func), ep.probe.func);
+	copy_name(p.name, sizeof(p.name), ep.probe.name);
+	p.id = ep.probe_id;
+	update(m.probes.get(), &epid, &p, "a probe description");
+}
+
+uint64_t activity(const engine_maps &m)
+{
+	uint32_t zero = 0;
+	dt_bpf_status s{};
+	if (bpf_map_lookup_elem(m.status.get(), &zero, &s) != 0)
+		throw engine_error("bpf engine: cannot read the status map: " + errno_text(errno));
+	return s.activity;
+}
+
+void set_activity(const engine_maps &m, uint64_t a)
+{
+	uint32_t zero = 0;
+	dt_bpf_status s{};
+	if (bpf_map_lookup_elem(m.status.get(), &zero, &s) != 0)
+		throw engine_error("bpf engine: cannot read the status map: " + errno_text(errno));
+	s.activity = a;
+	update(m.status.get(), &zero, &s, "the activity state");
+}
+
+std::vector<dt_bpf_cpustate> cpustates(const engine_maps &m)
+{
+	static_assert(sizeof(dt_bpf_cpustate) % 8 == 0, "per-CPU values are 8-aligned");
+	std::vector<dt_bpf_cpustate> v(m.ncpus);
+	uint32_t zero = 0;
+	if (bpf_map_lookup_elem(m.cpustate.get(), &zero, v.data()) != 0)
+		throw engine_error("bpf engine: cannot read the drop counters: " +
+				   errno_text(errno));
+	return v;
+}
+
+} // namespace dt::engines::bpf

@@ -1,0 +1,122 @@
+// SPDX-License-Identifier: MIT
+// The principal buffer's consumer side (see ring.hpp).
+#include "ring.hpp"
+
+#include "fd.hpp"
+
+#include <bpf/libbpf.h>
+
+extern "C" {
+#include "abi/dt_bpf_abi.h"
+}
+
+#include <cerrno>
+#include <cstring>
+#include <optional>
+#include <utility>
+
+namespace dt::engines::bpf {
+
+ring_reader::ring_reader(int ring_fd, uint64_t cap, std::function<bool(uint32_t)> is_error_epid)
+	: cap_(cap), is_error_epid_(std::move(is_error_epid))
+{
+	rb_ = ring_buffer__new(ring_fd, &ring_reader::on_sample, this, nullptr);
+	if (rb_ == nullptr)
+		throw engine_error("bpf engine: cannot map the ring buffer: " + errno_text(errno));
+}
+
+ring_reader::~ring_reader()
+{
+	ring_buffer__free(rb_);
+}
+
+int ring_reader::on_sample(void *ctx, void *data, size_t size)
+{
+	auto *self = static_cast<ring_reader *>(ctx);
+	if (size < sizeof(dt_bpf_sample)) {
+		self->malformed_++;
+		return 0;
+	}
+	dt_bpf_sample h{};
+	std::memcpy(&h, data, sizeof(h));
+	size_t body = size - sizeof(h);
+	if (h.kind == DT_BPF_SAMPLE_FIRING && self->held_bytes_ + body > self->cap_) {
+		self->drops_[h.cpu]++;
+		return 0;
+	}
+	sample s;
+	s.cpu = h.cpu;
+	s.kind = h.kind;
+	const auto *p = static_cast<const uint8_t *>(data) + sizeof(h);
+	s.bytes.assign(p, p + body);
+	self->held_bytes_ += body;
+	self->pending_.push_back(std::move(s));
+	return 0;
+}
+
+int ring_reader::collect()
+{
+	return ring_buffer__consume(rb_);
+}
+
+int ring_reader::poll(int timeout_ms)
+{
+	int n = ring_buffer__poll(rb_, timeout_ms);
+	if (n == -EINTR)
+		return n;
+	return collect();
+}
+
+void ring_reader::deliver(engine_sink &sink)
+{
+	std::map<uint32_t, std::optional<fault_report>> held; // by CPU
+	auto flush = [&](uint32_t cpu) {
+		auto it = held.find(cpu);
+		if (it != held.end() && it->second) {
+			sink.fault(*it->second);
+			it->second.reset();
+		}
+	};
+	for (const sample &s : pending_) {
+		if (s.kind == DT_BPF_SAMPLE_FAULT) {
+			if (s.bytes.size() < sizeof(dt_bpf_fault_sample)) {
+				malformed_++;
+				continue;
+			}
+			dt_bpf_fault_sample f{};
+			std::memcpy(&f, s.bytes.data(), sizeof(f));
+			flush(s.cpu);
+			fault_report r;
+			r.epid = f.epid;
+			r.action = f.action;
+			r.offset = f.offset;
+			r.code = static_cast<uint16_t>(f.code);
+			r.illval = f.illval;
+			held[s.cpu] = r;
+		} else if (s.kind == DT_BPF_SAMPLE_FIRING) {
+			if (s.bytes.size() < sizeof(dtrace_rechdr_t)) {
+				malformed_++;
+				continue;
+			}
+			uint32_t epid = 0;
+			std::memcpy(&epid, s.bytes.data(), sizeof(epid));
+			if (!is_error_epid_ || !is_error_epid_(epid))
+				flush(s.cpu);
+			sink.records(s.bytes, s.cpu);
+		} else {
+			malformed_++;
+		}
+	}
+	for (auto &[cpu, f] : held)
+		if (f)
+			sink.fault(*f);
+	pending_.clear();
+	held_bytes_ = 0;
+}
+
+std::map<uint32_t, uint64_t> ring_reader::take_drops()
+{
+	return std::exchange(drops_, {});
+}
+
+} // namespace dt::engines::bpf

@@ -1,0 +1,71 @@
+// SPDX-License-Identifier: MIT
+//
+// ring.hpp - the principal buffer: dt_ring (BPF ring buffer) consumed
+// with libbpf's ring_buffer, samples as dt_bpf_abi.h defines them:
+//
+//   struct dt_bpf_sample {cpu, kind}
+//     FIRING ─► the firing (rechdr + records) ─► sink.records(bytes, cpu)
+//     FAULT  ─► struct dt_bpf_fault_sample    ─► sink.fault(report)
+//
+// Programs write without a wakeup (BPF_RB_NO_WAKEUP), so the engine
+// collects in slices while it waits (collect()), keeping the ring from
+// filling between switchrate drains; what it collects is held here, up to
+// `cap` bytes (bufsize: what one switch may hold, as DTrace's principal
+// buffer), beyond which firings are dropped and counted as principal drops
+// of their CPU.
+//
+// Order: samples are delivered in ring order (the order programs committed
+// them on all CPUs), except that a fault is held back behind the
+// dtrace:::ERROR firings that follow it on its CPU, so that ERROR's output
+// comes first and the fault message after, as on the other engines.
+#pragma once
+
+#include <dtrace/engine.hpp>
+
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <vector>
+
+struct ring_buffer;
+
+namespace dt::engines::bpf {
+
+class ring_reader {
+public:
+	// is_error_epid: is this EPID one of dtrace:::ERROR's ECBs?
+	ring_reader(int ring_fd, uint64_t cap, std::function<bool(uint32_t)> is_error_epid);
+	~ring_reader();
+	ring_reader(const ring_reader &) = delete;
+	ring_reader &operator=(const ring_reader &) = delete;
+
+	// Move what the ring holds into this reader. Returns samples taken.
+	int collect();
+	// Sleep up to timeout_ms for a wakeup (a sample written with one), then
+	// collect. -EINTR if a signal arrived.
+	int poll(int timeout_ms);
+	// Deliver everything collected.
+	void deliver(engine_sink &sink);
+	// Firings dropped for want of room here since the last call, by CPU.
+	[[nodiscard]] std::map<uint32_t, uint64_t> take_drops();
+	// Malformed samples seen (a bug elsewhere; for tests and debugging).
+	[[nodiscard]] uint64_t malformed() const { return malformed_; }
+
+private:
+	struct sample {
+		uint32_t cpu = 0;
+		uint32_t kind = 0;
+		std::vector<uint8_t> bytes; // after the dt_bpf_sample header
+	};
+	static int on_sample(void *ctx, void *data, size_t size);
+
+	struct ring_buffer *rb_ = nullptr;
+	uint64_t cap_;
+	uint64_t held_bytes_ = 0;
+	std::vector<sample> pending_;
+	std::map<uint32_t, uint64_t> drops_; // by CPU
+	uint64_t malformed_ = 0;
+	std::function<bool(uint32_t)> is_error_epid_;
+};
+
+} // namespace dt::engines::bpf

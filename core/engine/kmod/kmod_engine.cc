@@ -1,0 +1,415 @@
+// SPDX-License-Identifier: MIT
+// The kmod engine (dtrace/engine.hpp): programs run in the kernel by
+// dtrace.ko, driven through /dev/dtrace (kmod/include/uapi/dtrace/ioctl.h).
+//
+//   enable(program)  the core and the provider modules the descriptions
+//                    need are loaded (modules.hpp); /dev/dtrace opened (one
+//                    consumer state); the program written as one ENABLE
+//                    blob (program_blob.hpp); every EPID described
+//                    (EPROBE, PROBES): enabled_probe[] with the kernel's
+//                    probe ids and names
+//   go()             GO: BEGIN fires in the kernel
+//   wait(t)          sleeps in short steps, returning early once exit()
+//                    ran (STATUS); aggregation buffers are snapped at
+//                    aggrate meanwhile, so that they do not fill
+//   stop()           STOP: END fires
+//   drain(sink)      in dtrace_work()'s order: status counters as drops
+//                    ("dynamic", "dynamic_dirty", "dblerror"), the
+//                    aggregation deltas (AGGSNAP per CPU, at aggrate, and
+//                    always once stopped or exiting) with their
+//                    "aggregation" drops, then each CPU's principal buffer
+//                    (BUFSNAP): firings in order, the engine's own ERROR
+//                    firings turned into fault reports where they happened,
+//                    then that CPU's "principal" drops
+//   ~kmod_engine     the device is closed: the kernel disables and frees
+//                    the enabling (also when the process dies)
+#include "device.hpp"
+#include "modules.hpp"
+#include "program_blob.hpp"
+
+#include <dtrace/engine.hpp>
+#include <dtrace/provider.hpp>
+
+#include <time.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <map>
+#include <set>
+
+namespace dt::engines::kmod {
+namespace {
+
+using dt::kmod::device;
+
+uint64_t mono_ns()
+{
+	struct timespec ts {};
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return static_cast<uint64_t>(ts.tv_sec) * 1'000'000'000ULL +
+	       static_cast<uint64_t>(ts.tv_nsec);
+}
+
+// Sleep ns; false if a signal woke us (the consumer's ^C).
+bool nap(uint64_t ns)
+{
+	struct timespec ts {};
+	ts.tv_sec = static_cast<time_t>(ns / 1'000'000'000ULL);
+	ts.tv_nsec = static_cast<long>(ns % 1'000'000'000ULL);
+	return clock_nanosleep(CLOCK_MONOTONIC, 0, &ts, nullptr) != EINTR;
+}
+
+template <typename T> T load(const uint8_t *p)
+{
+	T v;
+	std::memcpy(&v, p, sizeof(T));
+	return v;
+}
+
+constexpr uint64_t k_poll_ns = 25'000'000; // STATUS while waiting
+
+class kmod_engine final : public engine {
+public:
+	explicit kmod_engine(const engine_settings &s) : s_(s) {}
+
+	std::string_view name() const override { return "kmod"; }
+	std::vector<enabled_probe> enable(const program &p) override;
+	void go() override;
+	void stop() override;
+	void wait(std::chrono::nanoseconds t) override;
+	void drain(engine_sink &sink) override;
+	bool exiting() const override { return exiting_; }
+
+private:
+	engine_settings s_;
+	std::unique_ptr<provider_registry> own_registry_;
+	program prog_;
+	device dev_;
+	dtrace_conf_t conf_{};
+	dt::kmod::program_blob blob_;
+	std::vector<uint32_t> epid_size_;    // [epid]
+	std::vector<uint32_t> epid_cookie_;  // [epid]
+	bool started_ = false, stopped_ = false, exiting_ = false;
+	dtrace_status_t seen_{};
+	uint64_t aggrate_ = 1'000'000'000;
+	uint64_t last_agg_ = 0;
+	std::vector<agg_data> pending_aggs_;
+	std::map<uint32_t, uint64_t> agg_drops_; // by CPU, since the last drain
+	std::vector<uint8_t> buf_, aggbuf_;
+
+	provider_registry &registry();
+	void load_modules();
+	void refresh_status();
+	void snap_aggs();
+	[[noreturn]] void fail(const std::string &what, int err);
+};
+
+provider_registry &kmod_engine::registry()
+{
+	if (s_.registry != nullptr)
+		return *s_.registry;
+	if (!own_registry_)
+		own_registry_ = std::make_unique<provider_registry>(
+			plugin_search_path(), s_.procs, [](const std::string &) {});
+	return *own_registry_;
+}
+
+void kmod_engine::fail(const std::string &what, int err)
+{
+	throw engine_error(what + ": " + std::strerror(err));
+}
+
+// The core, then the kernel half of every provider a description could
+// name (the plugins' kmod tables, plugin.h dt_plugin_kmod_ops_t).
+void kmod_engine::load_modules()
+{
+	std::string why;
+	if (!dt::kmod::ensure_core(why))
+		throw engine_error(why);
+	provider_registry &reg = registry();
+	std::set<std::string> done;
+	for (const clause &c : prog_.clauses) {
+		for (const probe_desc &d : c.descs) {
+			reg.load_matching(d.provider);
+			for (provider *prov : reg.providers()) {
+				const dt_plugin_ops_t &ops = prov->ops();
+				if (std::string_view(ops.name) == "dtrace" ||
+				    !prov->could_match(d.provider))
+					continue;
+				bool has_kmod = DT_ABI_HAS(&ops, kmod) && ops.kmod != nullptr &&
+						DT_ABI_HAS(ops.kmod, module) &&
+						ops.kmod->module != nullptr;
+				if (!has_kmod) {
+					// Named exactly: say why it cannot run here.
+					if (d.provider == ops.name)
+						throw engine_error("the kmod engine cannot enable " +
+								   d.str() + ": provider " + ops.name +
+								   " has no kernel module");
+					continue;
+				}
+				std::string mod = ops.kmod->module;
+				if (!done.insert(mod).second)
+					continue;
+				if (!dt::kmod::load_module(mod, why))
+					throw engine_error(why);
+			}
+		}
+	}
+}
+
+std::vector<enabled_probe> kmod_engine::enable(const program &p)
+{
+	prog_ = p;
+	if (auto v = prog_.option("aggrate"))
+		aggrate_ = std::max<uint64_t>(dt::kmod::parse_rate_option("aggrate", *v), 1'000'000);
+	load_modules();
+
+	int err = dev_.open();
+	if (err == EACCES || err == EPERM)
+		throw engine_error("DTrace requires additional privileges");
+	if (err != 0)
+		fail(std::string("cannot open ") + dt::kmod::k_device_path, err);
+	if ((err = dev_.conf(conf_)) != 0)
+		fail("DTRACEIOC_CONF", err);
+	if (conf_.dtc_abi_version != DTRACE_IOCTL_VERSION)
+		throw engine_error("dtrace.ko speaks /dev/dtrace ABI version " +
+				   std::to_string(conf_.dtc_abi_version) + ", this consumer version " +
+				   std::to_string(DTRACE_IOCTL_VERSION));
+
+	dt::kmod::blob_options bo;
+	bo.strip_destructive = !s_.destructive && !prog_.option("destructive");
+	bo.max_bufsize = conf_.dtc_max_bufsize ? conf_.dtc_max_bufsize : bo.max_bufsize;
+	blob_ = dt::kmod::make_program_blob(prog_, bo);
+
+	dtrace_enable_t en{};
+	err = dev_.enable(blob_.bytes, en);
+	if (err != 0) {
+		std::string msg = en.dten_errmsg;
+		// "ECB n ..." names our ECB section n: say which description.
+		unsigned n = 0;
+		if (std::sscanf(msg.c_str(), "ECB %u", &n) == 1 && n >= 1 &&
+		    n <= blob_.ecbs.size())
+			throw engine_error("the kmod engine cannot enable " +
+					   blob_.ecbs[n - 1].desc.str() + ": " + msg);
+		if (msg.empty())
+			msg = std::strerror(err);
+		throw engine_error("the kmod engine cannot enable the program: " + msg);
+	}
+
+	std::vector<enabled_probe> out;
+	std::vector<uint32_t> per_cookie(blob_.ecbs.size() + 2, 0);
+	epid_size_.assign(en.dten_first_epid + en.dten_nprobes, 0);
+	epid_cookie_.assign(epid_size_.size(), 0);
+	for (uint32_t i = 0; i < en.dten_nprobes; i++) {
+		uint32_t epid = en.dten_first_epid + i;
+		dtrace_eprobedesc_t e{};
+		if ((err = dev_.eprobe(epid, e)) != 0)
+			fail("DTRACEIOC_EPROBE " + std::to_string(epid), err);
+		epid_size_[epid] = e.dtpe_size;
+		epid_cookie_[epid] = e.dtpe_ecb;
+		if (e.dtpe_ecb == blob_.error_cookie || e.dtpe_ecb == 0 ||
+		    e.dtpe_ecb > blob_.ecbs.size())
+			continue;
+		per_cookie[e.dtpe_ecb]++;
+		dtrace_probedesc_t pd{};
+		if ((err = dev_.probe(e.dtpe_probeid, pd)) != 0)
+			fail("DTRACEIOC_PROBES " + std::to_string(e.dtpe_probeid), err);
+		enabled_probe ep;
+		ep.epid = epid;
+		ep.probe_id = e.dtpe_probeid;
+		ep.probe = {pd.dtpd_provider, pd.dtpd_mod, pd.dtpd_func, pd.dtpd_name};
+		ep.clause = blob_.ecbs[e.dtpe_ecb - 1].clause;
+		out.push_back(std::move(ep));
+	}
+	// The consumer numbers EPIDs densely from 1: ours come first, the
+	// engine's ERROR ECB (the last section) after them.
+	for (size_t i = 0; i < out.size(); i++)
+		if (out[i].epid != i + 1)
+			throw engine_error("dtrace.ko gave EPIDs out of order");
+	if (!s_.zero_ok)
+		for (uint32_t c = 1; c <= blob_.ecbs.size(); c++)
+			if (per_cookie[c] == 0)
+				throw engine_error("probe description " +
+						   blob_.ecbs[c - 1].desc.str() +
+						   " does not match any probes");
+	buf_.assign(blob_.bufsize, 0);
+	aggbuf_.assign(blob_.aggsize, 0);
+	return out;
+}
+
+void kmod_engine::go()
+{
+	if (started_ || !dev_.is_open())
+		return;
+	if (prog_.destructive() && !s_.destructive && !prog_.option("destructive"))
+		throw engine_error("Destructive actions not allowed");
+	uint32_t cpu = 0;
+	int err = dev_.go(cpu);
+	if (err == ENOMEM)
+		throw engine_error("not enough memory for the buffers (bufsize " +
+				   std::to_string(blob_.bufsize) + ", aggsize " +
+				   std::to_string(blob_.aggsize) + " per CPU)");
+	if (err != 0)
+		fail("DTRACEIOC_GO", err);
+	started_ = true;
+	last_agg_ = mono_ns();
+	refresh_status();
+}
+
+void kmod_engine::stop()
+{
+	if (!started_ || stopped_)
+		return;
+	uint32_t cpu = 0;
+	int err = dev_.stop(cpu);
+	if (err != 0 && err != EALREADY)
+		fail("DTRACEIOC_STOP", err);
+	stopped_ = true;
+}
+
+void kmod_engine::refresh_status()
+{
+	dtrace_status_t st{};
+	if (dev_.status(st) == 0 && st.dtst_exiting)
+		exiting_ = true;
+}
+
+void kmod_engine::wait(std::chrono::nanoseconds t)
+{
+	if (!started_ || stopped_ || exiting_)
+		return;
+	uint64_t now = mono_ns();
+	uint64_t until = now + static_cast<uint64_t>(std::max<int64_t>(t.count(), 0));
+	while (now < until) {
+		if (!nap(std::min(until - now, k_poll_ns)))
+			return;
+		refresh_status();
+		if (exiting_)
+			return;
+		now = mono_ns();
+		if (!aggbuf_.empty() && now - last_agg_ >= aggrate_)
+			snap_aggs();
+	}
+}
+
+// Every CPU's aggregation deltas since the last snapshot, kept for drain.
+void kmod_engine::snap_aggs()
+{
+	last_agg_ = mono_ns();
+	if (aggbuf_.empty())
+		return;
+	for (uint32_t cpu = 0; cpu < conf_.dtc_ncpus; cpu++) {
+		dtrace_bufdesc_t d{};
+		int err = dev_.snap(cpu, aggbuf_, true, d);
+		if (err == EINVAL)
+			continue; // an absent CPU
+		if (err != 0)
+			fail("DTRACEIOC_AGGSNAP", err);
+		if (d.dtbd_drops != 0)
+			agg_drops_[cpu] += d.dtbd_drops;
+		const uint8_t *b = aggbuf_.data();
+		uint64_t size = std::min<uint64_t>(d.dtbd_size, aggbuf_.size());
+		for (uint64_t off = 0; off + sizeof(dtrace_aggrec_t) <= size;) {
+			auto r = load<dtrace_aggrec_t>(b + off);
+			off += sizeof(r);
+			uint64_t keyspace = (uint64_t{r.dtag_keysize} + 7) & ~uint64_t{7};
+			if (off + keyspace + uint64_t{r.dtag_nwords} * 8 > size)
+				break;
+			agg_data a;
+			a.aggid = r.dtag_aggid;
+			a.key.assign(b + off, b + off + r.dtag_keysize);
+			off += keyspace;
+			a.value.resize(r.dtag_nwords);
+			std::memcpy(a.value.data(), b + off, uint64_t{r.dtag_nwords} * 8);
+			off += uint64_t{r.dtag_nwords} * 8;
+			pending_aggs_.push_back(std::move(a));
+		}
+	}
+}
+
+void kmod_engine::drain(engine_sink &sink)
+{
+	if (!started_)
+		return;
+	// Status counters: totals in the kernel, deltas to the sink.
+	dtrace_status_t st{};
+	if (dev_.status(st) == 0) {
+		if (st.dtst_exiting)
+			exiting_ = true;
+		uint64_t dirty = st.dtst_dyndrops_dirty - seen_.dtst_dyndrops_dirty;
+		uint64_t dyn = st.dtst_dyndrops - seen_.dtst_dyndrops;
+		if (dyn > dirty)
+			sink.drops("dynamic", dyn - dirty, 0);
+		if (dirty != 0)
+			sink.drops("dynamic_dirty", dirty, 0);
+		if (st.dtst_specdrops > seen_.dtst_specdrops)
+			sink.drops("speculative", st.dtst_specdrops - seen_.dtst_specdrops, 0);
+		if (st.dtst_dblerrors > seen_.dtst_dblerrors)
+			sink.drops("dblerror", st.dtst_dblerrors - seen_.dtst_dblerrors, 0);
+		seen_ = st;
+	}
+
+	// Aggregations (dtrace_aggregate_snap() at aggrate), then principal
+	// buffers, so that a printa() in a record sees what came before it.
+	if (stopped_ || exiting_ || mono_ns() - last_agg_ >= aggrate_)
+		snap_aggs();
+	for (const agg_data &a : pending_aggs_)
+		sink.aggregation(a);
+	pending_aggs_.clear();
+	for (auto &[cpu, n] : agg_drops_)
+		sink.drops("aggregation", n, cpu);
+	agg_drops_.clear();
+
+	for (uint32_t cpu = 0; cpu < conf_.dtc_ncpus; cpu++) {
+		dtrace_bufdesc_t d{};
+		int err = dev_.snap(cpu, buf_, false, d);
+		if (err == EINVAL)
+			continue; // an absent CPU
+		if (err != 0)
+			fail("DTRACEIOC_BUFSNAP", err);
+		const uint8_t *b = buf_.data();
+		uint64_t size = std::min<uint64_t>(d.dtbd_size, buf_.size());
+		for (uint64_t off = 0; off + sizeof(dtrace_rechdr_t) <= size;) {
+			uint32_t epid = load<uint32_t>(b + off);
+			uint32_t fsize = epid < epid_size_.size() ? epid_size_[epid] : 0;
+			if (fsize == 0 || off + fsize > size)
+				break; // cannot happen: the kernel writes whole firings
+			if (epid_cookie_[epid] == blob_.error_cookie) {
+				fault_report f;
+				f.epid = static_cast<uint32_t>(load<uint64_t>(b + off + 16));
+				f.action = static_cast<uint32_t>(load<uint64_t>(b + off + 24));
+				f.offset = static_cast<int64_t>(load<uint64_t>(b + off + 32));
+				f.code = static_cast<uint16_t>(load<uint64_t>(b + off + 40));
+				f.illval = load<uint64_t>(b + off + 48);
+				sink.fault(f);
+			} else {
+				sink.records(std::span<const uint8_t>(b + off, fsize), cpu);
+			}
+			off += fsize;
+		}
+		if (d.dtbd_drops != 0)
+			sink.drops("principal", d.dtbd_drops, cpu);
+	}
+}
+
+} // namespace
+} // namespace dt::engines::kmod
+
+namespace dt {
+
+std::unique_ptr<engine> make_kmod_engine(const engine_settings &s)
+{
+	return std::make_unique<engines::kmod::kmod_engine>(s);
+}
+
+bool kmod_engine_available(std::string *why)
+{
+	std::string w;
+	bool ok = dt::kmod::ensure_core(w);
+	if (!ok && why != nullptr)
+		*why = w;
+	return ok;
+}
+
+} // namespace dt

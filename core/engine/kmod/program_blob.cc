@@ -1,0 +1,323 @@
+// SPDX-License-Identifier: MIT
+// dt::program -> the DTRACEIOC_ENABLE blob (see program_blob.hpp).
+#include "program_blob.hpp"
+
+#include <strings.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstdlib>
+#include <map>
+
+namespace dt::kmod {
+namespace {
+
+constexpr uint64_t k_default_bufsize = 4 << 20;
+constexpr uint64_t k_default_aggsize = 4 << 20;
+constexpr uint64_t k_default_dynvarsize = 1 << 20;
+constexpr uint32_t k_default_strsize = 256;
+
+uint8_t vkind_of(const value_type &t)
+{
+	switch (t.k) {
+	case value_type::kind::string: return DTRACE_PV_STRING;
+	case value_type::kind::bytes: return DTRACE_PV_BYTES;
+	case value_type::kind::stack: return DTRACE_PV_STACK;
+	case value_type::kind::usym:
+	case value_type::kind::umod:
+	case value_type::kind::uaddr: return DTRACE_PV_PIDADDR;
+	default: return DTRACE_PV_INT;
+	}
+}
+
+bool uses_dynamic(const difo &d)
+{
+	return std::any_of(d.vartab.begin(), d.vartab.end(), [](const dtrace_difv_t &v) {
+		return v.dtdv_kind == DIFV_KIND_ARRAY || v.dtdv_scope == DIFV_SCOPE_THREAD;
+	});
+}
+
+class writer {
+public:
+	writer(const program &p, const blob_options &o) : p_(p), o_(o) {}
+
+	program_blob run()
+	{
+		options();
+		program_blob out;
+		out.bufsize = b_.hdr.dtph_bufsize;
+		out.aggsize = b_.hdr.dtph_aggsize;
+		for (const aggregation &a : p_.aggregations)
+			add_agg(a);
+		for (uint32_t ci = 0; ci < p_.clauses.size(); ci++)
+			add_clause(ci, out);
+		out.error_cookie = static_cast<uint32_t>(out.ecbs.size() + 1);
+		add_error_ecb(out.error_cookie);
+		out.bytes = b_.bytes();
+		return out;
+	}
+
+private:
+	const program &p_;
+	const blob_options &o_;
+	blob_writer b_;
+	std::map<const difo *, uint32_t> numbers_;
+
+	void options()
+	{
+		uint64_t bufsize = k_default_bufsize;
+		if (auto v = p_.option("bufsize"))
+			bufsize = parse_size_option("bufsize", *v);
+		// illumos bufresize=auto: a smaller buffer rather than none.
+		bufsize = std::clamp<uint64_t>((bufsize + 7) & ~uint64_t{7}, 64, o_.max_bufsize);
+		uint64_t aggsize = 0;
+		if (!p_.aggregations.empty()) {
+			aggsize = k_default_aggsize;
+			if (auto v = p_.option("aggsize"))
+				aggsize = parse_size_option("aggsize", *v);
+			aggsize = std::clamp<uint64_t>((aggsize + 7) & ~uint64_t{7}, 4096,
+						       o_.max_bufsize);
+		}
+		bool dynamic = false;
+		for (const clause &c : p_.clauses) {
+			dynamic = dynamic || (c.predicate && uses_dynamic(*c.predicate));
+			for (const action &a : c.actions) {
+				for (const record &r : a.args)
+					dynamic = dynamic || uses_dynamic(r.expr);
+				for (const record &r : a.keys)
+					dynamic = dynamic || uses_dynamic(r.expr);
+			}
+		}
+		uint64_t dynvarsize = 0;
+		if (dynamic) {
+			dynvarsize = k_default_dynvarsize;
+			if (auto v = p_.option("dynvarsize"))
+				dynvarsize = parse_size_option("dynvarsize", *v);
+			dynvarsize = std::max<uint64_t>(dynvarsize, 4096);
+		}
+		uint64_t strsize = k_default_strsize;
+		if (auto v = p_.option("strsize"))
+			strsize = std::max<uint64_t>(parse_size_option("strsize", *v), 1);
+		b_.hdr.dtph_bufsize = bufsize;
+		b_.hdr.dtph_aggsize = aggsize;
+		b_.hdr.dtph_dynvarsize = dynvarsize;
+		b_.hdr.dtph_strsize = static_cast<uint32_t>(std::min<uint64_t>(strsize, 64 << 10));
+		b_.hdr.dtph_scratchsize = 0;
+	}
+
+	// The DIF object's number (0 for an empty one: nothing to run).
+	uint32_t number(const difo &d)
+	{
+		if (d.text.empty())
+			return 0;
+		auto it = numbers_.find(&d);
+		if (it != numbers_.end())
+			return it->second;
+		std::string strtab = d.strtab;
+		if (!strtab.empty() && strtab.back() != '\0')
+			strtab.push_back('\0');
+		uint32_t n = b_.add_difo(d.text, d.inttab, strtab, d.vartab, d.rtype);
+		numbers_[&d] = n;
+		return n;
+	}
+
+	void add_agg(const aggregation &a)
+	{
+		dtrace_prog_agg_t h{};
+		h.dtpa_id = a.id;
+		h.dtpa_func = a.func;
+		h.dtpa_nparams = static_cast<uint16_t>(std::min<size_t>(a.params.size(), 4));
+		for (size_t i = 0; i < h.dtpa_nparams; i++)
+			h.dtpa_params[i] = a.params[i];
+		h.dtpa_keysize = a.key_size;
+		h.dtpa_nwords = a.nwords;
+		b_.add(h);
+	}
+
+	std::vector<act_rec> actions(const clause &c)
+	{
+		std::vector<act_rec> out;
+		for (const action &a : c.actions) {
+			if (DTRACEACT_ISAGG(a.kind)) {
+				const aggregation *agg =
+					a.aggid >= 1 && a.aggid <= p_.aggregations.size()
+						? &p_.aggregations[a.aggid - 1]
+						: nullptr;
+				if (agg == nullptr)
+					throw engine_error("aggregation id " + std::to_string(a.aggid) +
+							   " is not in the program");
+				for (size_t j = 0; j < a.keys.size(); j++) {
+					const record &k = a.keys[j];
+					const value_type &t = j < agg->keys.size() ? agg->keys[j] : k.type;
+					act_rec r;
+					r.kind = a.kind;
+					r.role = DTRACE_PROLE_KEY;
+					r.vkind = vkind_of(t);
+					r.difo = number(k.expr);
+					r.offset = j < agg->key_offsets.size() ? agg->key_offsets[j] : 0;
+					r.size = k.size ? k.size : t.size;
+					r.aggid = a.aggid;
+					r.nframes = static_cast<uint16_t>(r.size / 8);
+					r.flags = j == 0 ? DTRACE_PACT_FIRST : 0;
+					out.push_back(r);
+				}
+				act_rec v;
+				v.kind = a.kind;
+				v.role = DTRACE_PROLE_VAL;
+				v.difo = a.args.empty() ? 0 : number(a.args[0].expr);
+				v.aggid = a.aggid;
+				v.flags = a.keys.empty() ? DTRACE_PACT_FIRST : 0;
+				out.push_back(v);
+				if (a.args.size() > 1) {
+					act_rec inc = v;
+					inc.role = DTRACE_PROLE_INCR;
+					inc.difo = number(a.args[1].expr);
+					inc.flags = 0;
+					out.push_back(inc);
+				}
+				continue;
+			}
+			uint16_t kind = a.kind;
+			if (o_.strip_destructive && DTRACEACT_ISDESTRUCTIVE(kind))
+				kind = DTRACEACT_DIFEXPR;
+			if (a.args.empty()) {
+				act_rec r;
+				r.kind = kind;
+				out.push_back(r);
+				continue;
+			}
+			for (size_t j = 0; j < a.args.size(); j++) {
+				const record &rec = a.args[j];
+				act_rec r;
+				r.kind = kind;
+				r.vkind = vkind_of(rec.type);
+				r.difo = number(rec.expr);
+				if (a.records && rec.size != 0) {
+					r.offset = rec.offset;
+					r.size = rec.size;
+				}
+				if (r.vkind == DTRACE_PV_STACK)
+					r.nframes = static_cast<uint16_t>(
+						a.nframes ? a.nframes : rec.size / 8);
+				r.flags = j == 0 ? DTRACE_PACT_FIRST : 0;
+				out.push_back(r);
+			}
+		}
+		return out;
+	}
+
+	void add_clause(uint32_t ci, program_blob &out)
+	{
+		const clause &c = p_.clauses[ci];
+		uint32_t pred = c.predicate ? number(*c.predicate) : 0;
+		std::vector<act_rec> acts = actions(c);
+		for (const probe_desc &d : c.descs) {
+			ecb_desc e;
+			e.provider = d.provider;
+			e.mod = d.mod;
+			e.func = d.func;
+			e.name = d.name;
+			if (!blob_writer::fits(e))
+				throw engine_error("probe description " + d.str() +
+						   " has a field too long for the kernel");
+			e.pred = pred;
+			e.size = std::max<uint32_t>(c.size, sizeof(dtrace_rechdr_t));
+			e.acts = acts;
+			out.ecbs.push_back({ci, d});
+			e.cookie = static_cast<uint32_t>(out.ecbs.size());
+			b_.add(e);
+		}
+	}
+
+	// dtrace:::ERROR { trace(arg1); ... trace(arg5); } at 16, 24, ... 48.
+	void add_error_ecb(uint32_t cookie)
+	{
+		ecb_desc e;
+		e.provider = "dtrace";
+		e.name = "ERROR";
+		e.size = 16 + 5 * 8;
+		e.cookie = cookie;
+		for (uint32_t i = 1; i <= 5; i++) {
+			std::vector<dif_instr_t> text = {DIF_INSTR_LDV(DIF_OP_LDGS, DIF_VAR_ARG0 + i, 1),
+							 DIF_INSTR_RET(1)};
+			dtrace_diftype_t t{DIF_TYPE_CTF, 0, 0, 0, 8};
+			act_rec r;
+			r.difo = b_.add_difo(text, {}, {}, {}, t);
+			r.offset = 16 + 8 * (i - 1);
+			r.size = 8;
+			e.acts.push_back(r);
+		}
+		b_.add(e);
+	}
+};
+
+} // namespace
+
+program_blob make_program_blob(const program &p, const blob_options &o)
+{
+	return writer(p, o).run();
+}
+
+uint64_t parse_size_option(const std::string &name, const std::string &v)
+{
+	char *end = nullptr;
+	errno = 0;
+	unsigned long long n = std::strtoull(v.c_str(), &end, 0);
+	if (errno != 0 || end == v.c_str())
+		throw engine_error("invalid value for option " + name + ": " + v);
+	uint64_t mul = 1;
+	switch (*end) {
+	case 't':
+	case 'T': mul <<= 10; [[fallthrough]];
+	case 'g':
+	case 'G': mul <<= 10; [[fallthrough]];
+	case 'm':
+	case 'M': mul <<= 10; [[fallthrough]];
+	case 'k':
+	case 'K':
+		mul <<= 10;
+		end++;
+		break;
+	default: break;
+	}
+	if (*end != '\0')
+		throw engine_error("invalid value for option " + name + ": " + v);
+	return n * mul;
+}
+
+uint64_t parse_rate_option(const std::string &name, const std::string &v)
+{
+	char *end = nullptr;
+	errno = 0;
+	unsigned long long n = std::strtoull(v.c_str(), &end, 10);
+	if (errno != 0 || end == v.c_str())
+		throw engine_error("invalid value for option " + name + ": " + v);
+	std::string unit(end);
+	static const struct {
+		const char *name;
+		uint64_t mul;
+	} units[] = {{"ns", 1},
+		     {"nsec", 1},
+		     {"us", 1000},
+		     {"usec", 1000},
+		     {"ms", 1000000},
+		     {"msec", 1000000},
+		     {"s", 1000000000},
+		     {"sec", 1000000000},
+		     {"m", 60000000000},
+		     {"min", 60000000000},
+		     {"h", 3600000000000},
+		     {"hour", 3600000000000},
+		     {"d", 86400000000000},
+		     {"day", 86400000000000}};
+	if (unit.empty())
+		return n;
+	if (strcasecmp(unit.c_str(), "hz") == 0 && n != 0)
+		return 1000000000ULL / n;
+	for (const auto &u : units)
+		if (strcasecmp(unit.c_str(), u.name) == 0)
+			return n * u.mul;
+	throw engine_error("invalid value for option " + name + ": " + v);
+}
+
+} // namespace dt::kmod

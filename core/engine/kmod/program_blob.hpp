@@ -1,0 +1,65 @@
+// SPDX-License-Identifier: MIT
+//
+// program_blob.hpp - a compiled dt::program as the DTRACEIOC_ENABLE blob
+// (kmod/include/uapi/dtrace/ioctl.h §4), written with blob_writer:
+//
+//   header      options: bufsize (default 4m), aggsize (4m when the
+//               program aggregates, else 0), dynvarsize (1m when some DIF
+//               uses self-> or associative arrays, else 0), strsize (256)
+//   DIFO        every predicate and record expression, once per clause
+//   AGG         every aggregation, by id
+//   ECB         one per (clause, probe description), cookie = its index
+//               in `ecbs` + 1; then the engine's own dtrace:::ERROR ECB
+//               (cookie error_cookie) recording arg1..arg5 at offsets
+//               16..48, from which the engine reports faults (libdtrace's
+//               own ERROR enabling in illumos)
+//
+// Action records, numbered from 1 per ECB as ERROR's arg2 counts them
+// (the user engine's action indexes):
+//   aggregating action   KEY per key, VAL (args[0], none for count()),
+//                        INCR (args[1]) when given
+//   other action         one ARG per argument (one with no DIF when it
+//                        has none); records == false writes nothing
+#pragma once
+
+#include "blob_writer.hpp"
+
+#include <dtrace/engine.hpp>
+#include <dtrace/program.hpp>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace dt::kmod {
+
+struct blob_options {
+	// Replace destructive actions by plain records (the engine refuses
+	// to go() without -w anyway, as the other engines do, and dtrace.ko
+	// would refuse them at ENABLE, before that message).
+	bool strip_destructive = false;
+	uint64_t max_bufsize = 64ull << 20; // DTRACEIOC_CONF's dtc_max_bufsize
+};
+
+struct ecb_origin {
+	uint32_t clause = 0;
+	probe_desc desc;
+};
+
+struct program_blob {
+	std::vector<uint8_t> bytes;
+	std::vector<ecb_origin> ecbs; // [cookie - 1]
+	uint32_t error_cookie = 0;
+	uint64_t bufsize = 0, aggsize = 0;
+};
+
+// Throws engine_error for an option value it cannot read or a probe
+// description field too long for the ABI.
+[[nodiscard]] program_blob make_program_blob(const program &p, const blob_options &o);
+
+// illumos dt_opt_size(): a number with an optional k, m, g or t suffix.
+[[nodiscard]] uint64_t parse_size_option(const std::string &name, const std::string &v);
+// illumos dt_opt_rate(): a time with a unit (none: ns) or a rate in hz; ns.
+[[nodiscard]] uint64_t parse_rate_option(const std::string &name, const std::string &v);
+
+} // namespace dt::kmod

@@ -1,0 +1,90 @@
+// SPDX-License-Identifier: MIT
+// dt_fbt.so's bpf engine hook: a kprobe/kretprobe on the function where
+// the kernel has kprobes, else a refusal with the message users see. The
+// test looks for kprobes itself (the perf `kprobe` PMU or tracefs
+// kprobe_events, cross-checked with register_kprobe in /proc/kallsyms)
+// and expects the branch that matches this machine.
+#include "plugin_handle.hpp"
+
+#include <dtrace/plugin.h>
+
+#include <gtest/gtest.h>
+
+#include <unistd.h>
+
+#include <cerrno>
+#include <fstream>
+#include <iostream>
+#include <string>
+
+namespace {
+
+using dt::test::plugin_handle;
+
+constexpr const char *k_tracefs = "/sys/kernel/tracing";
+
+bool exists(const std::string &path)
+{
+	return access(path.c_str(), F_OK) == 0;
+}
+
+// Is register_kprobe() in the kernel's symbol table? It is exactly when
+// the kernel is built with CONFIG_KPROBES: an independent witness of what
+// the plugin finds through the kprobe interfaces.
+bool kernel_has_register_kprobe()
+{
+	std::ifstream f("/proc/kallsyms");
+	std::string line;
+	while (std::getline(f, line))
+		if (line.size() > 16 && line.ends_with(" register_kprobe"))
+			return true;
+	return false;
+}
+
+TEST(FbtBpf, KprobesOrTheMessage)
+{
+	plugin_handle h(DT_FBT_PLUGIN, {}, k_tracefs);
+	ASSERT_NE(h.ops(), nullptr) << h.error();
+	bool kprobes = exists("/sys/bus/event_source/devices/kprobe/type") ||
+		       exists(std::string(k_tracefs) + "/kprobe_events");
+	EXPECT_EQ(kprobes, kernel_has_register_kprobe())
+		<< "the kprobe interfaces and the kernel's symbols disagree";
+	dt_probe_info_t entry = {sizeof(entry), "fbt", "vmlinux", "vfs_read", "entry", 0};
+	dt_probe_info_t ret = {sizeof(ret), "fbt", "vmlinux", "vfs_read", "return", 0};
+	dt_bpf_attach_t a;
+	if (!kprobes) {
+		std::cout << "[ info     ] this kernel has no kprobes\n";
+		EXPECT_EQ(h.bpf_attach(entry, a), -ENOTSUP);
+		EXPECT_EQ(h.bpf_attach(ret, a), -ENOTSUP);
+		ASSERT_EQ(h.messages().size(), 2u);
+		for (const auto &m : h.messages())
+			EXPECT_EQ(m, "fbt probes need kprobes or BPF trampolines, which this "
+				     "kernel does not provide");
+		EXPECT_EQ(h.levels()[0], DT_LOG_WARN);
+		return;
+	}
+	ASSERT_EQ(h.bpf_attach(entry, a), 0);
+	EXPECT_EQ(a.kind, DT_BPF_ATTACH_KPROBE);
+	EXPECT_STREQ(a.target, "vfs_read");
+	EXPECT_EQ(a.offset, 0u);
+	EXPECT_EQ(a.ctx, DT_BPF_CTX_REGS);
+	ASSERT_EQ(h.bpf_attach(ret, a), 0);
+	EXPECT_EQ(a.kind, DT_BPF_ATTACH_KRETPROBE);
+	EXPECT_STREQ(a.target, "vfs_read");
+	EXPECT_EQ(a.ctx, DT_BPF_CTX_REGS_RETURN);
+	EXPECT_TRUE(h.messages().empty());
+}
+
+TEST(FbtBpf, NotAnFbtProbe)
+{
+	plugin_handle h(DT_FBT_PLUGIN, {}, k_tracefs);
+	ASSERT_NE(h.ops(), nullptr) << h.error();
+	dt_probe_info_t p = {sizeof(p), "fbt", "vmlinux", "vfs_read", "middle", 0};
+	dt_bpf_attach_t a;
+	EXPECT_EQ(h.bpf_attach(p, a), -ENOENT);
+	p.name = "entry";
+	p.func = "";
+	EXPECT_EQ(h.bpf_attach(p, a), -ENOENT);
+}
+
+} // namespace

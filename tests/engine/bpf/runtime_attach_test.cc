@@ -1,0 +1,239 @@
+// SPDX-License-Identifier: MIT
+// Attaching (core/engine/bpf/attach.hpp) on this kernel: counting
+// programs on the sys_enter raw tracepoint and on cpu-clock perf events,
+// detached by closing; consumer programs run on a chosen CPU; the plugin
+// ABI's attach descriptions read with and without the 1.1 fields.
+#include "runtime_support.hpp"
+
+#include "attach.hpp"
+#include "fd.hpp"
+
+#include <gtest/gtest.h>
+
+#include <sched.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <chrono>
+#include <cstddef>
+#include <thread>
+
+namespace {
+
+using namespace dt::engines::bpf;
+using namespace dt::test::bpf;
+
+// Spin one thread pinned to each CPU until destroyed.
+class busy_cpus {
+public:
+	explicit busy_cpus(const std::vector<uint32_t> &cpus)
+	{
+		for (uint32_t c : cpus)
+			threads_.emplace_back([this, c] {
+				cpu_set_t set;
+				CPU_ZERO(&set);
+				CPU_SET(c, &set);
+				(void)sched_setaffinity(0, sizeof(set), &set);
+				while (!stop_.load(std::memory_order_relaxed)) {
+				}
+			});
+	}
+	~busy_cpus()
+	{
+		stop_ = true;
+		for (std::thread &t : threads_)
+			t.join();
+	}
+	busy_cpus(const busy_cpus &) = delete;
+	busy_cpus &operator=(const busy_cpus &) = delete;
+
+private:
+	std::atomic<bool> stop_{false};
+	std::vector<std::thread> threads_;
+};
+
+class attach_test : public ::testing::Test {
+protected:
+	void SetUp() override
+	{
+		if (std::string why = bpf_unusable(); !why.empty())
+			GTEST_SKIP() << "bpf() is not usable here: " << why;
+		ncpus_ = libbpf_num_possible_cpus();
+		LIBBPF_OPTS(bpf_map_create_opts, o);
+		counts_.reset(bpf_map_create(BPF_MAP_TYPE_ARRAY, "dt_test", 4, 8,
+					     static_cast<uint32_t>(ncpus_), &o));
+		ASSERT_TRUE(counts_);
+	}
+
+	uint64_t count(uint32_t key) const
+	{
+		uint64_t v = 0;
+		EXPECT_EQ(bpf_map_lookup_elem(counts_.get(), &key, &v), 0);
+		return v;
+	}
+	uint64_t total() const
+	{
+		uint64_t n = 0;
+		for (int c = 0; c < ncpus_; c++)
+			n += count(static_cast<uint32_t>(c));
+		return n;
+	}
+
+	// counts[key] += 1, where key is the CPU (per_cpu) or 0.
+	void count_into(std::vector<bpf_insn> &v, bool per_cpu)
+	{
+		if (per_cpu) {
+			v.push_back(call(BPF_FUNC_get_smp_processor_id));
+			v.push_back(stx_w(BPF_REG_10, BPF_REG_0, -8));
+		} else {
+			v.push_back(st_w(BPF_REG_10, -8, 0));
+		}
+		ld_map_fd(v, BPF_REG_1, counts_.get());
+		v.push_back(mov64_reg(BPF_REG_2, BPF_REG_10));
+		v.push_back(add64_imm(BPF_REG_2, -8));
+		v.push_back(call(BPF_FUNC_map_lookup_elem));
+		v.push_back(jeq_imm(BPF_REG_0, 0, 2));
+		v.push_back(mov64_imm(BPF_REG_1, 1));
+		v.push_back(atomic_add64(BPF_REG_0, BPF_REG_1, 0));
+		v.push_back(mov64_imm(BPF_REG_0, 0));
+		v.push_back(exit_insn());
+	}
+
+	int ncpus_ = 1;
+	unique_fd counts_;
+};
+
+TEST_F(attach_test, raw_tracepoint_counts_getppid_until_detached)
+{
+	// if (ctx->args[1] != __NR_getppid) return 0; counts[0]++
+	std::vector<bpf_insn> v;
+	v.push_back(ldx_dw(BPF_REG_2, BPF_REG_1, 8));
+	v.push_back(jeq_imm(BPF_REG_2, SYS_getppid, 2));
+	v.push_back(mov64_imm(BPF_REG_0, 0));
+	v.push_back(exit_insn());
+	count_into(v, false);
+	std::string log;
+	unique_fd prog(load(BPF_PROG_TYPE_RAW_TRACEPOINT, v, &log));
+	ASSERT_TRUE(prog) << log;
+
+	attach_point p;
+	p.kind = DT_BPF_ATTACH_RAW_TRACEPOINT;
+	p.target = "sys_enter";
+	p.ctx = DT_BPF_CTX_SYS_ENTER;
+	auto links = attach(p, prog.get(), "syscall::getppid:entry");
+	ASSERT_EQ(links.size(), 1U);
+	for (int i = 0; i < 1000; i++)
+		(void)syscall(SYS_getppid);
+	uint64_t n = count(0);
+	EXPECT_GE(n, 1000U);
+
+	links.clear(); // detach
+	for (int i = 0; i < 100; i++)
+		(void)syscall(SYS_getppid);
+	EXPECT_EQ(count(0), n);
+}
+
+TEST_F(attach_test, perf_event_on_one_cpu_and_on_every_online_cpu)
+{
+	std::vector<bpf_insn> v;
+	count_into(v, true);
+	std::string log;
+	unique_fd prog(load(BPF_PROG_TYPE_PERF_EVENT, v, &log));
+	ASSERT_TRUE(prog) << log;
+
+	std::vector<uint32_t> cpus = online_cpus();
+	ASSERT_FALSE(cpus.empty());
+	// An idle vCPU of this VM (Firecracker) gets few cpu-clock samples
+	// (bpftrace's profile:ms:1 too): keep every CPU busy meanwhile.
+	busy_cpus busy(cpus);
+	attach_point tick;
+	tick.kind = DT_BPF_ATTACH_PERF_EVENT;
+	tick.period_ns = 1'000'000;
+	tick.cpu = static_cast<int32_t>(cpus.back());
+	tick.ctx = DT_BPF_CTX_PERF;
+	{
+		auto links = attach(tick, prog.get(), "profile:::tick-1ms");
+		ASSERT_EQ(links.size(), 1U);
+		std::this_thread::sleep_for(std::chrono::milliseconds(100));
+	}
+	uint64_t on_it = count(cpus.back());
+	EXPECT_GE(on_it, 20U) << "1 ms ticks over 100 ms";
+	EXPECT_EQ(total(), on_it) << "tick-N fires on its one CPU";
+
+	attach_point prof = tick;
+	prof.cpu = -1;
+	{
+		auto links = attach(prof, prog.get(), "profile:::profile-1000");
+		EXPECT_EQ(links.size(), cpus.size());
+		std::this_thread::sleep_for(std::chrono::milliseconds(100));
+	}
+	for (uint32_t c : cpus)
+		EXPECT_GT(count(c), c == cpus.back() ? on_it : 0U) << "CPU " << c;
+	uint64_t after = total();
+	std::this_thread::sleep_for(std::chrono::milliseconds(20));
+	EXPECT_EQ(total(), after) << "detached when the fds closed";
+}
+
+TEST_F(attach_test, consumer_programs_run_on_the_cpu_asked_for)
+{
+	std::vector<bpf_insn> v;
+	count_into(v, true);
+	unique_fd prog(load(BPF_PROG_TYPE_RAW_TRACEPOINT, v));
+	ASSERT_TRUE(prog);
+	for (uint32_t c : online_cpus()) {
+		uint64_t before = count(c);
+		run_on_cpu(prog.get(), c);
+		EXPECT_EQ(count(c), before + 1) << "CPU " << c;
+	}
+}
+
+TEST(attach_point_of, reads_the_abi_1_1_fields_only_when_present)
+{
+	dt_bpf_attach_t a{};
+	a.sz = sizeof(a);
+	a.kind = DT_BPF_ATTACH_RAW_TRACEPOINT;
+	a.target = "sys_exit";
+	a.ctx = DT_BPF_CTX_SYS_EXIT;
+	a.nargs = 2;
+	a.has_argmap = 1;
+	for (int i = 0; i < 10; i++)
+		a.argmap[i] = 9 - i;
+	attach_point p = attach_point_of(a);
+	EXPECT_EQ(p.target, "sys_exit");
+	EXPECT_EQ(p.ctx, DT_BPF_CTX_SYS_EXIT);
+	EXPECT_EQ(p.nargs, 2U);
+	EXPECT_EQ(p.argmap[0], 9);
+	EXPECT_EQ(ctx_kind_of(p), ctx_kind::sys_exit);
+	EXPECT_EQ(prog_type_of(p), BPF_PROG_TYPE_RAW_TRACEPOINT);
+	EXPECT_EQ(unsupported(p), "");
+
+	// An ABI 1.0 plugin: ctx, nargs and argmap are beyond its sz.
+	a.sz = offsetof(dt_bpf_attach_t, ctx);
+	attach_point old = attach_point_of(a);
+	EXPECT_EQ(old.ctx, DT_BPF_CTX_RAW);
+	EXPECT_EQ(old.nargs, 0U);
+	EXPECT_EQ(old.argmap[0], 0);
+
+	dt_bpf_attach_t pe{};
+	pe.sz = offsetof(dt_bpf_attach_t, ctx);
+	pe.kind = DT_BPF_ATTACH_PERF_EVENT;
+	pe.period_ns = 1000;
+	attach_point q = attach_point_of(pe);
+	EXPECT_EQ(q.ctx, DT_BPF_CTX_PERF);
+	EXPECT_EQ(prog_type_of(q), BPF_PROG_TYPE_PERF_EVENT);
+	EXPECT_EQ(unsupported(q), "");
+}
+
+TEST(attach_point_of, kinds_this_engine_cannot_attach_say_so)
+{
+	attach_point k;
+	k.kind = DT_BPF_ATTACH_KPROBE;
+	k.target = "vfs_read";
+	EXPECT_EQ(unsupported(k), "kprobe probes are not supported by the bpf engine yet");
+	attach_point r;
+	r.kind = DT_BPF_ATTACH_RAW_TRACEPOINT;
+	EXPECT_NE(unsupported(r), "");
+}
+
+} // namespace

@@ -1,0 +1,50 @@
+// SPDX-License-Identifier: MIT
+/*
+ * workload.c - what the bpf engine's end-to-end tests trace (dtrace -c):
+ *
+ *   dt_bpf_workload getppid N     N getppid() system calls
+ *   dt_bpf_workload open PATH     openat(PATH), then close
+ *   dt_bpf_workload spin MS       burn CPU for MS milliseconds
+ */
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+static long long now_ms(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+int main(int argc, char **argv)
+{
+	if (argc != 3) {
+		fprintf(stderr, "usage: %s getppid N | open PATH | spin MS\n", argv[0]);
+		return 2;
+	}
+	if (strcmp(argv[1], "getppid") == 0) {
+		long n = atol(argv[2]);
+		for (long i = 0; i < n; i++)
+			(void)syscall(SYS_getppid);
+		return 0;
+	}
+	if (strcmp(argv[1], "open") == 0) {
+		int fd = open(argv[2], O_RDONLY);
+		if (fd >= 0)
+			close(fd);
+		return fd >= 0 ? 0 : 1;
+	}
+	if (strcmp(argv[1], "spin") == 0) {
+		long long end = now_ms() + atol(argv[2]);
+		volatile unsigned long x = 0;
+		while (now_ms() < end)
+			x++;
+		return 0;
+	}
+	return 2;
+}

@@ -1,0 +1,148 @@
+#!/usr/bin/env bash
+# Runs inside the VM guest (tests/vm/kmod-engine-test.sh boots it once for
+# all of this): the kmod engine through bin/dtrace, which loads dtrace.ko
+# and the provider modules from DTRACE_KMOD_DIR on demand. Each case shows
+# dtrace's output ("| " stdout, "! " stderr) and then "ok - ..." or
+# "not ok - ..." lines; the last line is "ALL DONE".
+#
+# Usage: kmod-engine-guest.sh DTRACE_BINARY MODULE_DIR
+set -uo pipefail
+dtrace=$1
+export DTRACE_KMOD_DIR=$2
+w=${TMPDIR:-/run}/kmod-engine
+mkdir -p "$w"
+nfail=0
+ok() { echo "ok - $*"; }
+notok() { echo "not ok - $*"; nfail=$((nfail + 1)); }
+check() { # check DESC CMD...
+	local d=$1
+	shift
+	if "$@"; then ok "$d"; else notok "$d"; fi
+}
+has() { grep -a -q -E -- "$2" "$1"; } # has FILE ERE
+loaded() { grep -q "^$1 " /proc/modules; }
+refcnt() { cat "/sys/module/$1/refcnt" 2>/dev/null || echo -1; }
+# Open consumers of dtrace.ko: its refcnt less the provider modules using it.
+consumers() { echo $(( $(refcnt dtrace) - $(grep -c '^dtrace_' /proc/modules) )); }
+# dt NAME ARGS...: run dtrace, keep stdout/stderr/status, show them.
+dt() {
+	local n=$1
+	shift
+	timeout 300 "$dtrace" "$@" >"$w/$n.out" 2>"$w/$n.err"
+	echo $? >"$w/$n.rc"
+	echo "== $n: dtrace $* (exit $(cat "$w/$n.rc"))"
+	sed 's/^/| /' "$w/$n.out" | head -60
+	sed 's/^/! /' "$w/$n.err" | head -20
+}
+rc() { cat "$w/$1.rc"; }
+
+[ -e /dev/dtrace ] && notok "/dev/dtrace exists before dtrace ran"
+loaded dtrace && notok "dtrace.ko loaded before dtrace ran"
+echo "# kernel $(uname -r), $(nproc) CPUs, modules from $DTRACE_KMOD_DIR"
+
+# 1. Every system call of the target, with execname and probefunc. dtrace
+#    loads dtrace.ko and dtrace_syscall.ko itself.
+dt calls -x engine=kmod -qn 'syscall:::entry /pid == $target/ { printf("%s %s\n", execname, probefunc); }' \
+	-c 'cat /etc/hostname'
+check "syscall:::entry for \$target: exit 0" [ "$(rc calls)" = 0 ]
+check "dtrace loaded dtrace.ko and dtrace_syscall.ko" loaded dtrace
+check "dtrace_syscall.ko loaded" loaded dtrace_syscall
+check "/dev/dtrace exists" [ -c /dev/dtrace ]
+for f in openat read write close; do
+	check "cat's $f seen" has "$w/calls.out" "^cat $f\$"
+done
+check "cat's own output is there" has "$w/calls.out" "^$(cat /etc/hostname)\$"
+check "nothing on stderr" [ ! -s "$w/calls.err" ]
+check "no consumer left open on dtrace.ko" [ "$(consumers)" = 0 ]
+check "no enabled probe left: dtrace_syscall refcnt 0" [ "$(refcnt dtrace_syscall)" = 0 ]
+
+# 2. An aggregation: quantize() of what cat's reads return.
+dt quant -x engine=kmod -qn 'syscall::read:return /execname == "cat"/ { @ = quantize(arg0); }' \
+	-c 'cat /etc/passwd'
+check "quantize: exit 0" [ "$(rc quant)" = 0 ]
+check "quantize: the distribution header" has "$w/quant.out" '^ +value +-+ Distribution -+ count *$'
+check "quantize: a bucket of the file's size" has "$w/quant.out" "^ +$(awk -v s="$(stat -c %s /etc/passwd)" 'BEGIN { b = 1; while (b * 2 <= s) b *= 2; print b }') \|@+ +[1-9][0-9]* *\$"
+check "quantize: the 0 bucket (end of file)" has "$w/quant.out" '^ +0 \|@+ +[1-9][0-9]* *$'
+
+# 3. copyinstr() of openat's path, every process; the default output
+#    format (the kernel's probe ID) in a second run.
+dt opens -x engine=kmod -qn 'syscall::openat:entry { printf("%s %s\n", execname, copyinstr(arg1)); }' \
+	-c 'cat /etc/hostname'
+check "openat: cat /etc/hostname seen" has "$w/opens.out" '^cat /etc/hostname$'
+dt opens2 -x engine=kmod -n 'syscall::openat:entry /pid == $target/ { trace(copyinstr(arg1)); }' \
+	-c 'cat /etc/hostname'
+check "default output: the heading" has "$w/opens2.out" '^CPU +ID +FUNCTION:NAME$'
+check "default output: openat:entry /etc/hostname" has "$w/opens2.out" '^ +[0-9]+ +[0-9]+ +openat:entry +/etc/hostname +$'
+check "default output: matched 1 probe" has "$w/opens2.err" "^dtrace: description 'syscall::openat:entry ' matched 1 probe\$"
+
+# 4. A bad pointer: DTrace's ERROR message, tracing goes on, no oops.
+dt fault -x engine=kmod -qn 'BEGIN { trace(*(int *)0); } BEGIN { printf("after\n"); exit(0); }'
+check "fault: exit 0" [ "$(rc fault)" = 0 ]
+check "fault: the ERROR message" has "$w/fault.err" '^dtrace: error on enabled probe ID 1 \(ID 1: dtrace:::BEGIN\): invalid address \(0x0\) in action #1 at DIF offset [0-9]+$'
+check "fault: the next clause ran" has "$w/fault.out" '^after$'
+dt errclause -x engine=kmod -qn 'BEGIN { x = *(int *)8; } ERROR { printf("ERROR arg4=%d arg5=%d\n", arg4, arg5); exit(0); }'
+check "ERROR clause sees the fault (BADADDR 1, address 8)" has "$w/errclause.out" '^ERROR arg4=1 arg5=8$'
+check "ERROR clause: the fault is reported after it" has "$w/errclause.err" 'invalid address \(0x8\) in action #1'
+
+# 5. exit() ends tracing at once (the target goes on), END runs.
+start=$(date +%s)
+dt exit -x engine=kmod -qn 'syscall::openat:entry /pid == $target/ { n++; } syscall::nanosleep:entry,syscall::clock_nanosleep:entry /pid == $target/ { exit(3); } END { printf("END opens=%d\n", n); }' \
+	-c 'sleep 30'
+took=$(( $(date +%s) - start ))
+check "exit(3): dtrace exits 3" [ "$(rc exit)" = 3 ]
+check "exit(3): END ran" has "$w/exit.out" '^END opens=[1-9][0-9]*$'
+check "exit(3): did not wait for the target (${took}s)" [ "$took" -lt 25 ]
+pkill -x sleep || true
+
+# 6. ^C: the aggregation is printed, the enabling torn down.
+"$dtrace" -x engine=kmod -qn 'syscall:::entry /execname == "cat"/ { @[probefunc] = count(); }' \
+	>"$w/intr.out" 2>"$w/intr.err" &
+pid=$!
+for _ in $(seq 600); do [ "$(refcnt dtrace_syscall)" -gt 0 ] && break; sleep 0.1; done
+sleep 3
+cat /etc/hostname >/dev/null
+cat /etc/passwd >/dev/null
+kill -INT $pid
+wait $pid
+echo $? >"$w/intr.rc"
+echo "== intr: ^C after two cats (exit $(rc intr))"
+sed 's/^/| /' "$w/intr.out"
+sed 's/^/! /' "$w/intr.err"
+check "^C: exit 0" [ "$(rc intr)" = 0 ]
+check "^C: read counted" has "$w/intr.out" '^ +read +[1-9][0-9]* *$'
+check "^C: openat counted" has "$w/intr.out" '^ +openat +[1-9][0-9]* *$'
+check "^C: torn down (dtrace_syscall refcnt 0)" [ "$(refcnt dtrace_syscall)" = 0 ]
+
+# 7. Automatic choice: /dev/dtrace exists and syscall has a kernel module.
+DTRACE_DEBUG=1 dt auto -qn 'syscall::openat:entry /pid == $target/ { printf("auto %s\n", copyinstr(arg1)); }' \
+	-c 'cat /etc/hostname'
+check "auto: the kmod engine chosen" has "$w/auto.err" '^dtrace: engine kmod '
+check "auto: it traced" has "$w/auto.out" '^auto /etc/hostname$'
+
+# 8. kill -9 of a consumer mid-trace: the kernel tears its enabling down,
+#    then both modules unload.
+"$dtrace" -x engine=kmod -qn 'syscall:::entry { @[execname, probefunc] = count(); } syscall:::return { self->x++; }' \
+	>/dev/null 2>"$w/kill.err" &
+pid=$!
+for _ in $(seq 600); do [ "$(refcnt dtrace_syscall)" -gt 0 ] && break; sleep 0.1; done
+sleep 2
+ls -lR /etc >/dev/null 2>&1
+check "kill -9: tracing was on (dtrace_syscall in use)" [ "$(refcnt dtrace_syscall)" -gt 0 ]
+rmmod dtrace_syscall 2>/dev/null && notok "rmmod dtrace_syscall succeeded while in use"
+kill -9 $pid
+wait $pid 2>/dev/null
+sleep 1
+check "kill -9: no consumer left open on dtrace.ko" [ "$(consumers)" = 0 ]
+echo "# refcnt after kill -9: dtrace $(refcnt dtrace), dtrace_syscall $(refcnt dtrace_syscall)"
+check "kill -9: rmmod dtrace_syscall" rmmod dtrace_syscall
+if loaded dtrace_profile; then rmmod dtrace_profile; fi
+check "kill -9: rmmod dtrace" rmmod dtrace
+check "no module left" bash -c '! grep -q "^dtrace" /proc/modules'
+
+# 9. Loading is impossible: say so (a module directory without modules).
+DTRACE_KMOD_DIR=/nonexistent dt nomod -x engine=kmod -qn 'BEGIN { exit(0); }'
+check "no module: exit 1" [ "$(rc nomod)" = 1 ]
+check "no module: says where it looked" has "$w/nomod.err" 'cannot load module dtrace: no dtrace.ko in /nonexistent'
+
+echo "kmod engine: $nfail failed"
+echo "ALL DONE"

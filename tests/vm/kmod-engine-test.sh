@@ -1,0 +1,55 @@
+#!/usr/bin/env bash
+# The kmod engine through the real CLI (ctest vm.kmod_engine, label vm):
+# builds dtrace.ko, dtrace_syscall.ko, dtrace_profile.ko and dtrace_proc.ko
+# against the guest kernel's headers into one module directory, boots the
+# guest once (two CPUs) and runs tests/vm/kmod-engine-guest.sh, then
+# tests/vm/kmod-providers-guest.sh (profile, proc, `dtrace -l` from the
+# kernel) there, which run the host-built bin/dtrace with -x engine=kmod
+# and DTRACE_KMOD_DIR pointing at that directory: dtrace loads the modules
+# itself. Any oops, WARN or lockup in the guest fails the test
+# (tools/vm/run.sh).
+#
+# Usage: kmod-engine-test.sh WORKDIR DTRACE_BINARY
+# Exit 0 pass, 1 fail, 77 skip (printed reason: no qemu, no kernel to fetch).
+set -uo pipefail
+top=$(cd "$(dirname "$0")/../.." && pwd)
+. "$top/tools/vm/testlib.sh"
+vm_setup "$1"
+dtrace=$2
+[ -x "$dtrace" ] || vm_fail "no dtrace at $dtrace"
+plugdir=$(dirname "$dtrace")/../lib/dtrace/plugins
+[ -f "$plugdir/dt_syscall.so" ] || vm_fail "no syscall plugin in $plugdir (build dt_syscall)"
+
+kbuild() {
+	local blog=$vm_work/kbuild-$(basename "$2").log
+	nice "$top/tools/vm/kbuild.sh" "$@" -j2 >"$blog" 2>&1 ||
+		{ cat "$blog"; vm_fail "building the module in $1 failed"; }
+}
+kbuild "$top/kmod/core" "$vm_work/build/core" DTRACE_TOP="$top"
+kbuild "$top/plugins/syscall/kernel" "$vm_work/build/syscall" DTRACE_TOP="$top" \
+	KBUILD_EXTRA_SYMBOLS="$vm_work/build/core/Module.symvers"
+mods=$vm_work/modules
+mkdir -p "$mods"
+cp "$vm_work/build/core/dtrace.ko" "$vm_work/build/syscall/dtrace_syscall.ko" "$mods/"
+# The profile and proc providers' kernel halves (kmod-providers-guest.sh).
+for p in profile proc; do
+	kbuild "$top/plugins/$p/kernel" "$vm_work/build/$p" DTRACE_TOP="$top" \
+		KBUILD_EXTRA_SYMBOLS="$vm_work/build/core/Module.symvers"
+	cp "$vm_work/build/$p/dtrace_$p.ko" "$mods/"
+done
+for p in profile proc; do
+	[ -f "$plugdir/dt_$p.so" ] || vm_fail "no $p plugin in $plugdir (build dt_$p)"
+done
+
+# One boot: the engine's checks, then the providers' (which reload what
+# the first script unloaded at its end).
+vm_run 0 -c 2 -t 1000 bash -c 'bash "$1" "$3" "$4"; bash "$2" "$3" "$4"' guest \
+	"$top/tests/vm/kmod-engine-guest.sh" "$top/tests/vm/kmod-providers-guest.sh" \
+	"$dtrace" "$mods"
+cat "$vm_out"
+vm_expect "$vm_out" '^ALL DONE$'
+vm_expect "$vm_out" '^PROVIDERS DONE$'
+if grep -q '^not ok' "$vm_out"; then
+	vm_fail "a kmod engine check failed"
+fi
+echo "PASS: kmod_engine"

@@ -1,0 +1,70 @@
+#!/usr/bin/env bash
+# Runs inside the VM guest (tests/vm/kmod-perf-test.sh boots it once):
+# dt_perf.ko (kmod/perf), the probe overhead benchmark's provider, checked
+# for correctness rather than speed. Its loop fires dt_perf:::fire N times;
+# with `@ = count()` enabled through bin/dtrace on the kmod engine, the
+# count must be exactly N, also when the firings come from both CPUs (the
+# per-CPU aggregation buffers merged by the consumer). Prints dtrace's
+# output and "ok - ..." / "not ok - ..." lines, then "ALL DONE".
+#
+# Usage: kmod-perf-guest.sh DTRACE_BINARY MODULE_DIR
+set -uo pipefail
+dtrace=$1
+mods=$2
+export DTRACE_KMOD_DIR=$mods
+d=/sys/kernel/debug/dt_perf
+w=${TMPDIR:-/run}/kmod-perf
+mkdir -p "$w"
+nfail=0
+ok() { echo "ok - $*"; }
+notok() { echo "not ok - $*"; nfail=$((nfail + 1)); }
+check() { # check DESC CMD...
+	local desc=$1
+	shift
+	if "$@"; then ok "$desc"; else notok "$desc"; fi
+}
+has() { grep -a -q -E -- "$2" "$1"; } # has FILE ERE
+
+check "insmod dtrace.ko" insmod "$mods/dtrace.ko"
+check "insmod dt_perf.ko" insmod "$mods/dt_perf.ko"
+check "the probe exists before any consumer (loop of 1000, no ECB)" \
+	bash -c "echo 1000 > $d/fire && grep -q '^1000 [0-9]' $d/last"
+check "the baseline loop" bash -c "echo 1000 > $d/loop && grep -q '^1000 [0-9]' $d/last"
+check "not enabled" [ "$(cat $d/enabled)" = 0 ]
+
+# trace NAME N1 N2: count, sum and max of firings while N1 firings run on
+# CPU 0 and N2 on CPU 1 (dt_perf's loop: arg0 = i, arg1 = 1).
+trace() {
+	local n=$1 a=$2 b=$3
+	"$dtrace" -Z -x engine=kmod -q -n 'dtrace:::BEGIN { printf("ready\n"); }
+	    dt_perf:::fire { @c = count(); @s = sum(arg1); @m = max(arg0); }
+	    dtrace:::END { printa("count %@d\n", @c); printa("sum %@d\n", @s); printa("max %@d\n", @m); }' \
+		>"$w/$n.out" 2>"$w/$n.err" &
+	local pid=$!
+	for _ in $(seq 1200); do
+		grep -q '^ready$' "$w/$n.out" && [ "$(cat $d/enabled)" = 1 ] && break
+		sleep 0.1
+	done
+	check "$n: tracing" [ "$(cat $d/enabled)" = 1 ]
+	taskset -c 0 bash -c "echo $a > $d/fire" &
+	local p0=$!
+	if [ "$b" -gt 0 ]; then taskset -c 1 bash -c "echo $b > $d/fire"; fi
+	wait $p0
+	kill -INT $pid
+	wait $pid
+	echo "== $n: $a firings on CPU 0, $b on CPU 1 (dtrace exit $?)"
+	sed 's/^/| /' "$w/$n.out"
+	sed 's/^/! /' "$w/$n.err"
+	check "$n: count $((a + b))" has "$w/$n.out" "^count $((a + b))\$"
+	check "$n: sum of arg1 $((a + b))" has "$w/$n.out" "^sum $((a + b))\$"
+	check "$n: max of arg0 $(( (a > b ? a : b) - 1 ))" has "$w/$n.out" "^max $(( (a > b ? a : b) - 1 ))\$"
+	check "$n: no drops, no errors" [ ! -s "$w/$n.err" ]
+	check "$n: disabled after ^C" [ "$(cat $d/enabled)" = 0 ]
+}
+trace one 100000 0
+trace two 60000 40000
+
+check "rmmod dt_perf" rmmod dt_perf
+check "rmmod dtrace" rmmod dtrace
+echo "kmod perf: $nfail failed"
+echo "ALL DONE"

@@ -1,0 +1,57 @@
+#!/usr/bin/env bash
+# Runs inside the VM guest (tests/vm/kmod-sdk-test.sh boots it once): the
+# out-of-tree hello provider, both halves built against the installed SDK
+# and installed into PREFIX, traced by PREFIX's own dtrace on the kmod
+# engine. No DTRACE_KMOD_DIR, no DTRACE_PLUGIN_PATH: dtrace finds
+# dt_hello.so in <prefix>/lib/dtrace/plugins and loads dtrace.ko and
+# dtrace_hello.ko from <prefix>/lib/dtrace/modules/<uname -r>. Prints
+# dtrace's output and "ok - ..." / "not ok - ..." lines, then "ALL DONE".
+#
+# Usage: kmod-sdk-guest.sh PREFIX
+set -uo pipefail
+prefix=$1
+unset DTRACE_KMOD_DIR DTRACE_PLUGIN_PATH
+w=${TMPDIR:-/run}/kmod-sdk
+mkdir -p "$w"
+nfail=0
+ok() { echo "ok - $*"; }
+notok() { echo "not ok - $*"; nfail=$((nfail + 1)); }
+check() { # check DESC CMD...
+	local desc=$1
+	shift
+	if "$@"; then ok "$desc"; else notok "$desc"; fi
+}
+has() { grep -a -q -E -- "$2" "$1"; } # has FILE ERE
+loaded() { grep -q "^$1 " /proc/modules; }
+waitfor() { # waitfor FILE ERE: up to 120 s
+	for _ in $(seq 1200); do has "$1" "$2" && return 0; sleep 0.1; done
+	return 1
+}
+
+check "dtrace_hello not loaded yet" bash -c '! grep -q "^dtrace_hello " /proc/modules'
+# The ticks run while tick:fire is enabled; greet runs when we write.
+"$prefix/bin/dtrace" -x engine=kmod -q -n 'dtrace:::BEGIN { printf("ready\n"); }
+	hello:demo:tick:fire /arg0 <= 3/ { printf("tick %d\n", args[0]); }
+	hello:demo:greet:entry { printf("entry %s %d\n", args[0], args[1]); }
+	hello:demo:greet:return { printf("return %d\n", args[0]); exit(0); }' \
+	>"$w/hello.out" 2>"$w/hello.err" &
+pid=$!
+check "tick:fire fired 3 times" waitfor "$w/hello.out" '^tick 3$'
+check "dtrace loaded dtrace_hello.ko from the prefix" loaded dtrace_hello
+echo "# $(grep -E '^dtrace(_hello)? ' /proc/modules | cut -d' ' -f1-3 | tr '\n' ' ')"
+echo "world 5" >/sys/kernel/debug/hello/greet
+for _ in $(seq 1200); do kill -0 $pid 2>/dev/null || break; sleep 0.1; done
+kill $pid 2>/dev/null && notok "dtrace did not exit after greet:return"
+wait $pid
+echo "== hello (dtrace exit $?)"
+sed 's/^/| /' "$w/hello.out"
+sed 's/^/! /' "$w/hello.err"
+check "ticks 1 2 3 in order" bash -c "grep '^tick' $w/hello.out | tr '\n' ' ' | grep -qx 'tick 1 tick 2 tick 3 '"
+check "greet:entry: args[0] (string) and args[1]" has "$w/hello.out" '^entry world 5$'
+check "greet:return: args[0] = 5 * strlen(\"world\")" has "$w/hello.out" '^return 25$'
+check "nothing on stderr" [ ! -s "$w/hello.err" ]
+check "no probe left enabled: dtrace_hello refcnt 0" [ "$(cat /sys/module/dtrace_hello/refcnt)" = 0 ]
+check "rmmod dtrace_hello" rmmod dtrace_hello
+check "rmmod dtrace" rmmod dtrace
+echo "kmod sdk: $nfail failed"
+echo "ALL DONE"
