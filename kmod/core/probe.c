@@ -95,6 +95,7 @@ static bool dtrace_store_value(struct dtrace_firing *f, const struct dtrace_act 
 			       u8 *dst, const struct dtrace_probe *probe)
 {
 	uint16_t flt = 0;
+	size_t len;
 	u64 pid;
 
 	switch (a->vkind) {
@@ -108,6 +109,9 @@ static bool dtrace_store_value(struct dtrace_firing *f, const struct dtrace_act 
 				       &flt);
 		if (flt)
 			return dtrace_fault_at(f, flt, v);
+		/* NUL padding (ioctl.h): copystr may leave bytes after the NUL. */
+		len = strnlen((const char *)dst, a->size);
+		memset(dst + len, 0, a->size - len);
 		return true;
 	case DTRACE_PV_BYTES:
 		if (!dtrace_read(v, dst, a->size))
