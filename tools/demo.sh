@@ -3,8 +3,9 @@
 # dtrace working on this machine. Run as root (the providers read tracefs,
 # kallsyms and BTF, which need it).
 #
-# What it runs grows with the engines: today dtrace lists the live
-# probes of this kernel and of this shell's process.
+# It runs the issue's main one-liner (syscalls counted by process for two
+# seconds, on the bpf engine when this kernel cannot load our modules),
+# then lists some of the live probes of this kernel and of this shell.
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 "$top/tools/install-deps.sh"
@@ -22,6 +23,7 @@ run() {
 	"$dtrace" "$@"
 	echo
 }
+run -n 'syscall:::entry { @[execname] = count(); } tick-2s { exit(0); }'
 run -l -n 'syscall::openat:'
 run -lv -n 'fbt::vfs_read:entry'
 run -l -n 'proc:::exec*'
