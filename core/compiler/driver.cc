@@ -26,6 +26,7 @@
 #include "codegen/codegen.hpp"
 #include "diag.hpp"
 #include "parse/parser.hpp"
+#include "btf/kernel_types.hpp"
 #include "sema/sema.hpp"
 
 #include <fcntl.h>
@@ -245,7 +246,12 @@ program compile(const std::vector<input> &inputs, const settings &s)
 				R"(#\s*pragma\s+D\s+option\s+defaultargs\b)");
 			if (std::regex_search(text, defargs))
 				macros.defaultargs = true;
-			auto u = std::make_unique<translation_unit>(parse(text, macros, typedefs));
+			// Kernel typedefs (BTF) are types in D, as illumos' kernel CTF.
+			extern_type_fn kernel_typedef = [&syms](const std::string &name) {
+				return syms.types.kernel().find_typedef(name) != nullptr;
+			};
+			auto u = std::make_unique<translation_unit>(
+				parse(text, macros, typedefs, kernel_typedef));
 			// illumos dt_compile(): the last operand must be used (unless
 			// -x argref); raised at the end of the text, as yylineno is.
 			const size_t argc = macros.args.size();

@@ -62,8 +62,9 @@ const std::set<std::string> &builtin_typedef_names()
 
 class parser_impl {
 public:
-	parser_impl(const std::string &src, const macro_values &m, std::set<std::string> &td)
-		: lex_(src), macros_(m), typedefs_(td)
+	parser_impl(const std::string &src, const macro_values &m, std::set<std::string> &td,
+		    const extern_type_fn &xt)
+		: lex_(src), macros_(m), typedefs_(td), extern_type_(xt)
 	{
 	}
 
@@ -116,6 +117,47 @@ private:
 			return false;
 		return k_decl_words.count(t.text) || typedefs_.count(t.text);
 	}
+	// peek(n) is an identifier no one declared that extern_type_ knows
+	// as a type (it then joins typedefs_).
+	bool extern_type(size_t n)
+	{
+		const token &t = peek(n);
+		if (t.kind != tk::ident || !extern_type_ || t.text == "self" || t.text == "this" ||
+		    !extern_type_(t.text))
+			return false;
+		typedefs_.insert(t.text);
+		return true;
+	}
+	// After `(`: `name )` followed by an operand, or `name *... )`: only
+	// a type makes sense of either (see parse()).
+	bool cast_of_extern_type(size_t n)
+	{
+		if (peek(n).kind != tk::ident)
+			return false;
+		size_t k = n + 1;
+		if (peek(k).kind == tk::star) {
+			while (peek(k).kind == tk::star)
+				k++;
+			return peek(k).kind == tk::rparen && extern_type(n);
+		}
+		if (peek(k).kind != tk::rparen)
+			return false;
+		switch (peek(k + 1).kind) {
+		case tk::ident:
+		case tk::int_lit:
+		case tk::char_lit:
+		case tk::str_lit:
+		case tk::lparen:
+		case tk::macro_var:
+		case tk::bang:
+		case tk::tilde:
+		case tk::minus:
+		case tk::plus:
+		case tk::star:
+		case tk::amp: return extern_type(n);
+		default: return false;
+		}
+	}
 
 	// ---- top level
 	void clause(translation_unit &u);
@@ -152,6 +194,7 @@ private:
 	std::deque<token> buf_;
 	const macro_values &macros_;
 	std::set<std::string> &typedefs_;
+	const extern_type_fn &extern_type_;
 	bool in_pred_ = false;
 	int nest_ = 0;
 	int depth_ = 0;
@@ -645,7 +688,7 @@ expr_ptr parser_impl::unary()
 		return e;
 	}
 	case tk::lparen:
-		if (starts_type(1)) {
+		if (starts_type(1) || cast_of_extern_type(1)) {
 			uint32_t l = take().line;
 			auto e = node(ek::cast, l);
 			nest_++;
@@ -659,7 +702,9 @@ expr_ptr parser_impl::unary()
 	case tk::ident:
 		if (t.text == "sizeof") {
 			uint32_t l = take().line;
-			if (is(tk::lparen) && starts_type(1)) {
+			if (is(tk::lparen) &&
+			    (starts_type(1) || cast_of_extern_type(1) ||
+			     (peek(2).kind == tk::rparen && extern_type(1)))) {
 				take();
 				auto e = node(ek::sizeof_type, l);
 				nest_++;
@@ -917,11 +962,11 @@ expr_ptr parser_impl::primary()
 }
 
 translation_unit parse(const std::string &src, const macro_values &macros,
-		       std::set<std::string> &typedefs)
+		       std::set<std::string> &typedefs, const extern_type_fn &extern_type)
 {
 	if (typedefs.empty())
 		typedefs = builtin_typedef_names();
-	parser_impl p(src, macros, typedefs);
+	parser_impl p(src, macros, typedefs, extern_type);
 	return p.unit();
 }
 

@@ -18,6 +18,7 @@
 
 #include "ast.hpp"
 
+#include <functional>
 #include <map>
 #include <optional>
 #include <set>
@@ -35,10 +36,20 @@ struct macro_values {
 
 class parser_impl;
 
+// Is this name a type outside the program, e.g. a kernel typedef (BTF)?
+using extern_type_fn = std::function<bool(const std::string &)>;
+
 // Parse D source. `typedefs` names known to be types (shared across the
 // inputs of one compilation: a typedef in one script is a type in the next).
+// `extern_type`, if given, is asked about an unknown identifier only where
+// nothing but a type name can make sense of the tokens: `(name) operand`,
+// `(name *...)` and `sizeof (name)` -- so that `(umode_t)x` works as it
+// does in illumos, where the kernel's types are in D's scope, without
+// loading kernel BTF for programs that never need it. A name it accepts
+// joins `typedefs`.
 [[nodiscard]] translation_unit parse(const std::string &src, const macro_values &macros,
-				     std::set<std::string> &typedefs);
+				     std::set<std::string> &typedefs,
+				     const extern_type_fn &extern_type = {});
 
 // The built-in type names every D program knows (typedefs of the C types).
 [[nodiscard]] const std::set<std::string> &builtin_typedef_names();
