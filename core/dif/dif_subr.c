@@ -986,6 +986,35 @@ static uint64_t subr_copyinto(dif_ctx_t *c)
 }
 
 /*
+ * copyinargs(uaddr, len): len bytes of user memory (Linux keeps a process's
+ * arguments NUL-separated between mm->arg_start and arg_end) as one
+ * string, each NUL a space and trailing NULs dropped: what psinfo_t's
+ * pr_psargs shows ("cat /etc/hostname"), bounded by strsize.
+ */
+static uint64_t subr_copyinargs(dif_ctx_t *c, uint64_t size)
+{
+	uint64_t len = c->tupregs[1].value, n;
+	char *d;
+
+	if (len < size)
+		size = len + 1;
+	d = dif_scratch_alloc(c, size);
+	if (!d)
+		return 0;
+	n = size - 1;
+	copy_in(c, c->tupregs[0].value, (uint8_t *)d, n);
+	if (c->fault)
+		return 0;
+	while (n > 0 && d[n - 1] == '\0')
+		n--;
+	for (uint64_t i = 0; i < n; i++)
+		if (d[i] == '\0')
+			d[i] = ' ';
+	d[n] = '\0';
+	return dif_ptr2addr(d);
+}
+
+/*
  * copyout(buf, uaddr, size) and copyoutstr(str, uaddr, maxlen): the source
  * must be DTrace-owned memory (scratch, variables, the string table); the
  * environment does the (destructive) write or refuses it.
@@ -1142,6 +1171,7 @@ uint64_t dif_subr(dif_ctx_t *c, uint32_t subr, uint64_t strsize)
 	case DIF_SUBR_GETMAJOR: return (uint32_t)c->tupregs[0].value >> 20;
 	case DIF_SUBR_GETMINOR: return c->tupregs[0].value & 0xfffff;
 	case DIF_SUBR_D_PATH: return subr_d_path(c, strsize);
+	case DIF_SUBR_COPYINARGS: return subr_copyinargs(c, strsize);
 	/*
 	 * Solaris-only: mutex_* and rw_* decode kmutex_t/krwlock_t, msgsize
 	 * and msgdsize walk STREAMS mblk_t, ddi_pathname walks dev_info,

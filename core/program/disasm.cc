@@ -250,6 +250,7 @@ constexpr const char *k_subrs[] = {
 	"json",
 	"strtoll",
 	"d_path",
+	"copyinargs",
 };
 static_assert(sizeof(k_subrs) / sizeof(k_subrs[0]) == DIF_SUBR_MAX + 1);
 

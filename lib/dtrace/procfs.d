@@ -5,9 +5,12 @@
  * Provider": psinfo_t, lwpsinfo_t) over Linux's struct task_struct, read
  * from the kernel's BTF. curpsinfo and curlwpsinfo translate curthread.
  *
- * Members a Linux task cannot supply meaningfully (pr_psargs, pr_start,
- * pr_size ...) are declared but not translated: naming one is the
- * compile-time error "translator member ... is not defined".
+ * Members a Linux task cannot supply meaningfully (pr_start, pr_size ...)
+ * are declared but not translated: naming one is the compile-time error
+ * "translator member ... is not defined". pr_psargs is the argument area
+ * (mm->arg_start .. arg_end) joined with spaces by copyinargs(), which
+ * reads the current process's memory: for another task (proc:::create's
+ * child, signal-send's target) and for kernel threads it is pr_fname.
  * Without kernel BTF this library is skipped (depends_on below), and the
  * names it defines are unknown.
  */
@@ -113,6 +116,9 @@ translator psinfo_t < struct task_struct *T > {
 	pr_egid = T->cred->egid.val;
 	pr_addr = (uintptr_t)T;
 	pr_fname = T->comm;
+	pr_psargs = T == curthread && T->mm != NULL && T->mm->arg_end > T->mm->arg_start ?
+	    copyinargs(T->mm->arg_start, T->mm->arg_end - T->mm->arg_start - 1) :
+	    stringof(T->comm);
 	pr_wstat = T->exit_code;
 	pr_dmodel = PR_MODEL_LP64;
 	pr_taskid = 0;

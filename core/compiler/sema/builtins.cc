@@ -60,6 +60,8 @@ const subr_proto k_subrs[] = {
 	{"rand", DIF_SUBR_RAND, "int", {}},
 	{"copyin", DIF_SUBR_COPYIN, "void *", {"uintptr_t", "size_t"}},
 	{"copyinstr", DIF_SUBR_COPYINSTR, "string", {"uintptr_t", "size_t"}, 1},
+	// Linux: a process's argument area as one string (dif_subr.c)
+	{"copyinargs", DIF_SUBR_COPYINARGS, "string", {"uintptr_t", "size_t"}},
 	{"speculation", DIF_SUBR_SPECULATION, "int", {}},
 	{"progenyof", DIF_SUBR_PROGENYOF, "int", {"pid_t"}},
 	{"strlen", DIF_SUBR_STRLEN, "size_t", {"string"}},

@@ -380,6 +380,14 @@ void codegen::gen_difo(const dt::difo &d)
 				s.pop_back();
 			break;
 		case DIF_OP_FLUSHTS: s.clear(); break;
+		// The consumers: what they leave on the stack is dead (the
+		// compiler flushes before every new tuple), so paths that did
+		// and did not call meet with an empty stack.
+		case DIF_OP_CALL:
+		case DIF_OP_LDGAA:
+		case DIF_OP_LDTAA:
+		case DIF_OP_STGAA:
+		case DIF_OP_STTAA: s.clear(); break;
 		default: break;
 		}
 		if (is_branch(op)) {

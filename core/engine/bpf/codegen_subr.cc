@@ -62,6 +62,7 @@ const char *subr_name(uint32_t subr)
 		"json",
 		"strtoll",
 		"d_path",
+		"copyinargs",
 	};
 	return subr < sizeof(names) / sizeof(names[0]) ? names[subr] : nullptr;
 }

@@ -161,6 +161,7 @@ u64 dt_subr_toupper(struct dt_bpf_mem *m, u64 strsize, u64 s);
 u64 dt_subr_tolower(struct dt_bpf_mem *m, u64 strsize, u64 s);
 u64 dt_subr_lltostr(struct dt_bpf_mem *m, u64 strsize, u64 v, u64 base);
 u64 dt_subr_strtoll(struct dt_bpf_mem *m, u64 strsize, u64 s, u64 base);
+u64 dt_subr_copyinargs(struct dt_bpf_mem *m, u64 strsize, u64 uaddr, u64 len);
 u64 dt_subr_basename(struct dt_bpf_mem *m, u64 strsize, u64 s);
 u64 dt_subr_dirname(struct dt_bpf_mem *m, u64 strsize, u64 s);
 u64 dt_subr_htons(struct dt_bpf_mem *m, u64 strsize, u64 v);

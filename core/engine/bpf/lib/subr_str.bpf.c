@@ -537,3 +537,40 @@ DT_API u64 dt_subr_dirname(struct dt_bpf_mem *m, u64 strsize, u64 s)
 {
 	return dt_path(m, strsize, s, 1);
 }
+
+/*
+ * copyinargs(uaddr, len): the user bytes [uaddr, uaddr + len) with each
+ * NUL made a space (dif_subr.c; psinfo_t's pr_psargs), at most strsize - 1
+ * of them. The bytes go to temporary A with one user copy, then a word
+ * loop turns zero bytes into spaces without branches: a byte is zero
+ * exactly when ((b & 0x7f) + 0x7f) | b has its high bit clear.
+ */
+DT_API u64 dt_subr_copyinargs(struct dt_bpf_mem *m, u64 strsize, u64 uaddr, u64 len)
+{
+	u64 d, n, w, z, keep, left;
+
+	strsize = dt_strsize(strsize);
+	n = len < strsize - 1 ? len : strsize - 1;
+	d = dt_alloc(m, n + 1);
+	if (!d)
+		return 0;
+	if (n && dt_xfer_((uint8_t *)m, DT_OFF(scratch) + DT_TMP_A, uaddr, n, DT_X_USER))
+		return dt_fault(m, DTRACEFLT_BADADDR, dt_badaddr(uaddr, 1));
+	dt_res_set(m, 0, n);
+	dt_res_set(m, 1, d);
+	n = dt_res(m, 0) & (DT_TMP_SIZE - 1);
+#pragma clang loop unroll(disable)
+	for (u64 k = 0; k <= DT_BPF_STRSIZE_MAX / 8; k++) {
+		if (k * 8 >= n)
+			break;
+		w = DT_TW(m, DT_TMP_A, k * 8);
+		z = ~(((w & 0x7f7f7f7f7f7f7f7fULL) + 0x7f7f7f7f7f7f7f7fULL) | w |
+		      0x7f7f7f7f7f7f7f7fULL);
+		left = n - k * 8;
+		keep = left >= 8 ? ~0ULL : (1ULL << ((left & 7) * 8)) - 1;
+		DT_TW(m, DT_TMP_A, k * 8) = (w | (z >> 2)) & keep;
+	}
+	d = dt_res(m, 1);
+	dt_tmp_to(m, d, 0, DT_TMP_A, 0, dt_res(m, 0));
+	return d;
+}

@@ -11,8 +11,8 @@
  * It is illumos-compatible: opcode numbers, variable ids, subroutine numbers,
  * type and variable descriptors and fault codes are those of illumos
  * sys/dtrace.h ("DTrace Intermediate Format") so that DIF produced for or by
- * illumos disassembles the same. Our only extension is DIF_SUBR_D_PATH, placed
- * after the last illumos subroutine.
+ * illumos disassembles the same. Our only extensions are DIF_SUBR_D_PATH and
+ * DIF_SUBR_COPYINARGS, placed after the last illumos subroutine.
  *
  * Instruction encoding: one 32-bit word, most significant byte first.
  *
@@ -251,7 +251,8 @@
 #define DIF_SUBR_JSON			47	/* illumos */
 #define DIF_SUBR_STRTOLL		48	/* illumos */
 #define DIF_SUBR_D_PATH			49	/* Linux: d_path(struct path *) */
-#define DIF_SUBR_MAX			49	/* max subroutine value */
+#define DIF_SUBR_COPYINARGS		50	/* Linux: argument area as a string */
+#define DIF_SUBR_MAX			50	/* max subroutine value */
 
 typedef uint32_t dif_instr_t;
 
