@@ -109,6 +109,8 @@ static uint64_t dtrace_env_builtin(void *env, uint32_t id, uint64_t ndx, uint16_
 		return (uintptr_t)ms->probe->func;
 	case DIF_VAR_PROBENAME:
 		return (uintptr_t)ms->probe->name;
+	case DIF_VAR_CPU:
+		return smp_processor_id();
 	case DIF_VAR_PID:
 		return task_tgid_nr(t);
 	case DIF_VAR_TID:

@@ -136,6 +136,7 @@ uint64_t env_builtin(void *env, uint32_t id, uint64_t, uint16_t *fault)
 	case DIF_VAR_PROBEMOD: return addr_of(pd.mod);
 	case DIF_VAR_PROBEFUNC: return addr_of(pd.func);
 	case DIF_VAR_PROBENAME: return addr_of(pd.name);
+	case DIF_VAR_CPU: return fe.cpu;
 	case DIF_VAR_PID: return static_cast<uint64_t>(getpid());
 	case DIF_VAR_TID: return static_cast<uint64_t>(gettid());
 	case DIF_VAR_PPID: return static_cast<uint64_t>(getppid());

@@ -65,6 +65,7 @@ DT_API u64 dt_builtin(void *ctx, struct dt_bpf_mem *m, u64 var, u64 strsize)
 	case DIF_VAR_EPID: return m->epid;
 	case DIF_VAR_ERRNO: return m->errno_;
 	case DIF_VAR_IPL: return 0;
+	case DIF_VAR_CPU: return bpf_get_smp_processor_id();
 	case DIF_VAR_PID: return bpf_get_current_pid_tgid() >> 32;
 	case DIF_VAR_TID: return (uint32_t)bpf_get_current_pid_tgid();
 	case DIF_VAR_UID: return (uint32_t)bpf_get_current_uid_gid();

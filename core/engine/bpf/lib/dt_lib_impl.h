@@ -65,6 +65,7 @@ typedef uint64_t u64;
 #define DIF_VAR_UID 0x011e
 #define DIF_VAR_GID 0x011f
 #define DIF_VAR_ERRNO 0x0120
+#define DIF_VAR_CPU 0x0121
 
 #define DIF_DTR_NREGS 8 /* tuple stack depth */
 
@@ -99,12 +100,24 @@ typedef uint64_t u64;
 /* dt_xfer into m (the usual case). */
 #define dt_xfer(base, off, lim, src, size, kind) dt_xfer_(base, off, src, size, kind)
 
-/* x <= max for the verifier, or x = 0 (callers have checked already). */
+/*
+ * x <= max for the verifier, or x = 0 (callers have checked already).
+ * Clamped twice, through a second register: verifiers before 6.8 walk
+ * branches that cannot be taken and may give x impossible bounds there
+ * (umin > umax, after a compare against a tnum it contradicts), and a
+ * pointer plus such a scalar becomes a scalar ("R1 type=scalar expected=
+ * ..." at the helper call on Linux 6.1). 0 + such a scalar is an unknown
+ * scalar, which the second compare bounds again; where x's bounds are
+ * sound the second compare is always true and costs no verifier state.
+ */
 #define DT_CLAMP(x, max)                                                          \
 	({                                                                        \
-		u64 __x = (x);                                                    \
-		asm volatile("if %0 <= %1 goto +1\n\t%0 = 0" : "+r"(__x) : "i"(max)); \
-		__x;                                                              \
+		u64 __x = (x), __y;                                               \
+		asm volatile("if %0 <= %2 goto +1\n\t%0 = 0\n\t"                    \
+			     "%1 = 0\n\t%1 += %0\n\t"                                \
+			     "if %1 <= %2 goto +1\n\t%1 = 0"                           \
+			     : "+r"(__x), "=&r"(__y) : "i"(max));                  \
+		__y;                                                              \
 	})
 /* Hide a value's provenance from clang (keeps verifier-visible compares). */
 #define DT_OPAQUE(x) asm volatile("" : "+r"(x))

@@ -198,7 +198,8 @@
 #define DIF_VAR_UID		0x011e	/* process user ID */
 #define DIF_VAR_GID		0x011f	/* process group ID */
 #define DIF_VAR_ERRNO		0x0120	/* thread errno */
-#define DIF_VAR_BUILTIN_MAX	DIF_VAR_ERRNO	/* last built-in scalar */
+#define DIF_VAR_CPU		0x0121	/* Linux extension: the current CPU */
+#define DIF_VAR_BUILTIN_MAX	DIF_VAR_CPU	/* last built-in scalar */
 
 /* Subroutines (call subr, rd); arguments are in the tuple registers. */
 #define DIF_SUBR_RAND			0
