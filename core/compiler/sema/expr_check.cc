@@ -773,6 +773,11 @@ void expr_checker::check_index(expr &e, bool lvalue)
 		type_ref t = types_.named("int64_t");
 		if (static_cast<size_t>(n) < args_.size()) {
 			const arg_desc &ad = args_[static_cast<size_t>(n)];
+			// args[n] reads the native argument it is built from (illumos
+			// dt_cg_array_op(): pr_mapping), e.g. signal-send's args[2] is
+			// its native argument 1.
+			if (ad.mapping >= 0)
+				e.s.id = static_cast<uint32_t>(ad.mapping);
 			t = types_.parse_type_string(ad.native);
 			if (!ad.xlate.empty()) {
 				// A translated argument: members come from the translator.
