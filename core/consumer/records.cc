@@ -107,6 +107,27 @@ std::string sfmt(const std::string &f, const std::string &s)
 
 } // namespace
 
+namespace {
+
+bool tracing_frame(state &st, uint64_t pc)
+{
+	auto s = st.syms.kernel(pc);
+	if (!s)
+		return false;
+	if (s->object == "bpf")
+		return true;
+	static const char *const prefixes[] = {"bpf_trace_run",	       "__bpf_trace_",
+					       "__traceiter_",	       "trace_call_bpf",
+					       "perf_trace_run_bpf_submit", "bpf_overflow_handler",
+					       "__perf_event_overflow",	    "perf_swevent_hrtimer"};
+	for (const char *p : prefixes)
+		if (s->name.rfind(p, 0) == 0)
+			return true;
+	return false;
+}
+
+} // namespace
+
 // dt_print_stack() / dt_print_ustack()
 std::string print_stack(state &st, const datum &d, const std::string &format, int indent)
 {
@@ -151,10 +172,18 @@ std::string print_stack(state &st, const datum &d, const std::string &format, in
 	}
 	o += "\n";
 	uint32_t depth = d.size / 8;
+	bool leading = true;
 	for (uint32_t i = 0; i < depth; i++) {
 		uint64_t pc = bytes::load_uint(d.p + 8 * i, 8);
 		if (pc == 0)
 			break;
+		// The frames of the tracing machinery above the probe site (a
+		// bpf program and the tracepoint or perf event dispatching to
+		// it) are the engine's, not the traced code's: illumos skips its
+		// own the same way (aframes).
+		if (leading && tracing_frame(st, pc))
+			continue;
+		leading = false;
 		o += std::string(static_cast<size_t>(std::max(indent, 0)), ' ');
 		o += sfmt(format, st.syms.kframe(pc)) + "\n";
 	}
