@@ -198,9 +198,12 @@ TEST(kernel_types, curpsinfo_translates_curthread)
 		EXPECT_NE(dis.find(want), std::string::npos) << m << "\n" << dis;
 	}
 	// A member psinfo_t declares but Linux cannot supply.
-	EXPECT_NE(compile_error_of("BEGIN { trace(curpsinfo->pr_psargs) }", with_dlib())
-			  .find("translator member pr_psargs is not defined for psinfo_t"),
+	EXPECT_NE(compile_error_of("BEGIN { trace(curpsinfo->pr_start) }", with_dlib())
+			  .find("translator member pr_start is not defined for psinfo_t"),
 		  std::string::npos);
+	// pr_psargs is the argument area through copyinargs() (procfs.d).
+	program a = compile_n("BEGIN { trace(curpsinfo->pr_psargs) }", with_dlib());
+	EXPECT_NE(compiler::disassemble(a).find("copyinargs"), std::string::npos);
 }
 
 TEST(kernel_types, without_btf_kernel_types_are_forward_declarations)
