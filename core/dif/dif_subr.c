@@ -988,7 +988,7 @@ static uint64_t subr_copyinto(dif_ctx_t *c)
 /*
  * copyinargs(uaddr, len): len bytes of user memory (Linux keeps a process's
  * arguments NUL-separated between mm->arg_start and arg_end) as one
- * string, each NUL a space and trailing NULs dropped: what psinfo_t's
+ * string, each NUL a space but a final one dropped: what psinfo_t's
  * pr_psargs shows ("cat /etc/hostname"), bounded by strsize.
  */
 static uint64_t subr_copyinargs(dif_ctx_t *c, uint64_t size)
@@ -1005,7 +1005,7 @@ static uint64_t subr_copyinargs(dif_ctx_t *c, uint64_t size)
 	copy_in(c, c->tupregs[0].value, (uint8_t *)d, n);
 	if (c->fault)
 		return 0;
-	while (n > 0 && d[n - 1] == '\0')
+	if (n > 0 && d[n - 1] == '\0') /* the last argument's own NUL */
 		n--;
 	for (uint64_t i = 0; i < n; i++)
 		if (d[i] == '\0')

@@ -348,19 +348,25 @@ void codegen::gen_difo(const dt::difo &d)
 		return;
 	}
 	// Reachability and the tuple stack at each instruction (forward flow).
+	// As in illumos, consumers (call, ldgaa ...) leave the stack as it is.
+	// Paths that meet with different stacks leave it unknown ("mixed"),
+	// which is fine until something reads it before the next flushts: the
+	// compiler flushes before every new tuple, so only hand-made DIF can
+	// be refused here.
 	std::vector<std::vector<bool>> tup(n);
-	std::vector<bool> reach(n, false);
+	std::vector<bool> reach(n, false), mixed(n, false);
 	std::vector<int> lab(n, -1);
 	reach[0] = true;
-	auto merge = [&](uint32_t to, const std::vector<bool> &s) {
+	auto merge = [&](uint32_t to, const std::vector<bool> &s, bool mx) {
 		if (to >= n)
 			refuse("a DIF branch leaves its object");
 		if (!reach[to]) {
 			reach[to] = true;
 			tup[to] = s;
-		} else if (tup[to] != s) {
-			refuse("the DIF tuple stack differs between the paths to one "
-			       "instruction (not supported by the bpf engine)");
+			mixed[to] = mx;
+		} else if (mx || mixed[to] || tup[to] != s) {
+			mixed[to] = true;
+			tup[to].clear();
 		}
 	};
 	for (uint32_t i = 0; i < n; i++) {
@@ -368,6 +374,7 @@ void codegen::gen_difo(const dt::difo &d)
 			continue;
 		uint32_t in = d.text[i], op = DIF_INSTR_OP(in);
 		std::vector<bool> s = tup[i];
+		bool mx = mixed[i];
 		switch (op) {
 		case DIF_OP_PUSHTR:
 		case DIF_OP_PUSHTV:
@@ -376,30 +383,37 @@ void codegen::gen_difo(const dt::difo &d)
 					    DIF_INSTR_TYPE(in) == DIF_TYPE_STRING);
 			break;
 		case DIF_OP_POPTS:
+			if (mx)
+				refuse("the DIF tuple stack differs between the paths to one "
+				       "instruction (not supported by the bpf engine)");
 			if (!s.empty())
 				s.pop_back();
 			break;
-		case DIF_OP_FLUSHTS: s.clear(); break;
-		// The consumers: what they leave on the stack is dead (the
-		// compiler flushes before every new tuple), so paths that did
-		// and did not call meet with an empty stack.
+		case DIF_OP_FLUSHTS:
+			s.clear();
+			mx = false;
+			break;
 		case DIF_OP_CALL:
 		case DIF_OP_LDGAA:
 		case DIF_OP_LDTAA:
 		case DIF_OP_STGAA:
-		case DIF_OP_STTAA: s.clear(); break;
+		case DIF_OP_STTAA:
+			if (mx)
+				refuse("the DIF tuple stack differs between the paths to one "
+				       "instruction (not supported by the bpf engine)");
+			break;
 		default: break;
 		}
 		if (is_branch(op)) {
 			uint32_t to = DIF_INSTR_LABEL(in);
 			if (to <= i)
 				refuse("a backward DIF branch");
-			merge(to, s);
+			merge(to, s, mx);
 			if (lab[to] < 0)
 				lab[to] = a.label();
 		}
 		if (op != DIF_OP_BA && op != DIF_OP_RET && i + 1 < n)
-			merge(i + 1, s);
+			merge(i + 1, s, mx);
 	}
 
 	int end = a.label();

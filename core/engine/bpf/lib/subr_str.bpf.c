@@ -540,8 +540,8 @@ DT_API u64 dt_subr_dirname(struct dt_bpf_mem *m, u64 strsize, u64 s)
 
 /*
  * copyinargs(uaddr, len): the user bytes [uaddr, uaddr + len) with each
- * NUL made a space (dif_subr.c; psinfo_t's pr_psargs), at most strsize - 1
- * of them. The bytes go to temporary A with one user copy, then a word
+ * NUL made a space but a final one dropped (dif_subr.c; psinfo_t's
+ * pr_psargs), at most strsize - 1 of them. The bytes go to temporary A with one user copy, then a word
  * loop turns zero bytes into spaces without branches: a byte is zero
  * exactly when ((b & 0x7f) + 0x7f) | b has its high bit clear.
  */
@@ -556,6 +556,8 @@ DT_API u64 dt_subr_copyinargs(struct dt_bpf_mem *m, u64 strsize, u64 uaddr, u64 
 		return 0;
 	if (n && dt_xfer_((uint8_t *)m, DT_OFF(scratch) + DT_TMP_A, uaddr, n, DT_X_USER))
 		return dt_fault(m, DTRACEFLT_BADADDR, dt_badaddr(uaddr, 1));
+	if (n && DT_TB(m, DT_TMP_A, n - 1) == 0) /* the last argument's own NUL */
+		n--;
 	dt_res_set(m, 0, n);
 	dt_res_set(m, 1, d);
 	n = dt_res(m, 0) & (DT_TMP_SIZE - 1);
