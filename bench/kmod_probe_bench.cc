@@ -34,6 +34,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
+#include <memory>
 #include <regex>
 #include <sstream>
 #include <string>
@@ -91,13 +92,13 @@ public:
 	explicit tracer(const std::string &clause)
 	{
 		const char *tmp = std::getenv("TMPDIR");
-		std::string base = std::string(tmp != nullptr ? tmp : "/tmp") + "/kmod_probe_bench." +
-				   std::to_string(getpid());
+		std::string base = std::string(tmp != nullptr ? tmp : "/tmp") +
+				   "/kmod_probe_bench." + std::to_string(getpid());
 		out_ = base + ".out";
 		err_ = base + ".err";
 		std::string prog = "dtrace:::BEGIN { printf(\"ready\\n\"); } " + clause;
-		std::vector<std::string> argv = {dtrace_bin(), "-Z", "-x", "engine=kmod", "-q",
-						 "-b", "16m", "-n", prog};
+		std::vector<std::string> argv = {dtrace_bin(), "-Z",  "-x", "engine=kmod", "-q",
+						 "-b",	       "16m", "-n", prog};
 		std::vector<char *> args;
 		for (auto &a : argv)
 			args.push_back(a.data());
@@ -159,10 +160,7 @@ public:
 	}
 
 private:
-	static std::string first_line(const std::string &s)
-	{
-		return s.substr(0, s.find('\n'));
-	}
+	static std::string first_line(const std::string &s) { return s.substr(0, s.find('\n')); }
 
 	pid_t pid_ = -1;
 	std::string out_, err_, why_;
@@ -171,7 +169,8 @@ private:
 void measure(benchmark::State &st, const std::string &file, const char *clause)
 {
 	if (access((k_dir + "/fire").c_str(), W_OK) != 0) {
-		st.SkipWithError("dt_perf.ko is not loaded (bench/vm-bench.sh runs this in the VM)");
+		st.SkipWithError(
+			"dt_perf.ko is not loaded (bench/vm-bench.sh runs this in the VM)");
 		return;
 	}
 	std::unique_ptr<tracer> t;
@@ -224,10 +223,7 @@ void BM_predicate_false(benchmark::State &st)
 {
 	measure(st, "fire", "dt_perf:::fire /arg1 == 0/ { }");
 }
-BENCHMARK(BM_predicate_false)
-	->UseManualTime()
-	->Iterations(k_iters)
-	->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_predicate_false)->UseManualTime()->Iterations(k_iters)->Unit(benchmark::kMillisecond);
 
 void BM_count(benchmark::State &st)
 {

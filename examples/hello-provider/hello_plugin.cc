@@ -10,8 +10,10 @@
 //   greet(who, times), on return     ->     hello:demo:greet:return
 //   tick(n), each time it runs       ->     hello:demo:tick:fire
 //
-// The kernel half that fires these probes comes with the kmod engine; until
-// then the ops table leaves the kmod and bpf engine tables NULL.
+// The demo application is the provider's kernel half, kernel/dtrace_hello.c
+// (dtrace_hello.ko, also built against the installed SDK): the kmod engine
+// loads it (k_kmod_ops) and it fires these probes. There is no bpf half
+// (the bpf table is NULL, which the consumer reports by name).
 //
 // dtrace/plugin.hpp, the SDK's optional C++ helpers, supplies guard() and
 // is_glob(). Its table_probe/report_table() suit a provider whose probes
@@ -116,16 +118,23 @@ int hello_probe_args(void *, const dt_probe_info_t *probe, dt_arg_cb cb, void *a
 	});
 }
 
+// The kernel half the kmod engine loads (<module>.ko from its module
+// directories, see docs/plugins.md); it registers provider "hello" too.
+const dt_plugin_kmod_ops_t k_kmod_ops = {
+	.sz = sizeof(dt_plugin_kmod_ops_t),
+	.module = "dtrace_hello",
+	.kernel_provider = nullptr,
+};
+
 // Attributes, as for an application's own (USDT-style) provider on
 // illumos: the provider and probe names are an interface the application
 // promises to keep for now (Evolving, Common), the module and function
 // names are its implementation detail (Private), and the arguments are
 // Evolving with the names.
 //
-// Privilege: these probes fire in one process and expose only that
-// process's data, so the process's owner may enable them (dtrace_proc,
-// restricted to processes one owns), as for pid and USDT probes; neither
-// kernel nor other users' data is reachable through them.
+// Privilege: the sites are in the kernel (dtrace_hello.ko) and arg0 of
+// greet:entry is a kernel address, so enabling them takes the kernel
+// privilege (dtrace_kernel), as the kernel half registers them.
 const dt_plugin_ops_t k_hello_ops = {
 	.sz = sizeof(dt_plugin_ops_t),
 	.abi_major = DT_PLUGIN_ABI_MAJOR,
@@ -137,13 +146,13 @@ const dt_plugin_ops_t k_hello_ops = {
 		 {DT_STABILITY_PRIVATE, DT_STABILITY_PRIVATE, DT_CLASS_UNKNOWN},
 		 {DT_STABILITY_EVOLVING, DT_STABILITY_EVOLVING, DT_CLASS_COMMON},
 		 {DT_STABILITY_EVOLVING, DT_STABILITY_EVOLVING, DT_CLASS_COMMON}},
-	.priv = DT_PRIV_PROC | DT_PRIV_OWNER,
+	.priv = DT_PRIV_KERNEL,
 	.flags = 0,
 	.init = nullptr,
 	.fini = nullptr,
 	.probes = hello_probes,
 	.probe_args = hello_probe_args,
-	.kmod = nullptr,
+	.kmod = &k_kmod_ops,
 	.bpf = nullptr,
 };
 

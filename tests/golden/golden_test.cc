@@ -33,6 +33,11 @@
 // same output, except the cases listed in engine-bpf.skip, each with the
 // reason printed when it is skipped (DESIGN.md §2: one golden suite proves
 // that every engine gives the same output).
+//
+// DTRACE_GOLDEN_ENGINE=<name> in the environment chooses the engine at
+// run time instead (either binary): -x engine=<name>, skip list
+// engine-<name>.skip. tests/vm/golden-kmod-test.sh runs golden_tests so in
+// the VM guest with DTRACE_GOLDEN_ENGINE=kmod (ctest vm.golden_kmod).
 #include "run_dtrace.hpp"
 
 #include <gtest/gtest.h>
@@ -148,11 +153,12 @@ struct outcome {
 
 outcome run_case(const fs::path &dir, const std::vector<std::string> &args, int timeout_s)
 {
-	char tmpl[] = "/tmp/dt-golden-XXXXXX";
-	int fd = mkstemp(tmpl);
+	// $TMPDIR: in the VM guest /tmp is the host's, read-only.
+	std::string tmpl = (fs::temp_directory_path() / "dt-golden-XXXXXX").string();
+	int fd = mkstemp(tmpl.data());
 	if (fd < 0)
 		throw std::runtime_error("mkstemp failed");
-	unlink(tmpl);
+	unlink(tmpl.c_str());
 	pid_t pid = fork();
 	if (pid < 0)
 		throw std::runtime_error("fork failed");
@@ -211,18 +217,35 @@ outcome run_case(const fs::path &dir, const std::vector<std::string> &args, int 
 	return o;
 }
 
+// The engine the cases run on: $DTRACE_GOLDEN_ENGINE, else the one built
+// in (golden_bpf_tests), else "" (dtrace's own choice, no -x engine).
+const std::string &golden_engine()
+{
+	static const std::string engine = [] {
+		if (const char *e = std::getenv("DTRACE_GOLDEN_ENGINE"); e != nullptr && *e != '\0')
+			return std::string(e);
 #ifdef DTRACE_GOLDEN_ENGINE
+		return std::string(DTRACE_GOLDEN_ENGINE);
+#else
+		return std::string();
+#endif
+	}();
+	return engine;
+}
+
 // engine-<name>.skip: "<case name> <reason...>" lines; # comments.
 std::optional<std::string> engine_skip(const std::string &name)
 {
 	std::ifstream in(fs::path(DTRACE_GOLDEN_CASES_DIR).parent_path() /
-			 ("engine-" DTRACE_GOLDEN_ENGINE ".skip"));
+			 ("engine-" + golden_engine() + ".skip"));
 	for (std::string line; std::getline(in, line);) {
 		if (line.empty() || line[0] == '#')
 			continue;
 		auto sp = line.find_first_of(" \t");
 		if (line.substr(0, sp) == name)
-			return sp == std::string::npos ? "" : line.substr(line.find_first_not_of(" \t", sp));
+			return sp == std::string::npos
+				       ? ""
+				       : line.substr(line.find_first_not_of(" \t", sp));
 	}
 	return std::nullopt;
 }
@@ -231,14 +254,13 @@ std::optional<std::string> engine_skip(const std::string &name)
 const std::string &engine_unavailable()
 {
 	static const std::string why = [] {
-		outcome o = run_case(fs::temp_directory_path(),
-				     {"-x", "engine=" DTRACE_GOLDEN_ENGINE, "-qn", "BEGIN { exit(0); }"},
-				     60);
+		outcome o = run_case(
+			fs::temp_directory_path(),
+			{"-x", "engine=" + golden_engine(), "-qn", "BEGIN { exit(0); }"}, 60);
 		return o.status == 0 ? std::string() : o.output;
 	}();
 	return why;
 }
-#endif
 
 class golden : public ::testing::TestWithParam<golden_case> {};
 
@@ -247,16 +269,17 @@ TEST_P(golden, MatchesDTrace)
 	const golden_case &c = GetParam();
 	std::string text = slurp(c.script);
 	std::vector<std::string> args = words(directive(text, "runtest-opts").value_or(""));
-#ifdef DTRACE_GOLDEN_ENGINE
-	if (auto why = engine_skip(c.name))
-		GTEST_SKIP() << "not on the " DTRACE_GOLDEN_ENGINE " engine: " << *why;
-	if (!engine_unavailable().empty())
-		GTEST_SKIP() << "the " DTRACE_GOLDEN_ENGINE
-				" engine cannot run here: " << engine_unavailable();
-	if (std::getenv("DTRACE_GOLDEN_UPDATE"))
-		GTEST_SKIP() << "expected output is rewritten by golden_tests only";
-	args.insert(args.begin(), {"-x", "engine=" DTRACE_GOLDEN_ENGINE});
-#endif
+	if (const std::string &engine = golden_engine(); !engine.empty()) {
+		if (auto why = engine_skip(c.name))
+			GTEST_SKIP() << "not on the " << engine << " engine: " << *why;
+		if (!engine_unavailable().empty())
+			GTEST_SKIP() << "the " << engine
+				     << " engine cannot run here: " << engine_unavailable();
+		if (std::getenv("DTRACE_GOLDEN_UPDATE"))
+			GTEST_SKIP() << "expected output is rewritten by golden_tests only, "
+					"without an engine";
+		args.insert(args.begin(), {"-x", "engine=" + engine});
+	}
 	int want_status = c.is_err ? 1 : 0;
 	if (auto s = directive(text, "status"))
 		want_status = std::atoi(s->c_str());

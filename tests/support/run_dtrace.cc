@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <stdexcept>
@@ -41,15 +42,17 @@ result run(const std::vector<std::string> &argv,
 	   const std::map<std::string, std::string> &env)
 {
 	// Output goes to unlinked temporary files, not pipes: a listing can be
-	// megabytes, and reading two pipes in turn can deadlock.
-	char out_tmpl[] = "/tmp/dt-test-out-XXXXXX";
-	char err_tmpl[] = "/tmp/dt-test-err-XXXXXX";
-	int out_fd = mkstemp(out_tmpl);
-	int err_fd = mkstemp(err_tmpl);
+	// megabytes, and reading two pipes in turn can deadlock. In $TMPDIR:
+	// in the VM guest /tmp is the host's, read-only.
+	std::string dir = std::filesystem::temp_directory_path().string();
+	std::string out_tmpl = dir + "/dt-test-out-XXXXXX";
+	std::string err_tmpl = dir + "/dt-test-err-XXXXXX";
+	int out_fd = mkstemp(out_tmpl.data());
+	int err_fd = mkstemp(err_tmpl.data());
 	if (out_fd < 0 || err_fd < 0)
-		throw std::runtime_error("mkstemp failed");
-	unlink(out_tmpl);
-	unlink(err_tmpl);
+		throw std::runtime_error("mkstemp failed in " + dir);
+	unlink(out_tmpl.c_str());
+	unlink(err_tmpl.c_str());
 
 	pid_t pid = fork();
 	if (pid < 0)
