@@ -6,6 +6,9 @@
 //   RAW_TRACEPOINT  bpf_raw_tracepoint_open(target)        one fd
 //   PERF_EVENT      perf_event_open(cpu-clock, period) on `cpu`, or one
 //                   per online CPU (cpu -1); PERF_EVENT_IOC_SET_BPF
+//   UPROBE          perf_event_open(uprobe PMU, file, offset) for the
+//   URETPROBE       process (or one per CPU for every process); a kprobe
+//                   program with pt_regs context (x86_64 only)
 //   CONSUMER        never attached: run_on_cpu() (BEGIN/END)
 //
 // Closing the returned fds detaches. ECBs whose attach points compare
@@ -36,14 +39,21 @@ struct attach_point {
 	int32_t ctx = DT_BPF_CTX_RAW; // enum dt_bpf_ctx
 	uint32_t nargs = 0;
 	std::array<int32_t, 10> argmap{0, 1, 2, 3, 4, 5, 6, 7, 8, 9};
+	// The filter's source (plugin.h ABI 1.2), RAW contexts: m->filter =
+	// (raw argument filter_arg >> filter_shift) & filter_mask; -1: none.
+	// Part of the attach point, so that ECBs with different sources (or
+	// none) get programs of their own.
+	int32_t filter_arg = -1;
+	uint32_t filter_shift = 0;
+	uint64_t filter_mask = 0;
 
 	auto operator<=>(const attach_point &) const = default;
 	// For messages: "raw tracepoint sys_enter", "perf event every 1000000 ns".
 	[[nodiscard]] std::string describe() const;
 };
 
-// The plugin's answer (ABI 1.1 fields read only when present), without
-// the filter.
+// The plugin's answer (ABI 1.1 and 1.2 fields read only when present),
+// without the filter's value.
 [[nodiscard]] attach_point attach_point_of(const dt_bpf_attach_t &a);
 
 // Can this engine load and attach programs for `p`? Empty if so, else why

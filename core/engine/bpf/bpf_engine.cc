@@ -215,6 +215,11 @@ void bpf_engine::match(provider_registry &reg)
 				attach_point at = attach_point_of(a);
 				if (std::string no = unsupported(at); !no.empty())
 					throw engine_error("cannot enable " + pd.str() + ": " + no);
+				if (a.has_filter != 0 && at.ctx == DT_BPF_CTX_RAW &&
+				    at.filter_arg < 0)
+					throw engine_error("cannot enable " + pd.str() +
+							   ": the bpf engine cannot compute the " +
+							   pr->prov->name() + " provider's filter");
 				member m{ep.epid, ci, a.has_filter != 0, 0};
 				if (m.has_filter) {
 					if (a.filter < 0 || a.filter >= k_max_filter)
@@ -257,9 +262,15 @@ probe_spec bpf_engine::spec_for(const group &g)
 	s.when = gate::probe;
 	s.raw_nargs = g.at.nargs;
 	std::copy(g.at.argmap.begin(), g.at.argmap.end(), s.argmap);
+	s.filter_arg = g.at.filter_arg;
+	s.filter_shift = g.at.filter_shift;
+	s.filter_mask = g.at.filter_mask;
+	if (g.at.kind == DT_BPF_ATTACH_UPROBE || g.at.kind == DT_BPF_ATTACH_URETPROBE)
+		s.pid = g.at.pid;
 
 	// Filtered ECBs: one EPID table per clause (another when one clause
-	// holds the same filter twice: the probe matched by two descriptions).
+	// holds the same filter twice: the probe matched by two descriptions),
+	// all interleaved in one map.
 	struct table {
 		uint32_t clause, first_epid;
 		std::map<uint32_t, uint32_t> slots; // filter -> EPID
@@ -283,12 +294,27 @@ probe_spec bpf_engine::spec_for(const group &g)
 		}
 		t->slots[m.filter] = m.epid;
 	}
-	for (const table &t : tables) {
-		uint32_t entries = t.slots.rbegin()->first + 1;
+	// One map holds every table of the program (a program may use at most
+	// 64 maps): table i's slot for filter f is f * stride + i.
+	if (!tables.empty()) {
+		uint32_t filters = 0;
+		for (const table &t : tables)
+			filters = std::max(filters, t.slots.rbegin()->first + 1);
+		const auto stride = static_cast<uint32_t>(tables.size());
+		if (uint64_t{filters} * stride > (uint64_t{1} << 26))
+			throw engine_error("bpf engine: too many filtered clauses on " +
+					   g.first_probe);
+		const uint32_t entries = filters * stride;
 		int fd = create_epid_table(maps_, entries);
-		for (auto [filter, epid] : t.slots)
-			set_epid(fd, filter, epid);
-		refs.emplace_back(t.first_epid, ecb_ref{t.clause, 0, fd, entries});
+		for (uint32_t i = 0; i < stride; i++) {
+			const table &t = tables[i];
+			for (auto [filter, epid] : t.slots)
+				set_epid(fd, filter * stride + i, epid);
+			ecb_ref r{t.clause, 0, fd, entries};
+			r.epid_map_stride = stride;
+			r.epid_map_index = i;
+			refs.emplace_back(t.first_epid, r);
+		}
 	}
 	std::stable_sort(refs.begin(), refs.end(),
 			 [](const auto &a, const auto &b) { return a.first < b.first; });
@@ -470,6 +496,12 @@ void bpf_engine::drain(engine_sink &sink)
 	if (!ring_)
 		return;
 	report_drops(sink, false);
+	// The ring first, then the aggregations: every record delivered below
+	// was then written before the maps were read, so a trunc() or clear()
+	// record acts on every update that came before it (collected after the
+	// maps, a trunc() missed what was aggregated in between: seen under
+	// slow TCG guests).
+	(void)ring_->collect();
 	for (const engine_maps::agg_store &st : maps_.agg_stores) {
 		agg_map_view v;
 		v.fd = st.fd.get();
@@ -485,7 +517,6 @@ void bpf_engine::drain(engine_sink &sink)
 			sink.drops("aggregation", now[c].agg_drops - seen_[c].agg_drops, c);
 		seen_[c].agg_drops = now[c].agg_drops;
 	}
-	(void)ring_->collect();
 	ring_->deliver(sink);
 	report_drops(sink, true);
 }

@@ -14,7 +14,7 @@
 //     others: each argument's DIF ─► its record at 8 + offset in m->buf,
 //       by value_type kind exactly as fire.cc write_value
 //   dtrace_rechdr_t {epid, timestamp hi, lo}, dt_emit_firing(m, size)
-//   (only when some record has bytes: illumos drops data-less firings);
+//   (always, data-less firings too: illumos writes the EPID record);
 //   exit() then takes effect (dt_exit).
 #include "codegen.hpp"
 
@@ -84,18 +84,13 @@ void codegen::write_record(const record &r, const action &act)
 		return;
 	case value_type::kind::stack:
 	case value_type::kind::ustack: {
+		// dt_rec_ustack writes the pid at off and the pcs after it.
 		bool user = r.type.k == value_type::kind::ustack;
-		int32_t pcs = user ? off + 8 : off;
 		uint32_t room = (r.size - (user ? 8 : 0)) / 8;
 		uint32_t nframes = act.nframes ? std::min(act.nframes, room) : room;
-		if (user) {
-			a.call_helper(BPF_FUNC_get_current_pid_tgid);
-			a.alu_imm(BPF_RSH, BPF_REG_0, 32);
-			a.stx(BPF_DW, BPF_REG_7, at, BPF_REG_0);
-		}
 		a.mov_reg(BPF_REG_1, BPF_REG_6);
 		a.mov_reg(BPF_REG_2, BPF_REG_7);
-		a.mov_imm(BPF_REG_3, pcs);
+		a.mov_imm(BPF_REG_3, off);
 		a.mov_imm(BPF_REG_4, static_cast<int32_t>(nframes));
 		a.call_sym(user ? "dt_rec_ustack" : "dt_rec_stack");
 		return;
@@ -299,12 +294,7 @@ void codegen::aggregate(const action &act, const aggregation &agg, const clause 
 	a.mov_imm(BPF_REG_2, static_cast<int32_t>(mp.value_size));
 	a.mov_imm(BPF_REG_3, 0); // reading NULL fails and zeroes the destination
 	a.call_helper(BPF_FUNC_probe_read_kernel);
-	if (agg.func == DTRACEAGG_MIN || agg.func == DTRACEAGG_MAX) {
-		mem_off_ptr(BPF_REG_1, init);
-		a.ld_imm64(BPF_REG_2, agg.func == DTRACEAGG_MIN ? static_cast<uint64_t>(INT64_MAX)
-								: static_cast<uint64_t>(INT64_MIN));
-		a.stx(BPF_DW, BPF_REG_1, 0, BPF_REG_2);
-	}
+	// (min/max: the zeroed word means "no value yet", dt_bpf_abi.h.)
 	a.ld_map(BPF_REG_1, fd);
 	mem_off_ptr(BPF_REG_2, DT_M(key));
 	mem_off_ptr(BPF_REG_3, init);
@@ -326,12 +316,21 @@ void codegen::aggregate(const action &act, const aggregation &agg, const clause 
 	case DTRACEAGG_COUNT: add_word(0, BPF_REG_3); break;
 	case DTRACEAGG_SUM: add_word(0, BPF_REG_2); break;
 	case DTRACEAGG_MIN:
-	case DTRACEAGG_MAX:
+	case DTRACEAGG_MAX: {
+		// Stored XOR-ed with the bias (dt_bpf_abi.h); 0: no value yet.
+		int store = a.label();
+		a.ld_imm64(BPF_REG_4, agg.func == DTRACEAGG_MIN ? DT_BPF_AGG_MIN_BIAS
+								: DT_BPF_AGG_MAX_BIAS);
 		a.ldx(BPF_DW, BPF_REG_1, BPF_REG_0, 0);
+		a.jcc_imm(BPF_JEQ, BPF_REG_1, 0, store);
+		a.alu_reg(BPF_XOR, BPF_REG_1, BPF_REG_4);
 		a.jcc_reg(agg.func == DTRACEAGG_MIN ? BPF_JSLE : BPF_JSGE, BPF_REG_1, BPF_REG_2,
 			  done);
+		a.bind(store);
+		a.alu_reg(BPF_XOR, BPF_REG_2, BPF_REG_4);
 		a.stx(BPF_DW, BPF_REG_0, 0, BPF_REG_2);
 		break;
+	}
 	case DTRACEAGG_AVG:
 		if (nwords < 2)
 			break;
@@ -412,9 +411,11 @@ void codegen::clause_body(const clause &c, int next)
 		gen_difo(*c.predicate);
 		a.jcc_imm(BPF_JEQ, BPF_REG_0, 0, next);
 	}
-	const bool recording = clause_records(c);
-	if (recording) {
-		if (c.size + 8 > DT_BPF_BUF_SIZE)
+	// A firing is emitted unless every action stores no data
+	// (clause::records_firing(), illumos dtrace_ecb_resize()).
+	const uint32_t fsize = std::max<uint32_t>(c.size, sizeof(dtrace_rechdr_t));
+	{
+		if (fsize + 8 > DT_BPF_BUF_SIZE)
 			refuse("the clause records " + std::to_string(c.size) +
 			       " bytes, more than the bpf engine's " +
 			       std::to_string(DT_BPF_BUF_SIZE));
@@ -426,7 +427,7 @@ void codegen::clause_body(const clause &c, int next)
 					    r.type.k != value_type::kind::stack &&
 					    r.type.k != value_type::kind::ustack)
 						covered.emplace_back(r.offset, r.size);
-		zero_gaps(BPF_REG_7, DT_M(buf) + 8, c.size, covered);
+		zero_gaps(BPF_REG_7, DT_M(buf) + 8, fsize, covered);
 	}
 
 	uint32_t idx = 0;
@@ -471,7 +472,7 @@ void codegen::clause_body(const clause &c, int next)
 				write_record(r, act);
 		}
 	}
-	if (recording) {
+	if (c.records_firing()) {
 		const int16_t hdr = static_cast<int16_t>(DT_M(buf) + 8);
 		a.ldx(BPF_DW, BPF_REG_1, BPF_REG_7, DT_M(epid));
 		a.stx(BPF_W, BPF_REG_7, hdr, BPF_REG_1);
@@ -480,7 +481,7 @@ void codegen::clause_body(const clause &c, int next)
 		a.alu_imm(BPF_RSH, BPF_REG_1, 32);
 		a.stx(BPF_W, BPF_REG_7, static_cast<int16_t>(hdr + 4), BPF_REG_1);
 		a.mov_reg(BPF_REG_1, BPF_REG_7);
-		a.mov_imm(BPF_REG_2, static_cast<int32_t>(c.size));
+		a.mov_imm(BPF_REG_2, static_cast<int32_t>(fsize));
 		a.call_sym("dt_emit_firing");
 	}
 	if (exits) {

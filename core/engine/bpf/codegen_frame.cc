@@ -189,6 +189,17 @@ void codegen::args_for_ctx()
 				a.st_imm(BPF_DW, BPF_REG_7, arg_off(i), 0);
 			}
 		}
+		if (spec_.filter_arg >= 0 &&
+		    static_cast<uint32_t>(spec_.filter_arg) < spec_.raw_nargs) {
+			a.ldx(BPF_DW, BPF_REG_1, BPF_REG_6,
+			      static_cast<int16_t>(8 * spec_.filter_arg));
+			if (spec_.filter_shift != 0)
+				a.alu_imm(BPF_RSH, BPF_REG_1,
+					  static_cast<int32_t>(spec_.filter_shift & 63));
+			a.ld_imm64(BPF_REG_2, spec_.filter_mask);
+			a.alu_reg(BPF_AND, BPF_REG_1, BPF_REG_2);
+			a.stx(BPF_DW, BPF_REG_7, DT_M(filter), BPF_REG_1);
+		}
 		break;
 	case ctx_kind::sys_enter: {
 		// Reading pt_regs costs a helper call: only for clauses that
@@ -246,6 +257,27 @@ void codegen::args_for_ctx()
 		a.call_helper(BPF_FUNC_probe_read_kernel);
 		break;
 	}
+	case ctx_kind::regs:
+	case ctx_kind::regs_return: {
+		// struct pt_regs (x86_64): di si dx cx r8 r9 at these offsets;
+		// ax (the return value) at 80.
+		static const int16_t reg_off[6] = {112, 104, 96, 88, 72, 64};
+		for (int i = 0; i < DT_BPF_NARGS; i++)
+			a.st_imm(BPF_DW, BPF_REG_7, arg_off(i), 0);
+		if (spec_.ctx == ctx_kind::regs_return) {
+			a.ldx(BPF_DW, BPF_REG_1, BPF_REG_6, 80);
+			a.stx(BPF_DW, BPF_REG_7, arg_off(1), BPF_REG_1);
+			break;
+		}
+		for (int i = 0; i < DT_BPF_NARGS; i++) {
+			int32_t s = spec_.argmap[i];
+			if (s >= 0 && s < 6) {
+				a.ldx(BPF_DW, BPF_REG_1, BPF_REG_6, reg_off[s]);
+				a.stx(BPF_DW, BPF_REG_7, arg_off(i), BPF_REG_1);
+			}
+		}
+		break;
+	}
 	case ctx_kind::perf_event:
 		for (int i = 0; i < DT_BPF_NARGS; i++)
 			a.st_imm(BPF_DW, BPF_REG_7, arg_off(i), 0);
@@ -273,6 +305,11 @@ void codegen::prologue()
 	a.ldx(BPF_W, BPF_REG_1, BPF_REG_7, DT_M(active));
 	a.jcc_imm(BPF_JNE, BPF_REG_1, 0, nested);
 
+	if (spec_.pid >= 0) { // before the nesting guard is taken
+		a.call_helper(BPF_FUNC_get_current_pid_tgid);
+		a.alu_imm(BPF_RSH, BPF_REG_0, 32);
+		a.jcc_imm(BPF_JNE, BPF_REG_0, spec_.pid, exit0);
+	}
 	lookup0(fds_.status, BPF_REG_9);
 	a.jcc_imm(BPF_JEQ, BPF_REG_0, 0, exit0);
 	a.mov_reg(BPF_REG_9, BPF_REG_0);
@@ -297,21 +334,10 @@ void codegen::prologue()
 	a.ldx(BPF_W, BPF_REG_1, BPF_REG_10, FP_KEY);
 	a.stx(BPF_W, BPF_REG_7, DT_M(cpu), BPF_REG_1);
 	a.st_imm(BPF_W, BPF_REG_7, DT_M(fault.code), 0);
-	// The firing's timestamp: for firings (their header) and timestamp;
-	// else 0 (the library then reads the clock itself if asked).
-	bool records = false;
-	for (const auto *list : {&spec_.ecbs, &spec_.errors})
-		for (const ecb_ref &e : *list)
-			if (e.clause < p_.clauses.size() && clause_records(p_.clauses[e.clause]))
-				records = true;
-	if (records || clauses_use([](uint32_t op, uint32_t id) {
-		    return op == DIF_OP_LDGS && id == DIF_VAR_TIMESTAMP;
-	    })) {
-		a.call_helper(BPF_FUNC_ktime_get_ns);
-		a.stx(BPF_DW, BPF_REG_7, DT_M(timestamp), BPF_REG_0);
-	} else {
-		a.st_imm(BPF_DW, BPF_REG_7, DT_M(timestamp), 0);
-	}
+	// The firing's timestamp: for firings (their header) and timestamp.
+	// (Every firing is emitted, so the clock is always read.)
+	a.call_helper(BPF_FUNC_ktime_get_ns);
+	a.stx(BPF_DW, BPF_REG_7, DT_M(timestamp), BPF_REG_0);
 	zero_frame();
 	args_for_ctx();
 	zero_locals();
@@ -357,6 +383,8 @@ void codegen::ecb(const ecb_ref &e, bool in_error)
 	a.st_imm(BPF_DW, BPF_REG_7, DT_M(scratch_used), 0);
 	a.st_imm(BPF_DW, BPF_REG_7, DT_M(strtok_addr), 0);
 	a.st_imm(BPF_DW, BPF_REG_7, DT_M(strtok_off), 0);
+	mem_off_ptr(BPF_REG_1, DT_M(wb_map)); // beyond a 16-bit offset
+	a.st_imm(BPF_DW, BPF_REG_1, 0, 0);
 
 	clause_body(c, next);
 
@@ -386,6 +414,13 @@ void codegen::ecb(const ecb_ref &e, bool in_error)
 		}
 	}
 	a.bind(next);
+	// Every path out of the clause (predicate false, no EPID, done,
+	// faulted) continues in one state, so the verifier prunes the paths
+	// of the clauses before instead of multiplying them: without it 100
+	// aggregating clauses exceed its 1M-instruction budget.
+	zero_frame();
+	for (int r = BPF_REG_0; r <= BPF_REG_5; r++)
+		a.mov_imm(r, 0);
 }
 
 void codegen::fault_subprogram(int entry)

@@ -6,7 +6,8 @@
 //                 the rest from the library's dt_builtin
 //   globals       r8 + slot (dt_globals); clause-locals m->locals + slot;
 //                 by-ref: a header word (non-zero: NULL) and the value;
-//                 loads give a scratch copy, stores copy in (strings
+//                 global loads give the storage's tagged address, local
+//                 loads a scratch copy; stores copy in (strings
 //                 through dt_strdup, so at most strsize - 1 characters)
 //   dynamic       thread-locals and associative arrays: the library
 //                 (dt_tls_*, dt_dvar_*), keys staged with dt_tuple_push
@@ -99,11 +100,10 @@ void codegen::scalar_load(const dt::difo &d, uint32_t id, uint8_t scope, unsigne
 	uint32_t size = var_refsize(v->dtdv_type, l_.strsize);
 	int null = a.label(), done = a.label();
 	a.jcc_imm(BPF_JNE, BPF_REG_0, 0, null);
-	if (global && v->dtdv_type.dtdt_kind == DIF_TYPE_STRING) {
-		a.mov_reg(BPF_REG_1, BPF_REG_7);
-		a.ld_imm64(BPF_REG_2, DT_BPF_TAG_GLOBALS | (off + 8));
-		a.mov_imm(BPF_REG_3, static_cast<int32_t>(l_.strsize));
-		lib_call("dt_strdup", pc);
+	if (global) {
+		// The storage itself, as dif_emulate.c's ldgs: stores through it
+		// (x.a = 1 for a global struct x) change the variable.
+		a.ld_imm64(BPF_REG_0, DT_BPF_TAG_GLOBALS | (off + 8));
 	} else {
 		// A scratch copy: dt_alloc, then copy the storage in.
 		a.mov_reg(BPF_REG_1, BPF_REG_7);

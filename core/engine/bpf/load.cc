@@ -7,6 +7,8 @@
 #include <bpf/bpf.h>
 
 #include <cerrno>
+#include <cstdio>
+#include <cstdlib>
 #include <vector>
 
 namespace dt::engines::bpf {
@@ -40,6 +42,12 @@ unique_fd load_program(enum bpf_prog_type type, const std::string &name, const p
 		return unique_fd(fd);
 	log.back() = '\0';
 	std::string text(log.data());
+	// DTRACE_BPF_VERIFIER_LOG=<file>: the whole log, for engine developers.
+	if (const char *path = std::getenv("DTRACE_BPF_VERIFIER_LOG"); path && *path)
+		if (FILE *f = std::fopen(path, "w")) {
+			std::fputs(text.c_str(), f);
+			std::fclose(f);
+		}
 	if (text.empty())
 		throw engine_error("bpf engine: cannot load program " + name + ": " +
 				   errno_text(err));

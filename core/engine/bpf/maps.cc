@@ -3,7 +3,10 @@
 #include "maps.hpp"
 
 #include <bpf/bpf.h>
+#include <bpf/btf.h>
 #include <bpf/libbpf.h>
+
+#include <time.h>
 
 #include <unistd.h>
 
@@ -44,6 +47,44 @@ void copy_name(char *dst, size_t size, const std::string &s)
 	size_t n = std::min(size - 1, s.size());
 	std::memcpy(dst, s.data(), n);
 	dst[n] = '\0';
+}
+
+// Byte offset of member `name` in struct `sname` (vmlinux BTF), or 0.
+uint32_t btf_member_offset(const struct btf *b, const char *sname, const char *name)
+{
+	int id = btf__find_by_name_kind(b, sname, BTF_KIND_STRUCT);
+	if (id < 0)
+		return 0;
+	const struct btf_type *t = btf__type_by_id(b, static_cast<uint32_t>(id));
+	const struct btf_member *mem = btf_members(t);
+	for (int i = 0; i < btf_vlen(t); i++)
+		if (std::strcmp(btf__name_by_offset(b, mem[i].name_off), name) == 0)
+			return btf_member_bit_offset(t, static_cast<uint32_t>(i)) / 8;
+	return 0;
+}
+
+// dt_status before BEGIN (dt_bpf_abi.h): INACTIVE, the wall clock's
+// offset from CLOCK_BOOTTIME, and the task_struct offsets the library's
+// built-ins need (0 when the kernel has no BTF: they then fault).
+void init_status(const engine_maps &m)
+{
+	dt_bpf_status st{};
+	st.activity = DT_BPF_INACTIVE;
+	if (struct btf *b = btf__load_vmlinux_btf(); b != nullptr && !libbpf_get_error(b)) {
+		st.task_real_parent = btf_member_offset(b, "task_struct", "real_parent");
+		st.task_tgid = btf_member_offset(b, "task_struct", "tgid");
+		uint32_t se = btf_member_offset(b, "task_struct", "se");
+		uint32_t sum = btf_member_offset(b, "sched_entity", "sum_exec_runtime");
+		st.task_sum_exec = se && sum ? se + sum : 0;
+		btf__free(b);
+	}
+	struct timespec rt {}, bt {};
+	clock_gettime(CLOCK_REALTIME, &rt);
+	clock_gettime(CLOCK_BOOTTIME, &bt);
+	st.wall_offset = (static_cast<int64_t>(rt.tv_sec) - bt.tv_sec) * 1'000'000'000LL +
+			 (static_cast<int64_t>(rt.tv_nsec) - bt.tv_nsec);
+	uint32_t zero = 0;
+	update(m.status.get(), &zero, &st, "the status map");
 }
 
 } // namespace
@@ -97,8 +138,14 @@ engine_maps create_maps(const layout &l, uint32_t nepids, uint64_t ring_bytes)
 				   std::to_string(l.strtab.size()) + " bytes, more than " +
 				   std::to_string(DT_BPF_STRTAB_SIZE));
 	m.strtab = make_map(BPF_MAP_TYPE_ARRAY, DT_BPF_MAP_STRTAB, k4, DT_BPF_STRTAB_SIZE, 1);
-	m.globals = make_map(BPF_MAP_TYPE_ARRAY, DT_BPF_MAP_GLOBALS, k4,
-			     std::max<uint32_t>(l.globals_size, 8), 1);
+	// Always DT_BPF_GLOBALS_MAX bytes: the library's stores and copies
+	// through a tagged address are bounded by that (lib/mem.bpf.c), and
+	// the verifier checks them against the map's value size.
+	if (l.globals_size > DT_BPF_GLOBALS_MAX)
+		throw engine_error("bpf engine: the program's global variables take " +
+				   std::to_string(l.globals_size) + " bytes, more than " +
+				   std::to_string(DT_BPF_GLOBALS_MAX));
+	m.globals = make_map(BPF_MAP_TYPE_ARRAY, DT_BPF_MAP_GLOBALS, k4, DT_BPF_GLOBALS_MAX, 1);
 	m.tls = make_map(BPF_MAP_TYPE_HASH, DT_BPF_MAP_TLS, sizeof(dt_bpf_dvar_key),
 			 std::max<uint32_t>(l.tls_value_size, 8),
 			 std::max<uint32_t>(l.tls_entries, 1), BPF_F_NO_PREALLOC);
@@ -129,14 +176,25 @@ engine_maps create_maps(const layout &l, uint32_t nepids, uint64_t ring_bytes)
 		st.aggids.push_back(aggid);
 		m.agg_stores.push_back(std::move(st));
 	}
+	// Small stores (keyless aggregations: one entry each) are
+	// preallocated. Run-time allocated elements come from a per-CPU cache
+	// that the kernel refills asynchronously (bpf_mem_alloc): on Linux 6.1
+	// a firing that creates many keys at once -- a hundred clauses with a
+	// quantize() each -- finds it empty after a few dozen and drops the
+	// rest. Large stores stay run-time allocated (no cost until used).
+	constexpr uint64_t k_agg_prealloc_entries = 1024, k_agg_prealloc_bytes = 16 << 20;
 	for (engine_maps::agg_store &st : m.agg_stores) {
 		uint64_t entries = 0;
 		for (uint32_t id : st.aggids)
 			entries += std::max<uint32_t>(l.aggs[id - 1].entries, 1);
+		entries = std::min<uint64_t>(entries, 1U << 24);
+		uint64_t bytes = entries * (st.key_size + uint64_t{st.value_size} *
+								std::max<uint32_t>(m.ncpus, 1));
 		st.fd = make_map(BPF_MAP_TYPE_PERCPU_HASH, "dt_agg_" + std::to_string(st.aggids[0]),
-				 st.key_size, st.value_size,
-				 static_cast<uint32_t>(std::min<uint64_t>(entries, 1U << 24)),
-				 BPF_F_NO_PREALLOC);
+				 st.key_size, st.value_size, static_cast<uint32_t>(entries),
+				 entries <= k_agg_prealloc_entries && bytes <= k_agg_prealloc_bytes
+					 ? 0
+					 : BPF_F_NO_PREALLOC);
 	}
 	m.aggs.assign(l.aggs.size(), -1);
 	for (const engine_maps::agg_store &st : m.agg_stores)
@@ -147,6 +205,7 @@ engine_maps create_maps(const layout &l, uint32_t nepids, uint64_t ring_bytes)
 	std::vector<uint8_t> strtab(DT_BPF_STRTAB_SIZE, 0);
 	std::memcpy(strtab.data(), l.strtab.data(), l.strtab.size());
 	update(m.strtab.get(), &zero, strtab.data(), "the string table");
+	init_status(m);
 	return m;
 }
 

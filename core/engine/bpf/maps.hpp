@@ -10,7 +10,7 @@
 //   dt_probes    ARRAY[#EPIDs + 1]      struct dt_bpf_probe by EPID
 //   dt_strtab    ARRAY[1]               layout.strtab, zero-padded to
 //                                       DT_BPF_STRTAB_SIZE
-//   dt_globals   ARRAY[1]               layout.globals_size bytes
+//   dt_globals   ARRAY[1]               DT_BPF_GLOBALS_MAX bytes (layout.globals_size used)
 //   dt_tls       HASH                   dt_bpf_dvar_key -> value
 //   dt_dvars     HASH                   dt_bpf_dvar_key + tuple -> value
 //   dt_agg_<id>  PERCPU_HASH            key -> the actions.h words, per CPU;

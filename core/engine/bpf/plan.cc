@@ -78,6 +78,41 @@ uint32_t entries(uint64_t budget, uint64_t per)
 	return static_cast<uint32_t>(std::clamp<uint64_t>(n, 1, 1u << 24));
 }
 
+// How many chunks the user engine carves its dynvarsize arena into (the
+// formula of dif_dstate_init), or 0 when the program has no dynamic
+// variables.
+uint32_t dstate_chunks(const program &p, const plan_options &o)
+{
+	uint64_t chunksize = 0;
+	for (const variable &v : p.variables) {
+		if (v.kind != DIFV_KIND_ARRAY && v.scope != DIFV_SCOPE_THREAD)
+			continue;
+		uint64_t valsize = !var_byref(v.type)			  ? 8
+				   : v.type.dtdt_kind == DIF_TYPE_STRING ? o.strsize
+									  : v.type.dtdt_size;
+		uint64_t nkeys = 1 + (v.scope == DIFV_SCOPE_THREAD ? 1 : 0) + v.key_types.size();
+		uint64_t keybytes = 0;
+		for (const value_type &t : v.key_types)
+			if (t.k == value_type::kind::string)
+				keybytes += o.strsize;
+			else if (t.k == value_type::kind::bytes)
+				keybytes += t.size;
+		chunksize = std::max<uint64_t>(chunksize, 32 + nkeys * 16 + ((keybytes + 7) & ~7ULL) +
+								  ((valsize + 7) & ~7ULL));
+	}
+	if (chunksize == 0)
+		return 0;
+	chunksize = (std::max<uint64_t>(chunksize, 32 + 8) + 7) & ~7ULL;
+	const uint64_t size = std::max<uint64_t>(o.dynvarsize, 4096) / 8 * 8;
+	if (size < 8 + chunksize)
+		return 1;
+	uint64_t n = size / (chunksize + 4), nb = 1;
+	while (nb * 2 <= n && nb < (1u << 30))
+		nb *= 2;
+	n = (size - ((nb * 4 + 7) & ~7ULL)) / chunksize;
+	return static_cast<uint32_t>(std::clamp<uint64_t>(n, 1, 1u << 24));
+}
+
 } // namespace
 
 layout plan(const program &p, const plan_options &o)
@@ -141,6 +176,13 @@ layout plan(const program &p, const plan_options &o)
 				      std::to_string(DT_BPF_KEY_SIZE));
 	l.tls_entries = entries(o.dynvarsize, sizeof(struct dt_bpf_dvar_key) + tls_value);
 	l.dvar_entries = entries(o.dynvarsize, l.dvar_key_size + dvar_value);
+	// As many entries as the user engine's dynamic variable arena holds
+	// (user_engine.cc layout_variables, dif_dstate_init), so that both
+	// engines drop the same stores when dynvarsize runs out.
+	if (uint32_t n = dstate_chunks(p, o); n != 0) {
+		l.tls_entries = n;
+		l.dvar_entries = n;
+	}
 
 	// Many aggregations: keys prefixed by the aggregation id, so that the
 	// runtime can share one map among aggregations of one shape (a
@@ -161,7 +203,11 @@ layout plan(const program &p, const plan_options &o)
 			throw translate_error("bpf engine: the value of @" + a.name +
 					      " is too large (" + std::to_string(m.value_size) +
 					      " bytes)");
-		m.entries = entries(o.aggsize, m.key_size + m.value_size);
+		// A keyless aggregation has one entry (the runtime preallocates
+		// small stores: maps.cc).
+		m.entries = a.keys.empty() && a.key_size == 0
+				    ? 1
+				    : entries(o.aggsize, m.key_size + m.value_size);
 		l.aggs.push_back(m);
 	}
 	return l;

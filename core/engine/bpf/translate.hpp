@@ -88,6 +88,10 @@ enum class ctx_kind {
 	sys_enter, // raw_tp sys_enter: args from pt_regs (raw arg 0); filter = raw arg 1
 	sys_exit,  // raw_tp sys_exit: arg0 = arg1 = raw arg 1; errno; filter = orig_ax
 	perf_event, // profile/tick: arg0 kernel pc, arg1 user pc
+	// Appended (bpf2, plugin.h DT_BPF_CTX_REGS*): kprobe-type programs
+	// (uprobes) whose context is struct pt_regs.
+	regs,	     // function entry: arg0..arg5 by the calling convention
+	regs_return, // function return: arg0 = 0, arg1 = the return value
 };
 
 // Which activity states let the program run (dt_bpf_abi.h).
@@ -118,6 +122,14 @@ struct probe_spec {
 	int32_t argmap[10] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9}; // -1: always 0
 	std::vector<ecb_ref> ecbs;   // in EPID order
 	std::vector<ecb_ref> errors; // dtrace:::ERROR's ECBs (fixed EPIDs)
+	// Appended (runtime, plugin.h ABI 1.2): raw_tp with filter_arg >= 0:
+	// m->filter = (raw argument filter_arg >> filter_shift) & filter_mask.
+	int32_t filter_arg = -1;
+	uint32_t filter_shift = 0;
+	uint64_t filter_mask = 0;
+	// Appended (bpf2): >= 0: run only in this process (uprobes of the pid
+	// provider: the probe is attached for every process mapping the file).
+	int32_t pid = -1;
 };
 
 // Map file descriptors translate() and link() refer to.

@@ -162,8 +162,9 @@ void run_ecb(state &st, firing_env &fe)
 	ctx.thread_key = static_cast<uint64_t>(gettid());
 
 	// Room for the firing first, as illumos reserves before the predicate.
-	if (!st.buf->reserve(std::max<uint32_t>(c.size, sizeof(dtrace_rechdr_t)), fe.cpu,
-			     e.kind == probe_kind::end))
+	const bool emit = c.records_firing();
+	if (emit && !st.buf->reserve(std::max<uint32_t>(c.size, sizeof(dtrace_rechdr_t)), fe.cpu,
+				     e.kind == probe_kind::end))
 		return;
 
 	if (c.predicate) {
@@ -289,7 +290,7 @@ void run_ecb(state &st, firing_env &fe)
 			sb.used += out.size();
 			sb.firings.push_back({fe.cpu, std::move(out), {}});
 		}
-	} else {
+	} else if (emit) {
 		st.buf->put(std::move(out), fe.cpu, e.kind == probe_kind::end);
 	}
 	if (exits)

@@ -120,6 +120,22 @@ struct clause {
 	uint32_t alignment = 8;
 	bool speculative = false;	// contains speculate()
 	uint32_t line = 0;
+
+	// Does a firing write a record (illumos dtrace_ecb_resize())? Not when
+	// every action stores no data -- aggregations and assignments: a
+	// clause like `{ @[execname] = count(); }` or `{ self->ts = timestamp; }`
+	// prints nothing when it fires. A clause without actions records its
+	// EPID (the probe line of the default output).
+	[[nodiscard]] bool records_firing() const
+	{
+		if (actions.empty())
+			return true;
+		for (const action &a : actions)
+			if (!DTRACEACT_ISAGG(a.kind) &&
+			    !(a.kind == DTRACEACT_DIFEXPR && !a.records))
+				return true;
+		return false;
+	}
 };
 
 struct aggregation {

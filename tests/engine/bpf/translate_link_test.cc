@@ -79,7 +79,8 @@ TEST(bpf_translate_link, callbacks_calls_and_maps_link_and_run)
 	g.a.finish();
 	link_result lr = link(g.a, lib, fds);
 	EXPECT_TRUE(lr.callbacks);
-	// main, dt_subr_strlen, twice, exit_cpu, add_index, dt_emit_fault
+	// main, dt_subr_strlen, twice, exit_cpu, add_index, dt_emit_fault (the
+	// clause only aggregates: no dt_emit_firing)
 	EXPECT_EQ(lr.func_starts.size(), 6u);
 	h.tr.insns = g.a.code;
 	h.tr.clause_starts = g.clause_starts;

@@ -5,12 +5,16 @@
  *   dt_bpf_workload getppid N     N getppid() system calls
  *   dt_bpf_workload open PATH     openat(PATH), then close
  *   dt_bpf_workload spin MS       burn CPU for MS milliseconds
+ *   dt_bpf_workload fork N        N children, each exiting at once, reaped
+ *   dt_bpf_workload kill N        a child that sleeps, sent signal N, reaped
  */
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
 #include <sys/syscall.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -24,7 +28,7 @@ static long long now_ms(void)
 int main(int argc, char **argv)
 {
 	if (argc != 3) {
-		fprintf(stderr, "usage: %s getppid N | open PATH | spin MS\n", argv[0]);
+		fprintf(stderr, "usage: %s getppid N | open PATH | spin MS | fork N | kill SIG\n", argv[0]);
 		return 2;
 	}
 	if (strcmp(argv[1], "getppid") == 0) {
@@ -44,6 +48,29 @@ int main(int argc, char **argv)
 		volatile unsigned long x = 0;
 		while (now_ms() < end)
 			x++;
+		return 0;
+	}
+	if (strcmp(argv[1], "fork") == 0) {
+		long n = atol(argv[2]);
+		for (long i = 0; i < n; i++) {
+			pid_t c = fork();
+			if (c == 0)
+				_exit(0);
+			if (c > 0)
+				(void)waitpid(c, NULL, 0);
+		}
+		return 0;
+	}
+	if (strcmp(argv[1], "kill") == 0) {
+		pid_t c = fork();
+		if (c == 0) {
+			for (;;)
+				pause();
+		}
+		if (c < 0)
+			return 1;
+		(void)kill(c, atoi(argv[2]));
+		(void)waitpid(c, NULL, 0);
 		return 0;
 	}
 	return 2;

@@ -101,6 +101,19 @@ struct dt_bpf_mem {
 	 * so that substr(s, i) and substr(s, i, 0) differ.
 	 */
 	uint64_t subr_nargs;
+	/*
+	 * Appended (bpf2): write-through for by-reference dynamic variables.
+	 * A load of a struct-valued thread-local or associative array element
+	 * gives a scratch copy; the library remembers it here (wb_map: 0
+	 * none, 1 dt_tls, 2 dt_dvars; the copy at scratch [wb_lo, wb_hi); the
+	 * map key in wb_key), and a store into that range (dt_st) writes the
+	 * copy back to the map, as a store through illumos' pointer into the
+	 * dynamic variable would. The translator clears wb_map per ECB.
+	 */
+	uint64_t wb_map;
+	uint64_t wb_lo;
+	uint64_t wb_hi;
+	uint8_t wb_key[DT_BPF_KEY_SIZE];
 };
 
 /* Every dt_ring sample begins with this. */

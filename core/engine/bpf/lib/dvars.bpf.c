@@ -41,6 +41,14 @@ DT_API u64 dt_tuple_push(struct dt_bpf_mem *m, u64 val, u64 is_string, u64 strsi
 	return 0;
 }
 
+DT_INLINE void dt_dyn_drop(void)
+{
+	struct dt_bpf_cpustate *c = dt_cpu();
+
+	if (c)
+		c->dyn_drops++;
+}
+
 /* A loaded value: by value, or a scratch copy of the by-ref bytes. */
 DT_INLINE u64 dt_dvar_value(struct dt_bpf_mem *m, const void *v, u64 byref_size)
 {
@@ -87,18 +95,42 @@ DT_INLINE void *dt_dvar_stage(struct dt_bpf_mem *m, u64 val, u64 byref_size)
 	return p;
 }
 
-DT_INLINE void dt_dyn_drop(void)
+/*
+ * A struct-valued (by-ref, not string) load: the element, created zeroed
+ * when missing (illumos allocates on a by-ref load), copied to scratch;
+ * the copy and its key are remembered for write-through (dt_wb_flush).
+ */
+DT_SUB u64 dt_dvar_ref(struct dt_bpf_mem *m, void *map, void *key, u64 which, u64 size)
 {
-	struct dt_bpf_cpustate *c = dt_cpu();
+	u64 keysize = which == 1 ? DT_KEYHDR : DT_BPF_KEY_SIZE;
+	void *v = bpf_map_lookup_elem(map, key);
+	u64 d;
 
-	if (c)
-		c->dyn_drops++;
+	if (!v) {
+		dt_xfer((uint8_t *)m, DT_OFF(scratch) + DT_TMP_A, DT_MEM_SIZE, 0, DT_VAL_MAX,
+			DT_X_ZERO);
+		if (bpf_map_update_elem(map, key, DT_SP(m, DT_TMP_A), BPF_NOEXIST)) {
+			dt_dyn_drop();
+			return 0;
+		}
+		v = bpf_map_lookup_elem(map, key);
+	}
+	d = dt_dvar_value(m, v, size);
+	if (!d)
+		return 0;
+	dt_xfer((uint8_t *)m, DT_OFF(wb_key), DT_MEM_SIZE, (u64)key, keysize, DT_X_KERNEL);
+	m->wb_map = which;
+	m->wb_lo = d;
+	m->wb_hi = d + size;
+	return d;
 }
 
 DT_API u64 dt_tls_load(struct dt_bpf_mem *m, u64 varid, u64 byref_size)
 {
 	struct dt_bpf_dvar_key k = {.varid = (uint32_t)varid, .tid = bpf_get_current_pid_tgid()};
 
+	if (byref_size && !(byref_size & DT_LIB_BYREF_STR))
+		return dt_dvar_ref(m, &dt_tls, &k, 1, byref_size);
 	return dt_dvar_value(m, bpf_map_lookup_elem(&dt_tls, &k), byref_size);
 }
 
@@ -129,6 +161,8 @@ DT_INLINE void *dt_dvar_key(struct dt_bpf_mem *m, u64 varid, u64 thread)
 
 DT_API u64 dt_dvar_load(struct dt_bpf_mem *m, u64 varid, u64 thread, u64 byref_size)
 {
+	if (byref_size && !(byref_size & DT_LIB_BYREF_STR))
+		return dt_dvar_ref(m, &dt_dvars, dt_dvar_key(m, varid, thread), 2, byref_size);
 	return dt_dvar_value(m, bpf_map_lookup_elem(&dt_dvars, dt_dvar_key(m, varid, thread)),
 			     byref_size);
 }

@@ -250,6 +250,25 @@ DT_INLINE long dt_writable(struct dt_bpf_mem *m, u64 addr, u64 size, uint8_t **b
 	default: *(u64 *)(base + DT_CLAMP(off, (LIM) - 8)) = val; break;              \
 	}
 
+/*
+ * Write the scratch copy of a struct-valued dynamic variable back to its
+ * map (dt_bpf_mem::wb_*; dvars.bpf.c dt_dvar_ref). The map's value size is
+ * at most 4096 (dvars.bpf.c DT_VAL_MAX).
+ */
+DT_SUB u64 dt_wb_flush(struct dt_bpf_mem *m)
+{
+	u64 off = DT_BPF_TAG_OFF(m->wb_lo);
+	void *p = &m->scratch[DT_CLAMP(off, DT_BPF_SCRATCH_SIZE - 4096)];
+
+	if (off > DT_BPF_SCRATCH_SIZE - 4096)
+		return 0;
+	if (m->wb_map == 1)
+		bpf_map_update_elem(&dt_tls, m->wb_key, p, BPF_EXIST);
+	else if (m->wb_map == 2)
+		bpf_map_update_elem(&dt_dvars, m->wb_key, p, BPF_EXIST);
+	return 0;
+}
+
 DT_API u64 dt_st(struct dt_bpf_mem *m, u64 addr, u64 val, u64 size)
 {
 	uint8_t *base;
@@ -262,6 +281,9 @@ DT_API u64 dt_st(struct dt_bpf_mem *m, u64 addr, u64 val, u64 size)
 		return dt_fault(m, DTRACEFLT_BADALIGN, addr);
 	if (lim == DT_MEM_SIZE) {
 		DT_STORE(DT_MEM_SIZE)
+		/* Into the copy of a struct-valued dynamic variable: write through. */
+		if (m->wb_map && addr >= m->wb_lo && addr < m->wb_hi)
+			dt_wb_flush(m);
 	} else {
 		DT_STORE(DT_BPF_GLOBALS_MAX)
 	}
