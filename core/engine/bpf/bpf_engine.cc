@@ -25,6 +25,7 @@
 // Probe semantics: BEGIN fires before any probe (programs run only once
 // ACTIVE), END after the last (everything is detached first), and ERROR's
 // clauses are compiled into every program's fault path.
+#include "../options.hpp"
 #include "aggs.hpp"
 #include "attach.hpp"
 #include "load.hpp"
@@ -61,33 +62,6 @@ uint64_t mono_ns()
 	       static_cast<uint64_t>(ts.tv_nsec);
 }
 
-// illumos dt_opt_size(): a number with an optional k, m, g or t suffix.
-uint64_t parse_size(const std::string &name, const std::string &v)
-{
-	char *end = nullptr;
-	errno = 0;
-	unsigned long long n = std::strtoull(v.c_str(), &end, 0);
-	if (errno != 0 || end == v.c_str())
-		throw engine_error("invalid value for option " + name + ": " + v);
-	uint64_t mul = 1;
-	switch (*end) {
-	case 't':
-	case 'T': mul <<= 10; [[fallthrough]];
-	case 'g':
-	case 'G': mul <<= 10; [[fallthrough]];
-	case 'm':
-	case 'M': mul <<= 10; [[fallthrough]];
-	case 'k':
-	case 'K':
-		mul <<= 10;
-		end++;
-		break;
-	default: break;
-	}
-	if (*end != '\0')
-		throw engine_error("invalid value for option " + name + ": " + v);
-	return n * mul;
-}
 
 uint32_t this_cpu()
 {
@@ -161,13 +135,13 @@ private:
 void bpf_engine::read_options()
 {
 	if (auto v = prog_.option("bufsize"))
-		bufsize_ = parse_size("bufsize", *v);
+		bufsize_ = parse_size_option("bufsize", *v);
 	if (auto v = prog_.option("strsize"))
-		popts_.strsize = std::max<uint64_t>(parse_size("strsize", *v), 1);
+		popts_.strsize = std::max<uint64_t>(parse_size_option("strsize", *v), 1);
 	if (auto v = prog_.option("dynvarsize"))
-		popts_.dynvarsize = parse_size("dynvarsize", *v);
+		popts_.dynvarsize = parse_size_option("dynvarsize", *v);
 	if (auto v = prog_.option("aggsize"))
-		popts_.aggsize = parse_size("aggsize", *v);
+		popts_.aggsize = parse_size_option("aggsize", *v);
 	if (auto v = prog_.option("bufpolicy"); v && *v != "switch")
 		throw engine_error("bufpolicy " + *v +
 				   " is not supported by the bpf engine (it switches buffers)");

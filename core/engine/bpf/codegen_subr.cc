@@ -5,66 +5,15 @@
 // tuple registers; too few arguments fault ILLOP as dif_subr() does,
 // optional ones left out get the value the library reads as "absent";
 // a subroutine the library lacks is refused with its name and line.
+#include "program/disasm.hpp"
 #include "codegen.hpp"
 
 namespace dt::engines::bpf {
 
+// The disassembler's table of names (illumos dtrace_subrstr()).
 const char *subr_name(uint32_t subr)
 {
-	static const char *const names[] = {
-		"rand",
-		"mutex_owned",
-		"mutex_owner",
-		"mutex_type_adaptive",
-		"mutex_type_spin",
-		"rw_read_held",
-		"rw_write_held",
-		"rw_iswriter",
-		"copyin",
-		"copyinstr",
-		"speculation",
-		"progenyof",
-		"strlen",
-		"copyout",
-		"copyoutstr",
-		"alloca",
-		"bcopy",
-		"copyinto",
-		"msgdsize",
-		"msgsize",
-		"getmajor",
-		"getminor",
-		"ddi_pathname",
-		"strjoin",
-		"lltostr",
-		"basename",
-		"dirname",
-		"cleanpath",
-		"strchr",
-		"strrchr",
-		"strstr",
-		"strtok",
-		"substr",
-		"index",
-		"rindex",
-		"htons",
-		"htonl",
-		"htonll",
-		"ntohs",
-		"ntohl",
-		"ntohll",
-		"inet_ntop",
-		"inet_ntoa",
-		"inet_ntoa6",
-		"toupper",
-		"tolower",
-		"getf",
-		"json",
-		"strtoll",
-		"d_path",
-		"copyinargs",
-	};
-	return subr < sizeof(names) / sizeof(names[0]) ? names[subr] : nullptr;
+	return subr <= DIF_SUBR_MAX ? compiler::subr_name(subr) : nullptr;
 }
 
 // Minimum number of arguments (dif_subr.c subr_nargs).

@@ -22,6 +22,8 @@
 //                        has none); records == false writes nothing
 #pragma once
 
+#include "../options.hpp"
+
 #include "blob_writer.hpp"
 
 #include <dtrace/engine.hpp>
@@ -57,9 +59,8 @@ struct program_blob {
 // description field too long for the ABI.
 [[nodiscard]] program_blob make_program_blob(const program &p, const blob_options &o);
 
-// illumos dt_opt_size(): a number with an optional k, m, g or t suffix.
-[[nodiscard]] uint64_t parse_size_option(const std::string &name, const std::string &v);
-// illumos dt_opt_rate(): a time with a unit (none: ns) or a rate in hz; ns.
-[[nodiscard]] uint64_t parse_rate_option(const std::string &name, const std::string &v);
+// Option values: engine/options.hpp (shared by the engines).
+using engines::parse_rate_option;
+using engines::parse_size_option;
 
 } // namespace dt::kmod

@@ -21,6 +21,7 @@
 // Aggregating actions take args[0] as the value (count(): none) and, for
 // the quantizations, args[1] as the increment (default 1); lquantize and
 // llquantize parameters come from aggregation::params.
+#include "../options.hpp"
 #include "state.hpp"
 
 #include <dtrace/provider.hpp>
@@ -58,33 +59,6 @@ bool sleep_until(uint64_t deadline)
 	return rc != EINTR;
 }
 
-// illumos dt_opt_size(): a number with an optional k, m, g or t suffix.
-uint64_t parse_size(const std::string &name, const std::string &v)
-{
-	char *end = nullptr;
-	errno = 0;
-	unsigned long long n = std::strtoull(v.c_str(), &end, 0);
-	if (errno != 0 || end == v.c_str())
-		throw engine_error("invalid value for option " + name + ": " + v);
-	uint64_t mul = 1;
-	switch (*end) {
-	case 't':
-	case 'T': mul <<= 10; [[fallthrough]];
-	case 'g':
-	case 'G': mul <<= 10; [[fallthrough]];
-	case 'm':
-	case 'M': mul <<= 10; [[fallthrough]];
-	case 'k':
-	case 'K':
-		mul <<= 10;
-		end++;
-		break;
-	default: break;
-	}
-	if (*end != '\0')
-		throw engine_error("invalid value for option " + name + ": " + v);
-	return n * mul;
-}
 
 bool is_byref(const dtrace_diftype_t &t)
 {
@@ -122,15 +96,15 @@ void user_engine::read_options()
 {
 	const program &p = st_.prog;
 	if (auto v = p.option("bufsize"))
-		st_.bufsize = parse_size("bufsize", *v);
+		st_.bufsize = parse_size_option("bufsize", *v);
 	if (auto v = p.option("strsize"))
-		st_.strsize = std::max<uint64_t>(parse_size("strsize", *v), 1);
+		st_.strsize = std::max<uint64_t>(parse_size_option("strsize", *v), 1);
 	if (auto v = p.option("nspec"))
-		st_.nspec = static_cast<uint32_t>(parse_size("nspec", *v));
+		st_.nspec = static_cast<uint32_t>(parse_size_option("nspec", *v));
 	if (auto v = p.option("specsize"))
-		st_.specsize = parse_size("specsize", *v);
+		st_.specsize = parse_size_option("specsize", *v);
 	if (auto v = p.option("dynvarsize"))
-		st_.dynvarsize = parse_size("dynvarsize", *v);
+		st_.dynvarsize = parse_size_option("dynvarsize", *v);
 	if (auto v = p.option("bufpolicy")) {
 		if (*v == "switch")
 			st_.policy = buf_policy::switch_;
