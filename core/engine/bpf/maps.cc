@@ -176,13 +176,18 @@ engine_maps create_maps(const layout &l, uint32_t nepids, uint64_t ring_bytes)
 		st.aggids.push_back(aggid);
 		m.agg_stores.push_back(std::move(st));
 	}
-	// Small stores (keyless aggregations: one entry each) are
-	// preallocated. Run-time allocated elements come from a per-CPU cache
-	// that the kernel refills asynchronously (bpf_mem_alloc): on Linux 6.1
-	// a firing that creates many keys at once -- a hundred clauses with a
-	// quantize() each -- finds it empty after a few dozen and drops the
-	// rest. Large stores stay run-time allocated (no cost until used).
-	constexpr uint64_t k_agg_prealloc_entries = 1024, k_agg_prealloc_bytes = 16 << 20;
+	// Stores of up to a few thousand entries (keyless aggregations, and
+	// the quantizations of the default aggsize: 4096 entries) are
+	// preallocated, as DTrace preallocates its aggregation buffer.
+	// Run-time allocated elements come from a per-CPU cache that the
+	// kernel refills asynchronously (bpf_mem_alloc): a firing that creates
+	// many keys at once -- a hundred clauses with a quantize() each --
+	// finds it empty after a few dozen and drops the rest, on 6.1 always
+	// and on 6.18 when the machine is busy. Preallocating 8192 entries
+	// costs about 10 ms at startup (174762 count() entries would cost
+	// 200 ms), so larger stores stay run-time allocated: no cost until
+	// used, and drops are counted and reported.
+	constexpr uint64_t k_agg_prealloc_entries = 8192, k_agg_prealloc_bytes = 16 << 20;
 	for (engine_maps::agg_store &st : m.agg_stores) {
 		uint64_t entries = 0;
 		for (uint32_t id : st.aggids)
