@@ -9,6 +9,7 @@
 //              scratch reset, the clause (codegen_action.cc), and its
 //              fault path: dt_emit_fault, or the fault subprogram when
 //              dtrace:::ERROR has clauses
+//   each ECB   skipped once exit() ran (the state left ACTIVE / INACTIVE)
 //   epilogue   BEGIN: ACTIVE unless exit() ran; END: STOPPED; m->active = 0
 //
 // The fault subprogram (a BPF-to-BPF call, r1 = ctx, r2 = m) runs ERROR's
@@ -358,6 +359,16 @@ void codegen::ecb(const ecb_ref &e, bool in_error)
 	clause_starts.emplace_back(a.pc(), e.clause);
 	int next = a.label();
 	fault_ = a.label();
+
+	// exit() in an earlier clause of this firing moved the state on
+	// (ACTIVE or, in BEGIN, INACTIVE -> DRAINING): as illumos
+	// dtrace_probe(), the later clauses do not run; END and ERROR
+	// clauses do.
+	if (!in_error && (spec_.when == gate::probe || spec_.when == gate::begin)) {
+		a.ldx(BPF_DW, BPF_REG_1, BPF_REG_9, 0);
+		a.jcc_imm(BPF_JNE, BPF_REG_1,
+			  spec_.when == gate::probe ? DT_BPF_ACTIVE : DT_BPF_INACTIVE, next);
+	}
 
 	if (e.epid_map_fd < 0) {
 		a.st_imm(BPF_DW, BPF_REG_7, DT_M(epid), static_cast<int32_t>(e.epid));

@@ -3,6 +3,7 @@
 //
 //   clause-locals reset (they persist across the clauses of one firing)
 //   for each ECB of the probe, in EPID order:
+//     exit() ran (draining): only END and ERROR ECBs run any more
 //     no room in the principal buffer ─► a drop, next ECB
 //     scratch reset
 //     predicate ── fault ─► report, ERROR, next ECB;  false ─► next ECB
@@ -363,6 +364,12 @@ void fire(state &st, uint32_t probe_id, const std::array<uint64_t, 10> &args)
 	for (const ecb &e : st.ecbs) {
 		if (e.ep.probe_id != probe_id)
 			continue;
+		// Once exit() has run the state is draining: as illumos
+		// dtrace_probe(), only dtrace:::END and dtrace:::ERROR
+		// enablings are processed any more -- not the later clauses
+		// of this firing, not further BEGIN clauses.
+		if (st.exiting && e.kind != probe_kind::end && e.kind != probe_kind::error)
+			break;
 		fe.e = &e;
 		run_ecb(st, fe);
 	}

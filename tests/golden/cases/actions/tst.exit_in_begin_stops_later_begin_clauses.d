@@ -1,5 +1,9 @@
 /* SPDX-License-Identifier: MIT */
-/* exit() takes effect after the current firing: later BEGIN clauses still run. */
+/*
+ * exit() moves the state to draining: later BEGIN clauses do not run (illumos
+ * dtrace_probe(): "if one BEGIN enabling has invoked the exit() action, we
+ * don't want to evaluate subsequent BEGIN enablings"); END still runs.
+ */
 #pragma D option quiet
 
 BEGIN
