@@ -1,20 +1,30 @@
 // SPDX-License-Identifier: MIT
-// -c and -p processes (see procs.hpp). A created process is held on a
-// pipe between fork and exec: it blocks reading until release() writes,
-// so that no instruction of the command runs before tracing has begun.
+// -c and -p processes (see procs.hpp). A created process runs under
+// ptrace (PTRACE_TRACEME): it stops after exec, and is then run to the
+// executable's entry point (AT_ENTRY in /proc/PID/auxv) with a one-shot
+// breakpoint there, so that the dynamic linker has mapped and relocated
+// the program's libraries (pid probes can name them) while no instruction
+// of the program's own start-up code, and so none of main(), has run.
+// release() detaches: the process runs from its entry point with the
+// probes in place.
 #include "procs.hpp"
 
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
+#include <elf.h>
+#include <sys/ptrace.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#include <sys/uio.h>
+#include <sys/user.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
+#include <fstream>
 #include <sstream>
 #include <stdexcept>
 
@@ -49,6 +59,123 @@ std::string find_exec(const std::string &file)
 	return "";
 }
 
+// The exec's errno as libproc's Pcreate_error() words it.
+std::string exec_error(int err)
+{
+	switch (err) {
+	case ENOENT: return "cannot find executable file";
+	case EACCES:
+	case ENOEXEC:
+	case ETXTBSY:
+	case EISDIR: return "cannot execute file";
+	case EPERM: return "file is set-id or unobservable";
+	default: return "unanticipated system error";
+	}
+}
+
+// waitpid() for a traced child, through EINTR.
+pid_t wait_child(pid_t pid, int &ws)
+{
+	pid_t r;
+	while ((r = waitpid(pid, &ws, 0)) < 0 && errno == EINTR) {
+	}
+	return r;
+}
+
+// illumos dt_proc_create()'s words for a process that ended before it
+// could be held.
+std::string ended_early(pid_t pid, int ws)
+{
+	std::string s = "failed to control pid " + std::to_string(pid) + ": process ";
+	if (WIFSIGNALED(ws))
+		return s + "died from signal " + std::to_string(WTERMSIG(ws));
+	return s + "exited with status " + std::to_string(WEXITSTATUS(ws));
+}
+
+// AT_ENTRY of process `pid` (0 if it cannot be read).
+uint64_t entry_point(pid_t pid)
+{
+	std::ifstream in("/proc/" + std::to_string(pid) + "/auxv", std::ios::binary);
+	uint64_t kv[2];
+	while (in.read(reinterpret_cast<char *>(kv), sizeof(kv))) {
+		if (kv[0] == AT_NULL)
+			break;
+		if (kv[0] == AT_ENTRY)
+			return kv[1];
+	}
+	return 0;
+}
+
+#if defined(__x86_64__) || defined(__aarch64__)
+#define DT_HOLD_AT_ENTRY 1
+
+bool get_regs(pid_t pid, user_regs_struct &r)
+{
+	struct iovec io = {&r, sizeof(r)};
+	return ptrace(PTRACE_GETREGSET, pid, reinterpret_cast<void *>(NT_PRSTATUS), &io) == 0;
+}
+
+bool set_regs(pid_t pid, user_regs_struct &r)
+{
+	struct iovec io = {&r, sizeof(r)};
+	return ptrace(PTRACE_SETREGSET, pid, reinterpret_cast<void *>(NT_PRSTATUS), &io) == 0;
+}
+
+#if defined(__x86_64__)
+decltype(user_regs_struct::rip) &pc_of(user_regs_struct &r) { return r.rip; }
+// int3; the trap leaves the pc after it.
+constexpr uint64_t k_trap_insn = 0xcc, k_trap_mask = 0xff, k_trap_pc_adjust = 1;
+#else
+decltype(user_regs_struct::pc) &pc_of(user_regs_struct &r) { return r.pc; }
+// brk #0; the trap leaves the pc on it.
+constexpr uint64_t k_trap_insn = 0xd4200000, k_trap_mask = 0xffffffff, k_trap_pc_adjust = 0;
+#endif
+
+// Run the traced process `pid`, stopped after exec, to `entry` with a
+// one-shot breakpoint there. Signals it receives meanwhile are passed on.
+// Returns "" or what went wrong; `ws` holds its status if it ended.
+std::string run_to(pid_t pid, uint64_t entry, int &ws)
+{
+	user_regs_struct regs {};
+	if (!get_regs(pid, regs))
+		return std::strerror(errno);
+	if (pc_of(regs) == entry)
+		return ""; // a static executable: no dynamic linker ran
+	auto *addr = reinterpret_cast<void *>(entry);
+	errno = 0;
+	long word = ptrace(PTRACE_PEEKTEXT, pid, addr, nullptr);
+	if (errno != 0)
+		return std::strerror(errno);
+	auto orig = static_cast<uint64_t>(word);
+	uint64_t trap = (orig & ~k_trap_mask) | k_trap_insn;
+	if (ptrace(PTRACE_POKETEXT, pid, addr, reinterpret_cast<void *>(trap)) != 0)
+		return std::strerror(errno);
+	int sig = 0;
+	for (;;) {
+		if (ptrace(PTRACE_CONT, pid, nullptr, reinterpret_cast<void *>(intptr_t(sig))) != 0)
+			return std::strerror(errno);
+		if (wait_child(pid, ws) != pid)
+			return std::strerror(errno);
+		if (!WIFSTOPPED(ws))
+			return "ended";
+		sig = WSTOPSIG(ws);
+		if (sig != SIGTRAP)
+			continue;
+		if (!get_regs(pid, regs))
+			return std::strerror(errno);
+		if (pc_of(regs) != entry + k_trap_pc_adjust)
+			continue; // a SIGTRAP of its own
+		break;
+	}
+	if (ptrace(PTRACE_POKETEXT, pid, addr, reinterpret_cast<void *>(orig)) != 0)
+		return std::strerror(errno);
+	pc_of(regs) = entry;
+	if (!set_regs(pid, regs))
+		return std::strerror(errno);
+	return "";
+}
+#endif
+
 } // namespace
 
 procs::~procs()
@@ -58,8 +185,6 @@ procs::~procs()
 			kill(p.pid, SIGKILL);
 			waitpid(p.pid, nullptr, 0);
 		}
-		if (p.go_fd >= 0)
-			close(p.go_fd);
 		if (p.pidfd >= 0)
 			close(p.pidfd);
 	}
@@ -74,33 +199,86 @@ pid_t procs::create(const std::string &cmd)
 	if (path.empty())
 		throw std::runtime_error("failed to execute " + argv[0] +
 					 ": cannot find executable file");
+	auto failed = [&](const std::string &why) {
+		return std::runtime_error("failed to execute " + argv[0] + ": " + why);
+	};
+	// The child reports a failed exec's errno here; a successful exec
+	// closes it (O_CLOEXEC).
 	int fds[2];
 	if (pipe2(fds, O_CLOEXEC) != 0)
-		throw std::runtime_error(std::string("failed to execute ") + argv[0] + ": " +
-					 std::strerror(errno));
+		throw failed(exec_error(errno));
+	std::vector<char *> args;
+	for (auto &a : argv)
+		args.push_back(a.data());
+	args.push_back(nullptr);
 	std::fflush(nullptr);
 	pid_t pid = fork();
-	if (pid < 0)
-		throw std::runtime_error("failed to execute " + argv[0] + ": cannot fork");
-	if (pid == 0) {
-		close(fds[1]);
-		char c;
-		ssize_t r;
-		while ((r = read(fds[0], &c, 1)) < 0 && errno == EINTR) {
-		}
-		if (r != 1)
-			_exit(127); // dtrace ended before tracing began
+	if (pid < 0) {
 		close(fds[0]);
-		std::vector<char *> args;
-		for (auto &a : argv)
-			args.push_back(a.data());
-		args.push_back(nullptr);
-		execv(path.c_str(), args.data());
+		close(fds[1]);
+		throw failed("cannot fork");
+	}
+	if (pid == 0) {
+		close(fds[0]);
+		int err = 0;
+		if (ptrace(PTRACE_TRACEME, 0, nullptr, nullptr) != 0)
+			err = errno;
+		else
+			execv(path.c_str(), args.data());
+		if (err == 0)
+			err = errno;
+		(void)!write(fds[1], &err, sizeof(err));
 		_exit(127);
 	}
+	close(fds[1]);
+	// Until the exec's SIGTRAP (or its end); signals that come first are
+	// passed on.
+	int ws = 0;
+	pid_t w;
+	while ((w = wait_child(pid, ws)) == pid && WIFSTOPPED(ws) && WSTOPSIG(ws) != SIGTRAP)
+		(void)ptrace(PTRACE_CONT, pid, nullptr,
+			     reinterpret_cast<void *>(intptr_t(WSTOPSIG(ws))));
+	int err = 0;
+	ssize_t n;
+	while ((n = read(fds[0], &err, sizeof(err))) < 0 && errno == EINTR) {
+	}
 	close(fds[0]);
-	list_.push_back({pid, true, true, fds[1], -1});
+	if (n == static_cast<ssize_t>(sizeof(err))) {
+		if (w == pid && WIFSTOPPED(ws))
+			kill(pid, SIGKILL);
+		waitpid(pid, nullptr, 0);
+		throw failed(exec_error(err));
+	}
+	if (w != pid || !WIFSTOPPED(ws)) {
+		if (w != pid)
+			throw failed(exec_error(errno));
+		throw std::runtime_error(ended_early(pid, ws));
+	}
+	// Stopped after exec. Should dtrace die, the process dies too.
+	list_.push_back({pid, true, true, true, -1});
+	(void)ptrace(PTRACE_SETOPTIONS, pid, nullptr, reinterpret_cast<void *>(PTRACE_O_EXITKILL));
+#ifdef DT_HOLD_AT_ENTRY
+	if (uint64_t entry = to_entry_ ? entry_point(pid) : 0; entry != 0) {
+		std::string why = run_to(pid, entry, ws);
+		if (why == "ended") {
+			list_.back().live = false;
+			list_.back().held = false;
+			throw std::runtime_error(ended_early(pid, ws));
+		}
+		if (!why.empty())
+			throw std::runtime_error("failed to control pid " + std::to_string(pid) +
+						 ": " + why);
+	}
+#endif
 	return pid;
+}
+
+void procs::evaltime(const std::string &when)
+{
+	if (when != "exec" && when != "preinit" && when != "postinit" && when != "main")
+		throw std::runtime_error("failed to set -x evaltime: Invalid value for specified "
+					 "option");
+	to_entry_ = when != "exec";
 }
 
 void procs::grab(pid_t pid)
@@ -115,16 +293,15 @@ void procs::grab(pid_t pid)
 			throw std::runtime_error("failed to grab pid " + std::to_string(pid) +
 						 ": No such process");
 	}
-	list_.push_back({pid, false, true, -1, fd});
+	list_.push_back({pid, false, true, false, fd});
 }
 
 void procs::release()
 {
 	for (proc &p : list_) {
-		if (p.go_fd >= 0) {
-			(void)!write(p.go_fd, "g", 1);
-			close(p.go_fd);
-			p.go_fd = -1;
+		if (p.held) {
+			(void)ptrace(PTRACE_DETACH, p.pid, nullptr, nullptr);
+			p.held = false;
 		}
 	}
 }

@@ -2,7 +2,8 @@
 //
 // dtrace(1)'s run path, in the order of illumos dtrace.c main():
 //
-//   -c / -p          create (held before exec) / grab the processes
+//   -c / -p          create (held at its entry point, or just after exec with
+//                    -x evaltime=exec) / grab the processes
 //   compile          each piece in command-line order; piece i is compiled
 //                    together with pieces 0..i-1 (they share variables and
 //                    aggregations), so a failure names the piece at fault:
@@ -25,6 +26,7 @@
 
 #include "engine_choice.hpp"
 #include "procs.hpp"
+#include "engine/options.hpp" // core/engine: parse_rate_option
 
 #include <dtrace/compiler.hpp>
 #include <dtrace/consumer.hpp>
@@ -32,7 +34,6 @@
 #include <dtrace/provider.hpp>
 
 #include <signal.h>
-#include <strings.h>
 
 #include <cerrno>
 #include <chrono>
@@ -90,43 +91,6 @@ compiler::input::kind kind_of(char opt)
 	}
 }
 
-// illumos dt_opt_rate(): a time with a unit (none: nanoseconds), or a rate
-// with "hz"; in nanoseconds.
-std::optional<uint64_t> parse_rate(const std::string &v)
-{
-	char *end = nullptr;
-	errno = 0;
-	unsigned long long n = std::strtoull(v.c_str(), &end, 10);
-	if (errno != 0 || end == v.c_str())
-		return std::nullopt;
-	std::string unit(end);
-	struct {
-		const char *name;
-		uint64_t mul;
-	} const units[] = {{"ns", 1},
-			   {"nsec", 1},
-			   {"us", 1000},
-			   {"usec", 1000},
-			   {"ms", 1000000},
-			   {"msec", 1000000},
-			   {"s", 1000000000},
-			   {"sec", 1000000000},
-			   {"m", 60000000000},
-			   {"min", 60000000000},
-			   {"h", 3600000000000},
-			   {"hour", 3600000000000},
-			   {"d", 86400000000000},
-			   {"day", 86400000000000}};
-	if (unit.empty())
-		return n; // nanoseconds
-	if (strcasecmp(unit.c_str(), "hz") == 0)
-		return n == 0 ? std::nullopt : std::optional<uint64_t>(1000000000ULL / n);
-	for (const auto &u : units)
-		if (strcasecmp(unit.c_str(), u.name) == 0)
-			return n * u.mul;
-	return std::nullopt;
-}
-
 void notice(bool quiet, const std::string &msg)
 {
 	if (quiet)
@@ -168,6 +132,9 @@ int run_program(const options &o, const char *argv0)
 	procs ps;
 	std::optional<int32_t> target;
 	try {
+		for (const auto &[k, v] : o.xopts)
+			if (k == "evaltime")
+				ps.evaltime(v);
 		for (const std::string &cmd : o.run) {
 			pid_t pid = ps.create(cmd);
 			if (!target)
@@ -350,10 +317,14 @@ int run_program(const options &o, const char *argv0)
 	cons_s.refresh = [] {}; // the engine delivers aggregations before records
 	consumer cons(prog, eps, cons_s);
 
+	// illumos dt_opt_rate(); a value it does not read leaves the default.
 	uint64_t switchrate = 1000000000;
-	if (auto v = prog.option("switchrate"))
-		if (auto r = parse_rate(*v))
-			switchrate = *r;
+	if (auto v = prog.option("switchrate")) {
+		try {
+			switchrate = engines::parse_rate_option("switchrate", *v);
+		} catch (const engine_error &) {
+		}
+	}
 	if (!ps.empty())
 		switchrate = std::min<uint64_t>(switchrate, 50000000); // watch the processes
 

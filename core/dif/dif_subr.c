@@ -7,6 +7,7 @@
  * goes through dif_impl.h's checked helpers.
  */
 #include "dif_impl.h"
+#include "dif_subr_args.h"
 
 static uint64_t bswap16(uint64_t x)
 {
@@ -1081,34 +1082,9 @@ static uint64_t subr_env(dif_ctx_t *c, uint32_t subr)
 	return 0;
 }
 
-/* Minimum number of tuple arguments of each subroutine. */
-static uint32_t subr_nargs(uint32_t subr)
-{
-	switch (subr) {
-	case DIF_SUBR_RAND:
-	case DIF_SUBR_SPECULATION: return 0;
-	case DIF_SUBR_STRCHR:
-	case DIF_SUBR_STRRCHR:
-	case DIF_SUBR_STRSTR:
-	case DIF_SUBR_STRTOK:
-	case DIF_SUBR_SUBSTR:
-	case DIF_SUBR_INDEX:
-	case DIF_SUBR_RINDEX:
-	case DIF_SUBR_STRJOIN:
-	case DIF_SUBR_JSON:
-	case DIF_SUBR_COPYIN:
-	case DIF_SUBR_INET_NTOP: return 2;
-	case DIF_SUBR_BCOPY:
-	case DIF_SUBR_COPYINTO:
-	case DIF_SUBR_COPYOUT:
-	case DIF_SUBR_COPYOUTSTR: return 3;
-	default: return 1;
-	}
-}
-
 uint64_t dif_subr(dif_ctx_t *c, uint32_t subr, uint64_t strsize)
 {
-	if (c->ttop < subr_nargs(subr)) {
+	if (c->ttop < dif_subr_min_args(subr)) {
 		dif_fault(c, DTRACEFLT_ILLOP, subr);
 		return 0;
 	}

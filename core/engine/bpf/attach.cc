@@ -103,10 +103,12 @@ std::string unsupported(const attach_point &p)
 	case DT_BPF_ATTACH_CONSUMER: return "";
 	case DT_BPF_ATTACH_UPROBE:
 	case DT_BPF_ATTACH_URETPROBE:
-		// attach() and the translator's DT_BPF_CTX_REGS prologue exist,
-		// but the attached programs were not seen to fire on this
-		// kernel yet: refused until they are (and tested).
-		break;
+		if (p.target.empty())
+			return "the provider named no file for its " + kind_name(p.kind);
+		if (p.ctx != DT_BPF_CTX_REGS && p.ctx != DT_BPF_CTX_REGS_RETURN)
+			return "argument context " + std::to_string(p.ctx) + " on a " +
+			       kind_name(p.kind) + " is not supported by the bpf engine";
+		return "";
 	default: break;
 	}
 	return kind_name(p.kind) + " probes are not supported by the bpf engine yet";
@@ -213,10 +215,15 @@ std::vector<unique_fd> attach(const attach_point &p, int prog_fd, const std::str
 		std::ifstream("/sys/bus/event_source/devices/uprobe/format/retprobe") >> fmt;
 		if (fmt.rfind("config:", 0) == 0)
 			retbit = static_cast<uint32_t>(std::stoul(fmt.substr(7)));
-		// One event, on CPU 0 for every process (as libbpf attaches): the
-		// program runs wherever the probe hits; the process is chosen by
-		// the program's prologue (probe_spec::pid).
-		for (uint32_t cpu : {0U}) {
+		// One event. For a process (pid > 0) on every CPU, as libbpf
+		// attaches: the kernel's uprobe filter then places the breakpoint
+		// in that process's address space only, and other processes
+		// mapping the file (every process maps libc) never trap. Without
+		// a process, on CPU 0 for every process (the program runs
+		// wherever the probe hits). The program's prologue checks the
+		// process again (probe_spec::pid).
+		pid_t pid = p.pid > 0 ? p.pid : -1;
+		for (int cpu : {pid > 0 ? -1 : 0}) {
 			struct perf_event_attr attr {};
 			attr.size = sizeof(attr);
 			attr.type = type;
@@ -225,7 +232,7 @@ std::vector<unique_fd> attach(const attach_point &p, int prog_fd, const std::str
 			attr.config2 = p.offset;
 			attr.sample_period = 1;
 			attr.wakeup_events = 1;
-			int fd = perf_event_open(&attr, -1, static_cast<int>(cpu));
+			int fd = perf_event_open(&attr, pid, cpu);
 			if (fd < 0)
 				fail("perf_event_open (uprobe)", errno);
 			unique_fd pfd(fd);

@@ -13,14 +13,23 @@
 //   go()             every group attached (attach.hpp); BEGIN run on this
 //                    CPU (it sets ACTIVE; without BEGIN we do)
 //   wait(t)          in slices of at most 10 ms: collect the ring (the
-//                    programs write without wakeups), look at dt_status;
-//                    returns at t, on a signal, or once exit() ran
+//                    programs write without wakeups), look at dt_status,
+//                    read the aggregation maps once aggrate has passed
+//                    (kept for drain); returns at t, on a signal, or once
+//                    exit() ran
 //   stop()           ACTIVE ─► DRAINING; detach everything; END run (it
 //                    sets STOPPED; without END we do)
 //   drain(sink)      as the user engine, in dtrace_work()'s order: status
-//                    drops (speculative, dynamic, dblerror), aggregation
-//                    deltas (aggs.hpp) and their drops, the principal
+//                    drops (speculative and failed speculations, dynamic,
+//                    dblerror; the ring collected first), aggregation
+//                    deltas (aggs.hpp: the maps are read at aggrate, as
+//                    dtrace_aggregate_snap(), and always once exiting or
+//                    stopped; the caller drains at switchrate) and their
+//                    drops, the principal
 //                    buffer's firings and faults (ring.hpp), principal drops
+//
+// Speculations: dt_spec (nspec, specsize; spec_buffer.hpp) and tagged
+// ring samples the ring reader holds per speculation until commit/discard.
 //
 // Probe semantics: BEGIN fires before any probe (programs run only once
 // ACTIVE), END after the last (everything is detached first), and ERROR's
@@ -31,6 +40,7 @@
 #include "load.hpp"
 #include "maps.hpp"
 #include "ring.hpp"
+#include "spec_buffer.hpp"
 #include "translate.hpp"
 
 #include <dtrace/engine.hpp>
@@ -113,12 +123,18 @@ private:
 	std::set<uint32_t> error_set_;
 
 	uint64_t bufsize_ = k_default_bufsize;
+	uint32_t nspec_ = 1;		  // speculations (spec_buffer.hpp)
+	uint64_t specsize_ = 32 << 10;
+	uint64_t spec_unavail_seen_ = 0;
 	plan_options popts_;
 	layout layout_;
 	engine_maps maps_;
 	unique_fd begin_prog_, end_prog_;
 	std::unique_ptr<ring_reader> ring_;
 	std::vector<dt_bpf_cpustate> seen_; // drop counters delivered so far
+	uint64_t aggrate_ = 1'000'000'000;  // ns between reads of the maps
+	uint64_t last_agg_ = 0;		    // when they were last read (0: never)
+	std::vector<agg_data> pending_aggs_; // read, not yet drained
 	bool started_ = false, stopped_ = false;
 
 	void read_options();
@@ -130,6 +146,25 @@ private:
 	// was preempted on that CPU makes the run a nested drop: try again).
 	void run_consumer_probe(int prog_fd, uint64_t from);
 	void report_drops(engine_sink &sink, bool principal);
+	bool destructive_allowed() const
+	{
+		return !prog_.destructive() || settings_.destructive || prog_.option("destructive");
+	}
+	bool aggs_due() const { return last_agg_ == 0 || mono_ns() - last_agg_ >= aggrate_; }
+	void snap_aggs();
+};
+
+// Keeps what drain_aggregation() delivers, for a later drain.
+class agg_collector final : public engine_sink {
+public:
+	explicit agg_collector(std::vector<agg_data> &out) : out_(out) {}
+	void records(std::span<const uint8_t>, uint32_t) override {}
+	void aggregation(const agg_data &d) override { out_.push_back(d); }
+	void fault(const fault_report &) override {}
+	void drops(std::string_view, uint64_t, uint32_t) override {}
+
+private:
+	std::vector<agg_data> &out_;
 };
 
 void bpf_engine::read_options()
@@ -142,6 +177,13 @@ void bpf_engine::read_options()
 		popts_.dynvarsize = parse_size_option("dynvarsize", *v);
 	if (auto v = prog_.option("aggsize"))
 		popts_.aggsize = parse_size_option("aggsize", *v);
+	if (auto v = prog_.option("nspec"))
+		nspec_ = static_cast<uint32_t>(
+			std::min<uint64_t>(parse_size_option("nspec", *v), UINT32_MAX));
+	if (auto v = prog_.option("specsize"))
+		specsize_ = parse_size_option("specsize", *v);
+	if (auto v = prog_.option("aggrate"))
+		aggrate_ = parse_rate_option("aggrate", *v);
 	if (auto v = prog_.option("bufpolicy"); v && *v != "switch")
 		throw engine_error("bufpolicy " + *v +
 				   " is not supported by the bpf engine (it switches buffers)");
@@ -328,17 +370,22 @@ std::vector<enabled_probe> bpf_engine::enable(const program &p)
 		throw engine_error(e.what());
 	}
 	maps_ = create_maps(layout_, static_cast<uint32_t>(eps_.size()), ring_size(bufsize_));
+	maps_.spec = create_spec_map(nspec_, uses_speculations(prog_));
 	for (const enabled_probe &ep : eps_)
 		set_probe(maps_, ep.epid, ep);
 
-	for (size_t i = 0; i < groups_.size(); i++) {
+	// A destructive program without -w is refused by go(), as by
+	// dtrace_go(): nothing of it will run, so nothing is loaded (the
+	// kernel may not even allow its helpers: bpf_probe_write_user).
+	const bool refused = !destructive_allowed();
+	for (size_t i = 0; i < groups_.size() && !refused; i++) {
 		group &g = groups_[i];
 		g.prog = load(spec_for(g), prog_type_of(g.at), "dt_p" + std::to_string(i + 1));
 	}
-	if (!begin_.empty())
+	if (!begin_.empty() && !refused)
 		begin_prog_ = load(consumer_spec(gate::begin, begin_), BPF_PROG_TYPE_RAW_TRACEPOINT,
 				   "dt_begin");
-	if (!end_.empty())
+	if (!end_.empty() && !refused)
 		end_prog_ = load(consumer_spec(gate::end, end_), BPF_PROG_TYPE_RAW_TRACEPOINT,
 				 "dt_end");
 
@@ -346,6 +393,7 @@ std::vector<enabled_probe> bpf_engine::enable(const program &p)
 	ring_ = std::make_unique<ring_reader>(maps_.ring.get(), bufsize_, [this](uint32_t epid) {
 		return error_set_.contains(epid);
 	});
+	ring_->set_specsize(specsize_);
 	return eps_;
 }
 
@@ -367,7 +415,7 @@ void bpf_engine::go()
 	if (started_ || !ring_)
 		return;
 	// As illumos' dtrace_go() and the user engine: refused without -w.
-	if (prog_.destructive() && !settings_.destructive && !prog_.option("destructive"))
+	if (!destructive_allowed())
 		throw engine_error("Destructive actions not allowed");
 	for (group &g : groups_)
 		g.links = attach(g.at, g.prog.get(), g.first_probe);
@@ -430,6 +478,8 @@ void bpf_engine::wait(std::chrono::nanoseconds t)
 			return; // a signal: the caller looks at it
 		if (exiting())
 			return;
+		if (aggs_due())
+			snap_aggs();
 	}
 }
 
@@ -450,8 +500,22 @@ void bpf_engine::report_drops(engine_sink &sink, bool principal)
 			was.drops = is.drops;
 			continue;
 		}
-		if (uint64_t n = delta(is.spec_drops, was.spec_drops))
-			sink.drops("speculative", n, c);
+		if (c == 0) {
+			// Speculations (status totals, as illumos): drops, here
+			// and in the consumer's spec buffers (specsize), then
+			// failed speculation() calls.
+			uint64_t n = 0;
+			for (auto [cpu, k] : ring_->take_spec_drops())
+				n += k;
+			for (uint32_t k = 0; k < now.size() && k < seen_.size(); k++)
+				n += delta(now[k].spec_drops, seen_[k].spec_drops);
+			if (n != 0)
+				sink.drops("speculative", n, 0);
+			uint64_t u = spec_unavailable(maps_.spec.get());
+			if (u > spec_unavail_seen_)
+				sink.drops("speculative_unavail", u - spec_unavail_seen_, 0);
+			spec_unavail_seen_ = u;
+		}
 		if (uint64_t n = delta(is.dyn_drops, was.dyn_drops))
 			sink.drops("dynamic", n, c);
 		if (uint64_t n = delta(is.dbl_errors, was.dbl_errors))
@@ -465,17 +529,11 @@ void bpf_engine::report_drops(engine_sink &sink, bool principal)
 			sink.drops("principal", n, c);
 }
 
-void bpf_engine::drain(engine_sink &sink)
+// Every aggregation map's deltas since the last read, kept for drain.
+void bpf_engine::snap_aggs()
 {
-	if (!ring_)
-		return;
-	report_drops(sink, false);
-	// The ring first, then the aggregations: every record delivered below
-	// was then written before the maps were read, so a trunc() or clear()
-	// record acts on every update that came before it (collected after the
-	// maps, a trunc() missed what was aggregated in between: seen under
-	// slow TCG guests).
-	(void)ring_->collect();
+	last_agg_ = mono_ns();
+	agg_collector keep(pending_aggs_);
 	for (const engine_maps::agg_store &st : maps_.agg_stores) {
 		agg_map_view v;
 		v.fd = st.fd.get();
@@ -483,8 +541,27 @@ void bpf_engine::drain(engine_sink &sink)
 		v.value_size = st.value_size;
 		v.prefixed = st.prefixed;
 		v.aggid = st.aggids.front();
-		(void)drain_aggregation(v, prog_.aggregations, maps_.ncpus, sink);
+		(void)drain_aggregation(v, prog_.aggregations, maps_.ncpus, keep);
 	}
+}
+
+void bpf_engine::drain(engine_sink &sink)
+{
+	if (!ring_)
+		return;
+	// The ring first, then the aggregations: every record delivered below
+	// was then written before the maps were read, so a trunc() or clear()
+	// record acts on every update that came before it (collected after the
+	// maps, a trunc() missed what was aggregated in between: seen under
+	// slow TCG guests). Collected before the status drops, too: the
+	// consumer counts speculative drops (specsize) as it collects.
+	(void)ring_->collect();
+	report_drops(sink, false);
+	if (stopped_ || exiting() || aggs_due())
+		snap_aggs();
+	for (const agg_data &a : pending_aggs_)
+		sink.aggregation(a);
+	pending_aggs_.clear();
 	std::vector<dt_bpf_cpustate> now = cpustates(maps_);
 	for (uint32_t c = 0; c < now.size() && c < seen_.size(); c++) {
 		if (now[c].agg_drops > seen_[c].agg_drops)

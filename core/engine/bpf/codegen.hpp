@@ -54,7 +54,6 @@ constexpr int16_t FP_LOWEST = -176;
 bool var_byref(const dtrace_diftype_t &t);
 uint32_t var_refsize(const dtrace_diftype_t &t, uint64_t strsize);
 const char *subr_name(uint32_t subr); // lower-case, nullptr if unknown
-uint32_t subr_min_args(uint32_t subr);
 uint64_t subr_absent_arg(uint32_t subr, unsigned j, uint64_t strsize);
 
 class codegen {
@@ -97,6 +96,15 @@ private:
 	void wr_reg(unsigned r, int breg);
 	void lib_call(const char *sym, int64_t pc);
 	void builtin(uint32_t id, unsigned rd, int64_t pc);
+	// A user scalar: its variable (nullptr: none, the code faults) and
+	// slot (globals in dt_globals at r8, clause-locals in m->locals).
+	struct scalar_ref {
+		const dtrace_difv_t *v = nullptr;
+		uint32_t off = 0;
+		bool global = false;
+	};
+	scalar_ref scalar_slot(const dt::difo &d, uint32_t id, uint8_t scope, int64_t pc);
+	void slot_ptr(int reg, const scalar_ref &s, uint32_t extra);
 	void scalar_load(const dt::difo &d, uint32_t id, uint8_t scope, unsigned rd, int64_t pc);
 	void scalar_store(const dt::difo &d, uint32_t id, uint8_t scope, unsigned rs, int64_t pc);
 	void dvar_op(const dt::difo &d, uint32_t op, uint32_t id, unsigned r, int64_t pc,
@@ -114,6 +122,11 @@ private:
 		       const std::vector<std::pair<uint32_t, uint32_t>> &covered);
 	void set_action(uint32_t idx);
 
+	// codegen_spec.cc: speculate/commit/discard (r0: the id; false for
+	// other actions), and the commit()/discard() ends after the firing.
+	bool spec_action(const action &act, const clause &c, int next);
+	void spec_ends(const clause &c);
+
 	[[noreturn]] void refuse(const std::string &what) const;
 
 	const program &p_;
@@ -129,6 +142,8 @@ private:
 	int nested_ = -1;	// label: a nested firing (counted, dropped)
 	int fsub_ = -1;		// label: the fault subprogram (if called)
 	uint32_t act_base_ = 0; // action index before the current action
+	std::vector<bool> spec_ops_; // the clause's commit() (true) / discard() ids so far
+	bool spec_firing_ = false;   // the clause's firing goes to a speculation
 };
 
 } // namespace dt::engines::bpf

@@ -444,10 +444,6 @@ void codegen::clause_body(const clause &c, int next)
 			continue;
 		}
 		switch (act.kind) {
-		case DTRACEACT_SPECULATE:
-		case DTRACEACT_COMMIT:
-		case DTRACEACT_DISCARD:
-			refuse("speculations are not supported by the bpf engine yet");
 		case DTRACEACT_STOP: refuse("stop() is not supported by the bpf engine");
 		case DTRACEACT_BREAKPOINT:
 			refuse("breakpoint() is not supported by the bpf engine");
@@ -468,6 +464,8 @@ void codegen::clause_body(const clause &c, int next)
 				a.call_helper(BPF_FUNC_send_signal);
 				a.ldx(BPF_DW, BPF_REG_0, BPF_REG_10, FP_T1);
 			}
+			if (j == 0)
+				(void)spec_action(act, c, next); // codegen_spec.cc
 			if (act.records && fits(r, c.size))
 				write_record(r, act);
 		}
@@ -482,8 +480,10 @@ void codegen::clause_body(const clause &c, int next)
 		a.stx(BPF_W, BPF_REG_7, static_cast<int16_t>(hdr + 4), BPF_REG_1);
 		a.mov_reg(BPF_REG_1, BPF_REG_7);
 		a.mov_imm(BPF_REG_2, static_cast<int32_t>(fsize));
-		a.call_sym("dt_emit_firing");
+		// After speculate(): into the speculation (codegen_spec.cc).
+		a.call_sym(spec_firing_ ? "dt_emit_spec" : "dt_emit_firing");
 	}
+	spec_ends(c);
 	if (exits) {
 		a.mov_reg(BPF_REG_1, BPF_REG_7);
 		a.call_sym("dt_exit");

@@ -7,6 +7,7 @@
 // a subroutine the library lacks is refused with its name and line.
 #include "program/disasm.hpp"
 #include "codegen.hpp"
+#include "dif_subr_args.h" // dif_subr_min_args: the interpreter's table
 
 namespace dt::engines::bpf {
 
@@ -14,31 +15,6 @@ namespace dt::engines::bpf {
 const char *subr_name(uint32_t subr)
 {
 	return subr <= DIF_SUBR_MAX ? compiler::subr_name(subr) : nullptr;
-}
-
-// Minimum number of arguments (dif_subr.c subr_nargs).
-uint32_t subr_min_args(uint32_t subr)
-{
-	switch (subr) {
-	case DIF_SUBR_RAND:
-	case DIF_SUBR_SPECULATION: return 0;
-	case DIF_SUBR_STRCHR:
-	case DIF_SUBR_STRRCHR:
-	case DIF_SUBR_STRSTR:
-	case DIF_SUBR_STRTOK:
-	case DIF_SUBR_SUBSTR:
-	case DIF_SUBR_INDEX:
-	case DIF_SUBR_RINDEX:
-	case DIF_SUBR_STRJOIN:
-	case DIF_SUBR_JSON:
-	case DIF_SUBR_COPYIN:
-	case DIF_SUBR_INET_NTOP: return 2;
-	case DIF_SUBR_BCOPY:
-	case DIF_SUBR_COPYINTO:
-	case DIF_SUBR_COPYOUT:
-	case DIF_SUBR_COPYOUTSTR: return 3;
-	default: return 1;
-	}
 }
 
 // The value of optional argument j the D call left out (lib/dt_lib.h:
@@ -61,8 +37,6 @@ void codegen::subr_call(uint32_t subr, unsigned rd, int64_t pc, const std::vecto
 	if (name == nullptr)
 		refuse("unknown subroutine " + std::to_string(subr));
 	std::string sym = std::string("dt_subr_") + name;
-	if (subr == DIF_SUBR_SPECULATION)
-		refuse("speculations are not supported by the bpf engine yet");
 	if (!lib_.has(sym))
 		refuse(std::string("subroutine ") + name +
 		       "() is not supported by the bpf engine yet");
@@ -70,7 +44,7 @@ void codegen::subr_call(uint32_t subr, unsigned rd, int64_t pc, const std::vecto
 		refuse(std::string("subroutine ") + name + "() with " + std::to_string(tup.size()) +
 		       " arguments");
 	// Too few arguments: ILLOP, as dif_subr() (illval: the subroutine).
-	if (tup.size() < subr_min_args(subr)) {
+	if (tup.size() < dif_subr_min_args(subr)) {
 		set_fault(DTRACEFLT_ILLOP, subr, pc, true);
 		return;
 	}

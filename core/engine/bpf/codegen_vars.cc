@@ -72,26 +72,39 @@ void codegen::builtin(uint32_t id, unsigned rd, int64_t pc)
 	wr_reg(rd, BPF_REG_1);
 }
 
+// A user scalar's variable and slot; none: the code faults ILLOP.
+codegen::scalar_ref codegen::scalar_slot(const dt::difo &d, uint32_t id, uint8_t scope, int64_t pc)
+{
+	scalar_ref s;
+	s.global = scope == DIFV_SCOPE_GLOBAL;
+	s.v = var_find(d, id, scope);
+	if (s.v == nullptr || !find_slot(s.global ? l_.global_slots : l_.local_slots, id, s.off)) {
+		set_fault(DTRACEFLT_ILLOP, id, pc, true);
+		s.v = nullptr;
+	}
+	return s;
+}
+
+// reg = the address of byte `extra` of the scalar's slot (globals may lie
+// beyond a 16-bit offset from r8).
+void codegen::slot_ptr(int reg, const scalar_ref &s, uint32_t extra)
+{
+	if (s.global) {
+		a.mov_reg(reg, BPF_REG_8);
+		a.alu_imm(BPF_ADD, reg, static_cast<int32_t>(s.off + extra));
+	} else {
+		mem_off_ptr(reg, DT_M(locals) + static_cast<int32_t>(s.off + extra));
+	}
+}
+
 // ldgs/ldls of a user scalar.
 void codegen::scalar_load(const dt::difo &d, uint32_t id, uint8_t scope, unsigned rd, int64_t pc)
 {
-	const dtrace_difv_t *v = var_find(d, id, scope);
-	uint32_t off = 0;
-	bool global = scope == DIFV_SCOPE_GLOBAL;
-	if (v == nullptr || !find_slot(global ? l_.global_slots : l_.local_slots, id, off)) {
-		set_fault(DTRACEFLT_ILLOP, id, pc, true);
+	const scalar_ref s = scalar_slot(d, id, scope, pc);
+	if (s.v == nullptr)
 		return;
-	}
-	// Pointer to the slot in r5 (globals may lie beyond a 16-bit offset).
-	auto slot = [&](int reg, uint32_t extra) {
-		if (global) {
-			a.mov_reg(reg, BPF_REG_8);
-			a.alu_imm(BPF_ADD, reg, static_cast<int32_t>(off + extra));
-		} else {
-			mem_off_ptr(reg, DT_M(locals) + static_cast<int32_t>(off + extra));
-		}
-	};
-	slot(BPF_REG_5, 0);
+	const dtrace_difv_t *v = s.v;
+	slot_ptr(BPF_REG_5, s, 0);
 	a.ldx(BPF_DW, BPF_REG_0, BPF_REG_5, 0);
 	if (!var_byref(v->dtdv_type)) {
 		wr_reg(rd, BPF_REG_0);
@@ -100,10 +113,10 @@ void codegen::scalar_load(const dt::difo &d, uint32_t id, uint8_t scope, unsigne
 	uint32_t size = var_refsize(v->dtdv_type, l_.strsize);
 	int null = a.label(), done = a.label();
 	a.jcc_imm(BPF_JNE, BPF_REG_0, 0, null);
-	if (global) {
+	if (s.global) {
 		// The storage itself, as dif_emulate.c's ldgs: stores through it
 		// (x.a = 1 for a global struct x) change the variable.
-		a.ld_imm64(BPF_REG_0, DT_BPF_TAG_GLOBALS | (off + 8));
+		a.ld_imm64(BPF_REG_0, DT_BPF_TAG_GLOBALS | (s.off + 8));
 	} else {
 		// A scratch copy: dt_alloc, then copy the storage in.
 		a.mov_reg(BPF_REG_1, BPF_REG_7);
@@ -111,7 +124,7 @@ void codegen::scalar_load(const dt::difo &d, uint32_t id, uint8_t scope, unsigne
 		lib_call("dt_alloc", pc);
 		a.stx(BPF_DW, BPF_REG_10, FP_T1, BPF_REG_0);
 		scratch_ptr(BPF_REG_1, size);
-		slot(BPF_REG_3, 8);
+		slot_ptr(BPF_REG_3, s, 8);
 		copy_mem(BPF_REG_1, BPF_REG_3, size);
 		a.ldx(BPF_DW, BPF_REG_0, BPF_REG_10, FP_T1);
 	}
@@ -125,31 +138,20 @@ void codegen::scalar_load(const dt::difo &d, uint32_t id, uint8_t scope, unsigne
 // stgs/stls of a user scalar: by-ref values are copied in (0 = NULL).
 void codegen::scalar_store(const dt::difo &d, uint32_t id, uint8_t scope, unsigned rs, int64_t pc)
 {
-	const dtrace_difv_t *v = var_find(d, id, scope);
-	uint32_t off = 0;
-	bool global = scope == DIFV_SCOPE_GLOBAL;
-	if (v == nullptr || !find_slot(global ? l_.global_slots : l_.local_slots, id, off)) {
-		set_fault(DTRACEFLT_ILLOP, id, pc, true);
+	const scalar_ref s = scalar_slot(d, id, scope, pc);
+	if (s.v == nullptr)
 		return;
-	}
-	auto slot = [&](int reg, uint32_t extra) {
-		if (global) {
-			a.mov_reg(reg, BPF_REG_8);
-			a.alu_imm(BPF_ADD, reg, static_cast<int32_t>(off + extra));
-		} else {
-			mem_off_ptr(reg, DT_M(locals) + static_cast<int32_t>(off + extra));
-		}
-	};
+	const dtrace_difv_t *v = s.v;
 	rd_reg(rs, BPF_REG_2);
 	if (!var_byref(v->dtdv_type)) {
-		slot(BPF_REG_5, 0);
+		slot_ptr(BPF_REG_5, s, 0);
 		a.stx(BPF_DW, BPF_REG_5, 0, BPF_REG_2);
 		return;
 	}
 	uint32_t size = var_refsize(v->dtdv_type, l_.strsize);
 	int set = a.label(), done = a.label();
 	a.jcc_imm(BPF_JNE, BPF_REG_2, 0, set);
-	slot(BPF_REG_5, 0);
+	slot_ptr(BPF_REG_5, s, 0);
 	a.st_imm(BPF_DW, BPF_REG_5, 0, 1);
 	a.ja(done);
 	a.bind(set);
@@ -171,9 +173,9 @@ void codegen::scalar_store(const dt::difo &d, uint32_t id, uint8_t scope, unsign
 		lib_call("dt_copy", pc);
 	}
 	scratch_ptr(BPF_REG_3, size);
-	slot(BPF_REG_1, 8);
+	slot_ptr(BPF_REG_1, s, 8);
 	copy_mem(BPF_REG_1, BPF_REG_3, size);
-	slot(BPF_REG_5, 0);
+	slot_ptr(BPF_REG_5, s, 0);
 	a.st_imm(BPF_DW, BPF_REG_5, 0, 0);
 	a.bind(done);
 }

@@ -58,6 +58,12 @@ std::string explain_verifier(const program &p, const translated &t, const std::s
 			reason = *it;
 	if (reason.empty())
 		reason = "no reason given";
+	// The helper the kernel withholds from tracing programs when it is
+	// locked down or the caller lacks CAP_SYS_ADMIN: say what needs it.
+	if (reason.find("helper bpf_probe_write_user") != std::string::npos)
+		reason = "copyout() and copyoutstr() need the kernel's bpf_probe_write_user(), "
+			 "which this kernel does not allow (it is locked down, or dtrace lacks "
+			 "CAP_SYS_ADMIN)";
 	auto clause_of = [&](uint64_t idx) {
 		uint32_t clause = UINT32_MAX;
 		for (auto [start, c] : t.clause_starts) {

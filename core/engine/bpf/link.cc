@@ -238,7 +238,7 @@ link_result link(asm_buf &a, const library &lib, const map_fds &fds)
 		{DT_BPF_MAP_CPUSTATE, fds.cpustate}, {DT_BPF_MAP_RING, fds.ring},
 		{DT_BPF_MAP_PROBES, fds.probes},     {DT_BPF_MAP_STRTAB, fds.strtab},
 		{DT_BPF_MAP_GLOBALS, fds.globals},   {DT_BPF_MAP_TLS, fds.tls},
-		{DT_BPF_MAP_DVARS, fds.dvars},
+		{DT_BPF_MAP_DVARS, fds.dvars},	     {DT_BPF_MAP_SPEC, fds.spec},
 	};
 
 	std::vector<bpf_insn> out;

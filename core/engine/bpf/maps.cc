@@ -102,6 +102,7 @@ map_fds engine_maps::fds() const
 	f.tls = tls.get();
 	f.dvars = dvars.get();
 	f.aggs = aggs;
+	f.spec = spec.get();
 	return f;
 }
 

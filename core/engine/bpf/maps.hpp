@@ -18,6 +18,7 @@
 //                                       and value size when the layout
 //                                       prefixes keys with the aggid
 //   dt_epids_<n> ARRAY u32              filter (e.g. syscall nr) -> EPID
+//   dt_spec      ARRAY[nspec + 1]       struct dt_bpf_spec (spec_buffer.hpp)
 //
 // Errors: engine_error; privilege_error when the kernel refuses bpf()
 // for lack of privilege (EPERM), so that dtrace can say so DTrace's way.
@@ -60,6 +61,7 @@ struct engine_maps {
 	std::vector<agg_store> agg_stores;
 	std::vector<int> aggs;		    // fd by aggid - 1
 	std::vector<unique_fd> epid_tables; // owned here, referred to by ecb_ref
+	unique_fd spec; // dt_spec (spec_buffer.hpp create_spec_map)
 
 	[[nodiscard]] map_fds fds() const;
 };

@@ -40,6 +40,10 @@ int ring_reader::on_sample(void *ctx, void *data, size_t size)
 	dt_bpf_sample h{};
 	std::memcpy(&h, data, sizeof(h));
 	size_t body = size - sizeof(h);
+	if (h.kind == DT_BPF_SAMPLE_SPEC || h.kind == DT_BPF_SAMPLE_SPEC_END) {
+		self->on_spec(h.kind, static_cast<const uint8_t *>(data), size);
+		return 0;
+	}
 	if (h.kind == DT_BPF_SAMPLE_FIRING && self->held_bytes_ + body > self->cap_) {
 		self->drops_[h.cpu]++;
 		return 0;
@@ -52,6 +56,53 @@ int ring_reader::on_sample(void *ctx, void *data, size_t size)
 	self->held_bytes_ += body;
 	self->pending_.push_back(std::move(s));
 	return 0;
+}
+
+// A firing for the principal buffer (from a commit()): held as if the ring
+// had given it, or a principal drop when there is no room.
+void ring_reader::hold_firing(uint32_t cpu, const uint8_t *p, size_t n)
+{
+	if (held_bytes_ + n > cap_) {
+		drops_[cpu]++;
+		return;
+	}
+	sample s;
+	s.cpu = cpu;
+	s.kind = DT_BPF_SAMPLE_FIRING;
+	s.bytes.assign(p, p + n);
+	held_bytes_ += n;
+	pending_.push_back(std::move(s));
+}
+
+// SPEC: header, firing, struct dt_bpf_spec_tag. SPEC_END: header, struct
+// dt_bpf_spec_end.
+void ring_reader::on_spec(uint32_t kind, const uint8_t *p, size_t n)
+{
+	dt_bpf_sample h{};
+	std::memcpy(&h, p, sizeof(h));
+	std::vector<spec_buffer::firing_bytes> out;
+	if (kind == DT_BPF_SAMPLE_SPEC) {
+		if (n < sizeof(h) + sizeof(dtrace_rechdr_t) + sizeof(dt_bpf_spec_tag)) {
+			malformed_++;
+			return;
+		}
+		dt_bpf_spec_tag t{};
+		std::memcpy(&t, p + n - sizeof(t), sizeof(t));
+		spec_buffer::firing_bytes f;
+		f.cpu = h.cpu;
+		f.bytes.assign(p + sizeof(h), p + n - sizeof(t));
+		spec_.firing(t.id, t.gen, std::move(f), out);
+	} else {
+		if (n < sizeof(h) + sizeof(dt_bpf_spec_end)) {
+			malformed_++;
+			return;
+		}
+		dt_bpf_spec_end e{};
+		std::memcpy(&e, p + sizeof(h), sizeof(e));
+		spec_.end(e.id, e.gen, e.commit != 0, out);
+	}
+	for (const spec_buffer::firing_bytes &f : out)
+		hold_firing(f.cpu, f.bytes.data(), f.bytes.size());
 }
 
 int ring_reader::collect()

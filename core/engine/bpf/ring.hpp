@@ -18,7 +18,13 @@
 // them on all CPUs), except that a fault is held back behind the
 // dtrace:::ERROR firings that follow it on its CPU, so that ERROR's output
 // comes first and the fault message after, as on the other engines.
+//
+// Speculations (spec_buffer.hpp): SPEC samples are held per speculation
+// and SPEC_END samples release (commit) or drop (discard) them; released
+// firings join the principal buffer where the commit is.
 #pragma once
+
+#include "spec_buffer.hpp"
 
 #include <dtrace/engine.hpp>
 
@@ -48,6 +54,9 @@ public:
 	void deliver(engine_sink &sink);
 	// Firings dropped for want of room here since the last call, by CPU.
 	[[nodiscard]] std::map<uint32_t, uint64_t> take_drops();
+	// Speculations: specsize, and speculative drops since the last call.
+	void set_specsize(uint64_t n) { spec_.set_specsize(n); }
+	[[nodiscard]] std::map<uint32_t, uint64_t> take_spec_drops() { return spec_.take_drops(); }
 	// Malformed samples seen (a bug elsewhere; for tests and debugging).
 	[[nodiscard]] uint64_t malformed() const { return malformed_; }
 
@@ -58,6 +67,8 @@ private:
 		std::vector<uint8_t> bytes; // after the dt_bpf_sample header
 	};
 	static int on_sample(void *ctx, void *data, size_t size);
+	void on_spec(uint32_t kind, const uint8_t *p, size_t n);
+	void hold_firing(uint32_t cpu, const uint8_t *p, size_t n);
 
 	struct ring_buffer *rb_ = nullptr;
 	uint64_t cap_;
@@ -66,6 +77,7 @@ private:
 	std::map<uint32_t, uint64_t> drops_; // by CPU
 	uint64_t malformed_ = 0;
 	std::function<bool(uint32_t)> is_error_epid_;
+	spec_buffer spec_;
 };
 
 } // namespace dt::engines::bpf

@@ -137,6 +137,7 @@ struct map_fds {
 	int mem = -1, status = -1, cpustate = -1, ring = -1, probes = -1;
 	int strtab = -1, globals = -1, tls = -1, dvars = -1;
 	std::vector<int> aggs; // by aggid - 1
+	int spec = -1; // appended: dt_spec (speculations, dt_bpf_abi.h)
 };
 
 struct translated {

@@ -3,6 +3,7 @@
 // kernel, checked against real activity (a workload run with -c, files it
 // opens, CPUs kept busy) and, where the user engine can run the same
 // program, against the user engine's output byte for byte.
+#include "cli_support.hpp"
 #include "run_dtrace.hpp"
 
 #include <gtest/gtest.h>
@@ -27,52 +28,11 @@
 namespace {
 
 using dt::test::result;
-
-std::string bpf_unusable()
-{
-	if (!dt::test::is_root())
-		return "not root";
-	LIBBPF_OPTS(bpf_map_create_opts, o);
-	int fd = bpf_map_create(BPF_MAP_TYPE_ARRAY, "dt_probe", 4, 8, 1, &o);
-	if (fd < 0)
-		return std::string("bpf(): ") + std::strerror(errno);
-	close(fd);
-	return "";
-}
-
-#define REQUIRE_BPF()                                                              \
-	do {                                                                       \
-		if (std::string why = bpf_unusable(); !why.empty())                \
-			GTEST_SKIP() << "the bpf engine cannot run here: " << why; \
-	} while (0)
+using namespace dt::test::bpf_cli;
 
 const char *workload()
 {
 	return DT_BPF_WORKLOAD;
-}
-
-// The lowest CPU we may use (as the golden tier pins dtrace, so that the
-// CPU column is the same on every run).
-std::string lowest_cpu()
-{
-	cpu_set_t set;
-	CPU_ZERO(&set);
-	if (sched_getaffinity(0, sizeof(set), &set) == 0)
-		for (int c = 0; c < CPU_SETSIZE; c++)
-			if (CPU_ISSET(c, &set))
-				return std::to_string(c);
-	return "0";
-}
-
-// dtrace with a time limit (a hang fails the test instead of the run),
-// pinned to one CPU.
-result dtrace(std::vector<std::string> args, int seconds = 60)
-{
-	std::vector<std::string> argv{"/usr/bin/timeout", std::to_string(seconds),
-				      "/usr/bin/taskset", "-c",
-				      lowest_cpu(),	  dt::test::dtrace_bin()};
-	argv.insert(argv.end(), args.begin(), args.end());
-	return dt::test::run(argv);
 }
 
 // Every CPU spinning while alive: an idle vCPU of this VM (Firecracker)
@@ -145,18 +105,6 @@ long last_number(const std::string &out)
 	return v;
 }
 
-// Same program on both engines: same output, same status.
-void expect_same_as_user(const std::vector<std::string> &args)
-{
-	std::vector<std::string> b{"-x", "engine=bpf"}, u{"-x", "engine=user"};
-	b.insert(b.end(), args.begin(), args.end());
-	u.insert(u.end(), args.begin(), args.end());
-	result rb = dtrace(b), ru = dtrace(u);
-	EXPECT_EQ(rb.out, ru.out);
-	EXPECT_EQ(rb.err, ru.err);
-	EXPECT_EQ(rb.status, ru.status);
-}
-
 TEST(bpf_cli, begin_trace_exit_is_the_user_engines_output)
 {
 	REQUIRE_BPF();
@@ -199,7 +147,9 @@ TEST(bpf_cli, getppid_entries_are_counted)
 TEST(bpf_cli, syscall_entries_of_the_target_by_probefunc)
 {
 	REQUIRE_BPF();
-	result r = dtrace({"-x", "engine=bpf", "-q", "-n",
+	// evaltime=exec: the command is held just after exec, so that the
+	// dynamic linker's system calls are traced too.
+	result r = dtrace({"-x", "engine=bpf", "-x", "evaltime=exec", "-q", "-n",
 			   "syscall:::entry /pid == $target/ { @[probefunc] = count(); }", "-c",
 			   std::string(workload()) + " getppid 7"});
 	EXPECT_EQ(r.status, 0) << r.err;
@@ -237,7 +187,7 @@ TEST(bpf_cli, read_returns_of_cat_in_a_quantize)
 	std::ofstream(path) << std::string(1000, 'a');
 	result r = dtrace({"-x", "engine=bpf", "-q", "-n",
 			   "syscall::read:return /execname == \"cat\"/ { @ = quantize(arg0); }",
-			   "-c", "/bin/cat " + path});
+			   "-c", "/bin/cat -v " + path}); // -v: read(2), not copy_file_range(2)
 	std::filesystem::remove_all(dir);
 	EXPECT_EQ(r.status, 0) << r.err;
 	auto d = distribution(r.out);
@@ -426,7 +376,9 @@ TEST(bpf_cli, proc_exec_success_of_the_target)
 	REQUIRE_BPF();
 	result r = dtrace({"-x", "engine=bpf", "-q", "-n",
 			   "proc:::exec-success /pid == $target/ { printf(\"%s\\n\", execname); }",
-			   "-c", std::string(workload()) + " getppid 1"});
+			   // The command is held after its own exec (illumos Pcreate()):
+			   // the exec seen is env's of the workload, in the same process.
+			   "-c", "/usr/bin/env " + std::string(workload()) + " getppid 1"});
 	EXPECT_EQ(r.status, 0) << r.err;
 	EXPECT_EQ(r.out, "dt_bpf_workload\n\n") << r.err;
 }
@@ -486,7 +438,7 @@ TEST(bpf_cli, exec_success_shows_the_command_line)
 	result r = dtrace({"-x", "engine=bpf", "-q", "-n",
 			   "proc:::exec-success /pid == $target/ { printf(\"[%s] [%s]\\n\", "
 			   "curpsinfo->pr_psargs, curpsinfo->pr_fname); }",
-			   "-c", "/bin/echo one two  three"});
+			   "-c", "/usr/bin/env /bin/echo one two  three"});
 	EXPECT_EQ(r.status, 0) << r.err;
 	auto ls = dt::test::lines(r.out);
 	EXPECT_NE(std::find(ls.begin(), ls.end(), "[/bin/echo one two three] [echo]"), ls.end())

@@ -7,6 +7,9 @@
  *   dt_bpf_workload spin MS       burn CPU for MS milliseconds
  *   dt_bpf_workload fork N        N children, each exiting at once, reaped
  *   dt_bpf_workload kill N        a child that sleeps, sent signal N, reaped
+ *   dt_bpf_workload openfail N    N times: openat of DIR/dt-spec-missing-<i>
+ *                                 (ENOENT; DIR from $DT_SPEC_DIR, else /tmp),
+ *                                 then of /dev/null (succeeds), closed
  */
 #include <fcntl.h>
 #include <stdio.h>
@@ -28,7 +31,7 @@ static long long now_ms(void)
 int main(int argc, char **argv)
 {
 	if (argc != 3) {
-		fprintf(stderr, "usage: %s getppid N | open PATH | spin MS | fork N | kill SIG\n", argv[0]);
+		fprintf(stderr, "usage: %s getppid N | open PATH | spin MS | fork N | kill SIG | openfail N\n", argv[0]);
 		return 2;
 	}
 	if (strcmp(argv[1], "getppid") == 0) {
@@ -58,6 +61,21 @@ int main(int argc, char **argv)
 				_exit(0);
 			if (c > 0)
 				(void)waitpid(c, NULL, 0);
+		}
+		return 0;
+	}
+	if (strcmp(argv[1], "openfail") == 0) {
+		const char *dir = getenv("DT_SPEC_DIR");
+		long n = atol(argv[2]);
+		char path[4096];
+		for (long i = 0; i < n; i++) {
+			snprintf(path, sizeof(path), "%s/dt-spec-missing-%ld", dir ? dir : "/tmp", i);
+			if (open(path, O_RDONLY) >= 0)
+				return 1;
+			int fd = open("/dev/null", O_RDONLY);
+			if (fd < 0)
+				return 1;
+			close(fd);
 		}
 		return 0;
 	}

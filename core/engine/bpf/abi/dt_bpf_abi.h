@@ -222,4 +222,50 @@ struct dt_bpf_dvar_key {
 #define DT_BPF_AGG_MIN_BIAS 0x7fffffffffffffffULL
 #define DT_BPF_AGG_MAX_BIAS 0x8000000000000000ULL
 
+/*
+ * Appended (speculations; lib/spec.bpf.c, spec_buffer.hpp).
+ *
+ * dt_spec: ARRAY of nspec + 1 struct dt_bpf_spec. Entry 0 is the header:
+ * state = nspec, unavail = speculation() calls that found no free
+ * speculation (atomic). Entry id (1..nspec): state counts the changes of
+ * speculation id and is odd while it is active. speculation() makes an
+ * even entry odd (compare-and-swap: whoever swaps owns the id); commit()
+ * and discard() make it even again, so the id is free at once, and the
+ * consumer sorts late data out by generation (the odd state value):
+ *
+ *   firing after speculate(id) ─► DT_BPF_SAMPLE_SPEC: the firing, then
+ *                                  struct dt_bpf_spec_tag
+ *   commit(id) / discard(id)   ─► DT_BPF_SAMPLE_SPEC_END:
+ *                                  struct dt_bpf_spec_end (after the
+ *                                  committing clause's own firing)
+ *
+ * The consumer holds each (id, gen)'s firings, at most specsize bytes per
+ * CPU (beyond: speculative drops), until the generation's SPEC_END:
+ * commit moves them into the principal buffer there, discard drops them;
+ * a firing of an ended generation that arrives after its end (written on
+ * another CPU meanwhile) follows the outcome. A sample the ring cannot
+ * take counts a speculative drop (dt_bpf_cpustate::spec_drops).
+ */
+#define DT_BPF_MAP_SPEC "dt_spec"
+#define DT_BPF_NSPEC_MAX 256 /* largest nspec (speculation() scans them all) */
+#define DT_BPF_SAMPLE_SPEC 3
+#define DT_BPF_SAMPLE_SPEC_END 4
+
+struct dt_bpf_spec {
+	uint64_t state;	  /* entry 0: nspec; else odd while active */
+	uint64_t unavail; /* entry 0 only */
+};
+
+struct dt_bpf_spec_tag {
+	uint32_t id;
+	uint32_t gen; /* the low 32 bits of the state while active */
+};
+
+struct dt_bpf_spec_end {
+	uint32_t id;
+	uint32_t gen;
+	uint32_t commit; /* 1: commit(), 0: discard() */
+	uint32_t pad;
+};
+
 #endif /* DT_BPF_ABI_H */

@@ -178,6 +178,9 @@ u64 dt_subr_bcopy(struct dt_bpf_mem *m, u64 strsize, u64 src, u64 dst, u64 size)
 u64 dt_subr_copyin(struct dt_bpf_mem *m, u64 strsize, u64 uaddr, u64 size);
 u64 dt_subr_copyinto(struct dt_bpf_mem *m, u64 strsize, u64 uaddr, u64 size, u64 dst);
 u64 dt_subr_copyinstr(struct dt_bpf_mem *m, u64 strsize, u64 uaddr, u64 len);
+/* Destructive (the engine refuses them without -w): bpf_probe_write_user. */
+u64 dt_subr_copyout(struct dt_bpf_mem *m, u64 strsize, u64 src, u64 uaddr, u64 size);
+u64 dt_subr_copyoutstr(struct dt_bpf_mem *m, u64 strsize, u64 src, u64 uaddr, u64 maxlen);
 u64 dt_subr_inet_ntoa(struct dt_bpf_mem *m, u64 strsize, u64 addr);
 u64 dt_subr_progenyof(struct dt_bpf_mem *m, u64 strsize, u64 pid);
 
@@ -186,5 +189,23 @@ u64 dt_subr_strtok(struct dt_bpf_mem *m, u64 strsize, u64 s, u64 delims);
 u64 dt_subr_inet_ntop(struct dt_bpf_mem *m, u64 strsize, u64 af, u64 addr);
 u64 dt_subr_inet_ntoa6(struct dt_bpf_mem *m, u64 strsize, u64 addr);
 u64 dt_subr_cleanpath(struct dt_bpf_mem *m, u64 strsize, u64 path);
+
+/*
+ * (Appended: speculations, lib/spec.bpf.c; dt_bpf_abi.h dt_spec.)
+ * speculation() is dt_subr_speculation: a free id made active, or 0 (a
+ * failed speculation counted). For a clause with speculate(id):
+ * dt_spec_speculate returns the tag to store after the firing as struct
+ * dt_bpf_spec_tag ((gen << 32) | id), or 0: drop the firing; the firing
+ * is then written with dt_emit_spec (as dt_emit_firing, the tag after
+ * `size` bytes). commit()/discard(): dt_spec_check(id) where the action
+ * runs, then dt_spec_end(id, commit) after the clause's own firing.
+ * An id above nspec faults ILLOP (illval: the id). FAULTS: speculate, check.
+ * dt_subr_speculation loops over the ids: at most DT_BPF_NSPEC_MAX (256) times.
+ */
+u64 dt_subr_speculation(struct dt_bpf_mem *m, u64 strsize);
+u64 dt_spec_speculate(struct dt_bpf_mem *m, u64 id);
+u64 dt_spec_check(struct dt_bpf_mem *m, u64 id);
+u64 dt_emit_spec(struct dt_bpf_mem *m, u64 size);
+u64 dt_spec_end(struct dt_bpf_mem *m, u64 id, u64 commit);
 
 #endif /* DT_LIB_H */

@@ -2,7 +2,7 @@
 /*
  * subr_misc.bpf.c - the other subroutines (dif_subr.c): byte order,
  * getmajor/getminor, rand, alloca, bcopy, copyin, copyinto, copyinstr,
- * inet_ntoa, progenyof.
+ * copyout, copyoutstr, inet_ntoa, progenyof.
  *
  * rand() is bpf_get_prandom_u32() twice (the interpreter's xoroshiro128+
  * state has nowhere to live per CPU; the values are as random).
@@ -92,6 +92,79 @@ DT_API u64 dt_subr_copyinstr(struct dt_bpf_mem *m, u64 strsize, u64 uaddr, u64 l
 	if (dt_rd_str(m, DT_OFF(scratch) + DT_BPF_TAG_OFF(d), size, uaddr, 1) < 0)
 		return 0;
 	return d;
+}
+
+/*
+ * copyout(buf, uaddr, size) and copyoutstr(str, uaddr, maxlen): the
+ * interpreter's subr_copyout. Destructive: the engine refuses programs
+ * calling them without -w. The source must be DTrace-owned memory (a
+ * tagged address: scratch, the string table, variables), else BADADDR at
+ * it. bpf_probe_write_user takes its source from map memory: the bytes are
+ * staged in DT_TMP_A and written DT_TMP_SIZE at a time. A write the kernel
+ * refuses (an unmapped or read-only page, or one not present: probe
+ * context cannot fault pages in) faults BADADDR at uaddr, as the
+ * interpreter reports it.
+ *
+ * Difference: copyoutstr() writes at most DT_CHUNK - 1 characters and the
+ * NUL (strings are at most strsize, 1024, long).
+ */
+#define DT_COPYOUT_CHUNKS (DT_BPF_GLOBALS_MAX / DT_TMP_SIZE) /* the largest region */
+
+/* Write n (1..DT_TMP_SIZE) bytes of DT_TMP_A to uaddr; 0, or -1 after faulting. */
+DT_INLINE long dt_put_user(struct dt_bpf_mem *m, u64 uaddr, u64 n, u64 fault_addr)
+{
+	n = DT_CLAMP(n - 1, DT_TMP_SIZE - 1) + 1;
+	if (bpf_probe_write_user((void *)uaddr, DT_SP(m, DT_TMP_A), n)) {
+		dt_fault(m, DTRACEFLT_BADADDR, fault_addr);
+		return -1;
+	}
+	return 0;
+}
+
+DT_API u64 dt_subr_copyout(struct dt_bpf_mem *m, u64 strsize, u64 src, u64 uaddr, u64 size)
+{
+	u64 s, avail, k, n;
+
+	if (!(src & DT_BPF_TAG_MASK))
+		return dt_fault(m, DTRACEFLT_BADADDR, src);
+	if (dt_resolve(m, src, size, &s, &avail))
+		return 0;
+	/* One state whatever the source (dt_copy_to): s through map memory. */
+	*(u64 *)DT_SP(m, DT_RES(15)) = s;
+	s = *(u64 *)DT_SP(m, DT_RES(15));
+#pragma clang loop unroll(disable)
+	for (k = 0; k < DT_COPYOUT_CHUNKS; k++) {
+		if (k * DT_TMP_SIZE >= size)
+			break;
+		n = size - k * DT_TMP_SIZE;
+		if (n > DT_TMP_SIZE)
+			n = DT_TMP_SIZE;
+		n = DT_CLAMP(n - 1, DT_TMP_SIZE - 1) + 1;
+		if (bpf_probe_read_kernel(DT_SP(m, DT_TMP_A), n, (void *)(s + k * DT_TMP_SIZE)))
+			return dt_fault(m, DTRACEFLT_BADADDR, src);
+		if (dt_put_user(m, uaddr + k * DT_TMP_SIZE, n, uaddr))
+			return 0;
+	}
+	return 0;
+}
+
+DT_API u64 dt_subr_copyoutstr(struct dt_bpf_mem *m, u64 strsize, u64 src, u64 uaddr, u64 maxlen)
+{
+	long len;
+	u64 n;
+
+	if (!(src & DT_BPF_TAG_MASK))
+		return dt_fault(m, DTRACEFLT_BADADDR, src);
+	if (maxlen == 0)
+		return 0;
+	/* The string and its NUL in DT_TMP_A; at most maxlen bytes go out. */
+	len = dt_rd_str(m, DT_OFF(scratch) + DT_TMP_A, maxlen < DT_CHUNK ? maxlen + 1 : DT_CHUNK,
+			src, 0);
+	if (len < 0)
+		return 0;
+	n = (u64)len < maxlen ? (u64)len + 1 : maxlen;
+	dt_put_user(m, uaddr, n, uaddr);
+	return 0;
 }
 
 /* Decimal digits of b (0..255) at scratch[o + pos]; returns the new pos. */

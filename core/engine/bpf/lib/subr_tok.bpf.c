@@ -125,21 +125,21 @@ DT_API u64 dt_subr_strtok(struct dt_bpf_mem *m, u64 strsize, u64 s, u64 delims)
  * can read further when the collapsed output stays shorter).
  */
 
-DT_API u64 dt_subr_cleanpath(struct dt_bpf_mem *m, u64 strsize, u64 s)
+/*
+ * The loop, a subprogram of its own: its frame (about 200 bytes, where the
+ * flags spill) is then not stacked on top of the frames of dt_fetch's
+ * callees (dt_rd_str, dt_xfer_), so that a clause's frame, cleanpath's and
+ * the deepest chain below it stay within the 512 bytes of combined stack
+ * Linux 6.1's verifier allows (together they needed 544). The path is in
+ * DT_TMP_A, the output at scratch offset dt_res(m, 0); the output's length
+ * goes to dt_res(m, 1).
+ */
+DT_SUB u64 dt_cleanpath_walk(struct dt_bpf_mem *m, u64 strsize)
 {
-	u64 d, i = 0, j = 0, sp = 0, k, c0, c1, c2, c3, s0, s1, d1, s2, d2, e3;
+	u64 i = 0, j = 0, sp = 0, k, c0, c1, c2, c3, s0, s1, d1, s2, d2, e3;
 	u64 A, C, D1, D, E, F, adv, nout, top, done, doff, prev;
 	uint8_t *out, *src, *stack;
-	long len;
 
-	strsize = dt_strsize(strsize);
-	d = dt_alloc(m, strsize);
-	if (!d)
-		return 0;
-	len = dt_fetch(m, s, DT_TMP_A, strsize);
-	if (len < 0)
-		return 0;
-	dt_res_set(m, 0, DT_BPF_TAG_OFF(d));
 	dt_res_set(m, 1, 0);
 	/* Output byte n is out[(doff + n) & mask]: in bounds without a branch. */
 	out = DT_SP(m, 0);
@@ -193,6 +193,23 @@ DT_API u64 dt_subr_cleanpath(struct dt_bpf_mem *m, u64 strsize, u64 s)
 		i += adv;
 		dt_res_set(m, 1, j);
 	}
+	return 0;
+}
+
+DT_API u64 dt_subr_cleanpath(struct dt_bpf_mem *m, u64 strsize, u64 s)
+{
+	u64 d, j;
+	long len;
+
+	strsize = dt_strsize(strsize);
+	d = dt_alloc(m, strsize);
+	if (!d)
+		return 0;
+	len = dt_fetch(m, s, DT_TMP_A, strsize);
+	if (len < 0)
+		return 0;
+	dt_res_set(m, 0, DT_BPF_TAG_OFF(d));
+	dt_cleanpath_walk(m, strsize);
 	j = dt_res(m, 1);
 	DT_SP(m, 0)[(dt_res(m, 0) + j) & (DT_BPF_SCRATCH_SIZE - 1)] = 0;
 	return dt_res(m, 0) | DT_BPF_TAG_SCRATCH;

@@ -1,0 +1,347 @@
+// SPDX-License-Identifier: MIT
+// pid probes firing on the bpf engine, through dtrace(1), against
+// dt_pid_calls (pid_calls.c), whose calls are known: entry probes count
+// exactly the calls made with each argument; return probes give the real
+// return values (arg1; arg0 is 0, plugin.h DT_BPF_CTX_REGS_RETURN);
+// instruction-offset probes fire with the argument registers; a library
+// function (libc's getpid) is probed in the process; -c holds the command
+// until the probes are in place (main:entry fires); -p follows a running
+// process and no other process running the same program; ustack() names
+// the probed function; -x evaltime=exec holds the command before the
+// dynamic linker runs; and -c failures are reported in DTrace's words.
+#include "cli_support.hpp"
+#include "target_process.hpp"
+
+#include <gtest/gtest.h>
+
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <regex>
+#include <set>
+#include <sstream>
+
+namespace {
+
+using dt::test::bpf_cli::dtrace;
+using dt::test::pid::objdump;
+
+const std::string k_calls = DT_PID_CALLS;
+
+std::vector<std::string> bpf(std::vector<std::string> args)
+{
+	args.insert(args.begin(), {"-x", "engine=bpf", "-q"});
+	return args;
+}
+
+// "K V" lines into a map (printa("%d %@d\n", @)).
+std::map<long, long> pairs(const std::string &out)
+{
+	std::map<long, long> m;
+	std::istringstream in(out);
+	long k, v;
+	while (in >> k >> v)
+		m[k] = v;
+	return m;
+}
+
+// A child with its standard input and output on pipes, killed and reaped
+// on destruction.
+struct child {
+	pid_t pid = -1;
+	int in = -1, out = -1;
+
+	explicit child(const std::vector<std::string> &argv)
+	{
+		int i[2], o[2];
+		if (pipe2(i, O_CLOEXEC) != 0 || pipe2(o, O_CLOEXEC) != 0)
+			return;
+		pid = fork();
+		if (pid == 0) {
+			dup2(i[0], 0);
+			dup2(o[1], 1);
+			std::vector<char *> v;
+			for (const auto &a : argv)
+				v.push_back(const_cast<char *>(a.c_str()));
+			v.push_back(nullptr);
+			execv(v[0], v.data());
+			_exit(127);
+		}
+		close(i[0]);
+		close(o[1]);
+		in = i[1];
+		out = o[0];
+	}
+	~child()
+	{
+		if (in >= 0)
+			close(in);
+		if (out >= 0)
+			close(out);
+		if (pid > 0) {
+			kill(pid, SIGKILL);
+			waitpid(pid, nullptr, 0);
+		}
+	}
+	// Read standard output until it holds `what` (or EOF, or 30 s).
+	std::string read_until(const std::string &what)
+	{
+		std::string s;
+		auto end = std::chrono::steady_clock::now() + std::chrono::seconds(30);
+		while (s.find(what) == std::string::npos &&
+		       std::chrono::steady_clock::now() < end) {
+			struct pollfd p = {out, POLLIN, 0};
+			if (poll(&p, 1, 100) <= 0)
+				continue;
+			char buf[4096];
+			ssize_t n = read(out, buf, sizeof(buf));
+			if (n <= 0)
+				break;
+			s.append(buf, static_cast<size_t>(n));
+		}
+		return s;
+	}
+	void send(const std::string &bytes)
+	{
+		ASSERT_EQ(write(in, bytes.data(), bytes.size()),
+			  static_cast<ssize_t>(bytes.size()));
+	}
+	void close_input()
+	{
+		close(in);
+		in = -1;
+	}
+	// Wait for it to exit by itself; its status.
+	int wait()
+	{
+		int ws = 0;
+		waitpid(pid, &ws, 0);
+		pid = -1;
+		return WIFEXITED(ws) ? WEXITSTATUS(ws) : 128 + WTERMSIG(ws);
+	}
+};
+
+// dtrace(1) -x engine=bpf -q ARGS in the background, once it has begun
+// tracing (its BEGIN clause printed "begun").
+struct background_dtrace {
+	child c;
+	std::string out;
+	explicit background_dtrace(std::vector<std::string> args)
+		: c([&] {
+			  std::vector<std::string> v{"/usr/bin/timeout", "60",
+						     dt::test::dtrace_bin()};
+			  auto b = bpf(std::move(args));
+			  v.insert(v.end(), b.begin(), b.end());
+			  v.insert(v.end(), {"-n", "BEGIN { printf(\"begun\\n\"); }"});
+			  return v;
+		  }())
+	{
+		out = c.read_until("begun\n");
+	}
+	bool begun() const { return out.find("begun\n") != std::string::npos; }
+	// The rest of its output and its status, once it exits.
+	std::string finish(int &status)
+	{
+		out += c.read_until("\x01never");
+		status = c.wait();
+		return out;
+	}
+};
+
+TEST(PidRuntime, EntryCountsTheCallsWithEachArgument)
+{
+	REQUIRE_BPF();
+	auto r = dtrace(bpf({"-n", "pid$target::dt_pid_calls_square:entry { @[arg0] = count(); }",
+			     "-n", "END { printa(\"%d %@d\\n\", @); }", "-c", k_calls + " 6"}));
+	ASSERT_EQ(r.status, 0) << r.err;
+	std::map<long, long> want;
+	for (long i = 0; i < 6; i++)
+		want[i] = i + 1;
+	EXPECT_EQ(pairs(r.out), want) << r.out;
+}
+
+TEST(PidRuntime, EntryArgumentsAreTheFunctionsArguments)
+{
+	REQUIRE_BPF();
+	auto r = dtrace(bpf({"-n",
+			     "pid$target::dt_pid_calls_pair:entry { printf(\"%s %s %s %d %d\\n\", "
+			     "probemod, probefunc, probename, arg0, arg1); }",
+			     "-c", k_calls + " 3"}));
+	ASSERT_EQ(r.status, 0) << r.err;
+	std::string base = std::filesystem::path(k_calls).filename().string();
+	EXPECT_EQ(r.out, base + " dt_pid_calls_pair entry 0 100\n" + base +
+				 " dt_pid_calls_pair entry 1 101\n" + base +
+				 " dt_pid_calls_pair entry 2 102\n\n");
+}
+
+TEST(PidRuntime, ReturnGivesTheReturnValue)
+{
+	REQUIRE_BPF();
+	auto r = dtrace(bpf({"-n",
+			     "pid$target::dt_pid_calls_square:return { @[(long)arg1] = count(); }",
+			     "-n", "pid$target::dt_pid_calls_pair:return { @[(long)arg1] = count(); }",
+			     "-n", "pid$target::dt_pid_calls_pair:return /arg0 != 0/ { @[-1] = count(); }",
+			     "-n", "END { printa(\"%d %@d\\n\", @); }", "-c", k_calls + " 4"}));
+	ASSERT_EQ(r.status, 0) << r.err;
+	// square(i) = i*i + 1, i+1 times each; pair(i, 100 + i) = -100, 4 times.
+	std::map<long, long> want = {{1, 1}, {2, 2}, {5, 3}, {10, 4}, {-100, 4}};
+	EXPECT_EQ(pairs(r.out), want) << r.out;
+}
+
+TEST(PidRuntime, InstructionOffsetProbeFiresWithTheArgumentRegisters)
+{
+	REQUIRE_BPF();
+	auto f = objdump(k_calls, "dt_pid_calls_pair");
+	ASSERT_GE(f.insns.size(), 2u) << "objdump found no instructions";
+	char off[32];
+	std::snprintf(off, sizeof(off), "%llx",
+		      static_cast<unsigned long long>(f.insns[1].first));
+	// The second instruction: the arguments are still in their registers
+	// (a - b computes in the return register).
+	auto r = dtrace(bpf({"-n",
+			     std::string("pid$target::dt_pid_calls_pair:") + off +
+				     " { printf(\"%s %d %d\\n\", probename, arg0, arg1); }",
+			     "-c", k_calls + " 2"}));
+	ASSERT_EQ(r.status, 0) << r.err;
+	EXPECT_EQ(r.out, std::string(off) + " 0 100\n" + off + " 1 101\n\n");
+}
+
+TEST(PidRuntime, LibraryFunctionInTheProcess)
+{
+	REQUIRE_BPF();
+	auto r = dtrace(bpf({"-n", "pid$target:libc.so.6:getpid:entry { @ = count(); }", "-n",
+			     "END { printa(\"%@d\\n\", @); }", "-c", k_calls}));
+	ASSERT_EQ(r.status, 0) << r.err;
+	EXPECT_EQ(r.out, "5\n\n");
+}
+
+TEST(PidRuntime, CreatedCommandIsHeldUntilTheProbesAreInPlace)
+{
+	REQUIRE_BPF();
+	// main() is the program's first own code after its libraries'
+	// initialisation: its entry fires only if nothing ran before tracing.
+	auto r = dtrace(bpf({"-n", "pid$target:a.out:main:entry { printf(\"%s`%s\\n\", probemod, "
+			     "probefunc); }",
+			     "-c", k_calls}));
+	ASSERT_EQ(r.status, 0) << r.err;
+	EXPECT_EQ(r.out, "a.out`main\n\n");
+}
+
+TEST(PidRuntime, EvaltimeSaysWhereTheCommandIsHeld)
+{
+	REQUIRE_BPF();
+	// The dynamic linker opens libc: traced when the command is held at
+	// exec, already done when it is held at its entry point (postinit,
+	// the default).
+	const std::string d = "syscall::openat:entry /pid == $target/ { "
+			      "printf(\"%s\\n\", copyinstr(arg1)); }";
+	auto at_exec = dtrace(bpf({"-x", "evaltime=exec", "-n", d, "-c", k_calls}));
+	ASSERT_EQ(at_exec.status, 0) << at_exec.err;
+	EXPECT_NE(at_exec.out.find("libc.so.6\n"), std::string::npos) << at_exec.out;
+	for (const char *when : {"postinit", ""}) {
+		std::vector<std::string> args{"-n", d, "-c", k_calls};
+		if (*when != '\0')
+			args.insert(args.begin(), {"-x", std::string("evaltime=") + when});
+		auto r = dtrace(bpf(args));
+		ASSERT_EQ(r.status, 0) << r.err;
+		EXPECT_EQ(r.out.find("libc.so.6"), std::string::npos) << when << ": " << r.out;
+	}
+	auto bad = dtrace({"-x", "evaltime=later", "-n", "BEGIN", "-c", k_calls});
+	EXPECT_EQ(bad.status, 1);
+	EXPECT_EQ(bad.err, "dtrace: failed to set -x evaltime: Invalid value for specified option\n");
+}
+
+TEST(PidRuntime, GrabbedProcessAndOnlyIt)
+{
+	REQUIRE_BPF();
+	child target({k_calls, "-w"}), other({k_calls, "-w"});
+	ASSERT_NE(target.read_until("ready\n").find("ready"), std::string::npos);
+	ASSERT_NE(other.read_until("ready\n").find("ready"), std::string::npos);
+	background_dtrace d({"-p", std::to_string(target.pid), "-n",
+			     "pid$target::dt_pid_calls_square:entry { @[arg0] = count(); }", "-n",
+			     "END { printa(\"%d %@d\\n\", @); }"});
+	ASSERT_TRUE(d.begun()) << d.out;
+	other.send("xyz");
+	target.send("AAB");
+	other.close_input();
+	EXPECT_EQ(other.wait(), 0);
+	target.close_input(); // it exits; dtrace follows
+	EXPECT_EQ(target.wait(), 0);
+	int status = -1;
+	std::string out = d.finish(status);
+	EXPECT_EQ(status, 0);
+	EXPECT_EQ(pairs(out.substr(out.find("begun\n") + 6)),
+		  (std::map<long, long>{{'A', 2}, {'B', 1}}))
+		<< out;
+}
+
+TEST(PidRuntime, UstackStartsInTheProbedFunction)
+{
+	REQUIRE_BPF();
+	child target({k_calls, "-w"});
+	ASSERT_NE(target.read_until("ready\n").find("ready"), std::string::npos);
+	background_dtrace d({"-p", std::to_string(target.pid), "-n",
+			     "pid$target::dt_pid_calls_square:entry { ustack(); exit(0); }"});
+	ASSERT_TRUE(d.begun()) << d.out;
+	target.send("A");
+	int status = -1;
+	std::string out = d.finish(status); // the target is still running
+	EXPECT_EQ(status, 0);
+	std::string base = std::filesystem::path(k_calls).filename().string();
+	EXPECT_NE(out.find("\n              " + base + "`dt_pid_calls_square\n"), std::string::npos)
+		<< out;
+}
+
+// Is process `pid` gone (or a zombie) within two seconds?
+bool ends_soon(long pid)
+{
+	for (int i = 0; i < 200; i++) {
+		std::ifstream st("/proc/" + std::to_string(pid) + "/stat");
+		std::string line;
+		if (!std::getline(st, line))
+			return true;
+		auto close = line.rfind(')');
+		if (close != std::string::npos && line.compare(close, 3, ") Z") == 0)
+			return true;
+		usleep(10000);
+	}
+	return false;
+}
+
+TEST(PidRuntime, HeldCommandDiesWithAFailedDtrace)
+{
+	auto r = dtrace({"-n", "pid$target::dt_pid_calls_no_such_function:entry", "-c",
+			 "/bin/sleep 60"});
+	EXPECT_EQ(r.status, 1);
+	std::smatch m;
+	ASSERT_TRUE(std::regex_search(r.err, m,
+				      std::regex("probe description pid(\\d+)::dt_pid_calls_no_"
+						 "such_function:entry does not match any probes")))
+		<< r.err;
+	EXPECT_TRUE(ends_soon(std::stol(m[1]))) << "the held command outlived dtrace";
+}
+
+TEST(PidRuntime, CommandThatIsNoProgramIsReported)
+{
+	char tmpl[] = "/tmp/dt-pid-XXXXXX";
+	int fd = mkstemp(tmpl);
+	ASSERT_GE(fd, 0);
+	ASSERT_EQ(write(fd, "not a program\n", 14), 14);
+	close(fd);
+	chmod(tmpl, 0755);
+	auto r = dtrace({"-n", "BEGIN", "-c", tmpl});
+	unlink(tmpl);
+	EXPECT_EQ(r.status, 1);
+	EXPECT_EQ(r.err, std::string("dtrace: failed to execute ") + tmpl +
+				 ": cannot execute file\n");
+}
+
+} // namespace
