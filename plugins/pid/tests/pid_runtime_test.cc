@@ -223,6 +223,41 @@ TEST(PidRuntime, LibraryFunctionInTheProcess)
 	EXPECT_EQ(r.out, "5\n\n");
 }
 
+// ucaller is the caller of the current user frame: illumos returns
+// ustack[2] of dtrace_getupcstack() (after the pid and the pc), the frame
+// printed on ustack()'s second line.
+TEST(PidRuntime, UcallerIsTheSecondFrameOfUstack)
+{
+	REQUIRE_BPF();
+	child target({DT_PID_CALLS_FP, "-w"});
+	ASSERT_NE(target.read_until("ready\n").find("ready"), std::string::npos);
+	background_dtrace d({"-p", std::to_string(target.pid), "-n",
+			     "pid$target::dt_pid_calls_square:entry { ustack(2); printf(\"ucaller \"); "
+			     "ufunc(ucaller); printf(\"\\n\"); exit(0); }"});
+	ASSERT_TRUE(d.begun()) << d.out;
+	target.send("A");
+	int status = -1;
+	std::string out = d.finish(status); // the target is still running
+	EXPECT_EQ(status, 0);
+	std::vector<std::string> frames;
+	std::string ucaller;
+	std::istringstream in(out.substr(out.find("begun\n") + 6));
+	for (std::string l; std::getline(in, l);) {
+		std::string w;
+		std::istringstream(l) >> w;
+		if (w.empty())
+			continue;
+		if (w == "ucaller")
+			std::istringstream(l.substr(l.find("ucaller") + 7)) >> ucaller;
+		else
+			frames.push_back(w.substr(0, w.find("+0x")));
+	}
+	ASSERT_EQ(frames.size(), 2u) << out;
+	EXPECT_NE(frames[0].find("`dt_pid_calls_square"), std::string::npos) << out;
+	EXPECT_EQ(ucaller, frames[1]) << out;
+	EXPECT_NE(ucaller, frames[0]) << out;
+}
+
 TEST(PidRuntime, CreatedCommandIsHeldUntilTheProbesAreInPlace)
 {
 	REQUIRE_BPF();

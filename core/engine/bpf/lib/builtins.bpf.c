@@ -127,10 +127,11 @@ DT_API u64 dt_builtin(void *ctx, struct dt_bpf_mem *m, u64 var, u64 strsize)
 	case DIF_VAR_CALLER: return dt_frame(ctx, m, 1, 0);
 	/*
 	 * illumos: caller is the probed function's caller (kernel frame 1);
-	 * ucaller is pc[1] of dtrace_getupcstack, whose pc[0] is the pid: the
-	 * user thread's current pc, user frame 0.
+	 * ucaller is ustack[2] of dtrace_getupcstack(ustack, 3): [0] the pid,
+	 * [1] the user pc, [2] "the caller, which is what we're after" --
+	 * user frame 1, the second line of ustack().
 	 */
-	case DIF_VAR_UCALLER: return dt_frame(ctx, m, 0, BPF_F_USER_STACK);
+	case DIF_VAR_UCALLER: return dt_frame(ctx, m, 1, BPF_F_USER_STACK);
 	default: return dt_fault(m, DTRACEFLT_ILLOP, var);
 	}
 }
