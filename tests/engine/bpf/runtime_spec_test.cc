@@ -3,6 +3,7 @@
 // built dtrace(1) with -x engine=bpf traces the workload (-c), and the
 // output is checked against what the workload itself did (which openat()
 // calls failed, how many getppid() calls it made).
+#include "cli_support.hpp"
 #include "run_dtrace.hpp"
 
 #include <gtest/gtest.h>
@@ -22,24 +23,6 @@
 namespace {
 
 using dt::test::result;
-
-std::string bpf_unusable()
-{
-	if (!dt::test::is_root())
-		return "not root";
-	LIBBPF_OPTS(bpf_map_create_opts, o);
-	int fd = bpf_map_create(BPF_MAP_TYPE_ARRAY, "dt_probe", 4, 8, 1, &o);
-	if (fd < 0)
-		return std::string("bpf(): ") + std::strerror(errno);
-	close(fd);
-	return "";
-}
-
-#define REQUIRE_BPF()                                                              \
-	do {                                                                       \
-		if (std::string why = bpf_unusable(); !why.empty())                \
-			GTEST_SKIP() << "the bpf engine cannot run here: " << why; \
-	} while (0)
 
 result dtrace(std::vector<std::string> args, const std::map<std::string, std::string> &env = {})
 {
