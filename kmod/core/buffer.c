@@ -16,8 +16,24 @@
  *
  * An offline CPU runs no probe; its buffers are switched in place, with
  * CPU hotplug held off (cpus_read_lock) for the whole switch.
+ *
+ * Buffer policies (D's bufpolicy, illumos DTRACEBUF_*), on the principal
+ * buffers; the consumer reads fill and ring buffers only once stopped:
+ *   switch  a firing that does not fit is dropped; BUFSNAP empties
+ *   fill    the first firing that does not fit (less the space END's
+ *           clauses need, end_reserve) marks the CPU's buffer filled: it
+ *           is dropped, and so is every later firing but END's. STATUS
+ *           reports filled buffers (dtst_filled); the consumer then stops,
+ *           and END still finds its room.
+ *   ring    a firing that does not fit at the end goes to the start:
+ *           the firings from [offset, wrap_end) are the oldest left and
+ *           each new firing overwrites whole old ones (woff moves past
+ *           them, by their EPID's size), so BUFSNAP copies out
+ *           [woff, wrap_end) then [0, offset): the newest firings, oldest
+ *           first.
  */
 #include <linux/cpu.h>
+#include <linux/kprobes.h>
 #include <linux/log2.h>
 #include <linux/random.h>
 #include <linux/slab.h>
@@ -141,6 +157,86 @@ void dtrace_buffers_free(struct dtrace_state *state)
 	state->cpus = NULL;
 }
 
+/* The size of the firing at off, by its EPID (ring); 0 if not sane. */
+static notrace u64 dtrace_buffer_recsize(struct dtrace_state *state,
+					 const struct dtrace_buffer *buf, u64 off)
+{
+	u32 epid;
+
+	if (off + sizeof(dtrace_rechdr_t) > buf->size)
+		return 0;
+	memcpy(&epid, buf->data + off, sizeof(epid));
+	if (epid == 0 || epid > state->necbs)
+		return 0;
+	return state->ecbs[epid - 1]->clause->size;
+}
+
+notrace u8 *dtrace_buffer_reserve(struct dtrace_state *state, struct dtrace_buffer *buf,
+				  u64 size, bool is_end)
+{
+	u64 limit = buf->size, n;
+
+	if (size > buf->size)
+		goto drop;
+	switch (state->bufpolicy) {
+	case DTRACE_PROGF_FILL:
+		if (!is_end) {
+			if (buf->filled)
+				goto drop;
+			limit = buf->size > state->end_reserve ? buf->size - state->end_reserve : 0;
+		}
+		if (size > limit || buf->offset > limit - size) {
+			if (!is_end)
+				WRITE_ONCE(buf->filled, true);
+			goto drop;
+		}
+		break;
+	case DTRACE_PROGF_RING:
+		if (buf->offset > buf->size - size) {
+			/* To the start: what was written so far is the oldest. */
+			buf->wrap_end = buf->offset;
+			buf->woff = 0;
+			buf->offset = 0;
+			buf->wrapped = buf->wrap_end != 0;
+		}
+		/* Overwrite whole firings only: the oldest start past ours. */
+		while (buf->wrapped && buf->woff < buf->offset + size) {
+			n = dtrace_buffer_recsize(state, buf, buf->woff);
+			if (!n || buf->woff + n >= buf->wrap_end) {
+				buf->wrapped = false;	/* nothing old left */
+				break;
+			}
+			buf->woff += n;
+		}
+		break;
+	default:
+		if (buf->offset > buf->size - size)
+			goto drop;
+		break;
+	}
+	return buf->data + buf->offset;
+drop:
+	buf->drops++;
+	return NULL;
+}
+NOKPROBE_SYMBOL(dtrace_buffer_reserve);
+
+u32 dtrace_buffers_filled(struct dtrace_state *state)
+{
+	u32 n = 0;
+	int cpu;
+
+	if (!state->cpus)
+		return 0;
+	for_each_possible_cpu(cpu) {
+		struct dtrace_state_cpu *sc = state->cpus[cpu];
+
+		if (sc && (READ_ONCE(sc->buf[0].filled) || READ_ONCE(sc->buf[1].filled)))
+			n++;
+	}
+	return n;
+}
+
 struct dtrace_switch {
 	struct dtrace_state_cpu *sc;
 	bool agg;
@@ -200,15 +296,22 @@ int dtrace_buffer_snap(struct dtrace_state *state, dtrace_bufdesc_t *desc, bool 
 		dtrace_aggbuf_reset(ab);
 	} else {
 		struct dtrace_buffer *b = &sc->buf[!sc->active];
+		u64 tail = b->wrapped ? b->wrap_end - b->woff : 0;
 
-		desc->dtbd_size = b->offset;
+		/* A wrapped ring: its oldest firings first (see above). */
+		desc->dtbd_size = tail + b->offset;
 		desc->dtbd_drops = b->drops;
 		desc->dtbd_errors = b->errors;
-		if (b->offset && copy_to_user(dst, b->data, b->offset))
+		if (tail && copy_to_user(dst, b->data + b->woff, tail))
+			err = -EFAULT;
+		if (!err && b->offset && copy_to_user(dst + tail, b->data, b->offset))
 			err = -EFAULT;
 		b->offset = 0;
 		b->drops = 0;
 		b->errors = 0;
+		b->wrapped = false;
+		b->woff = b->wrap_end = 0;
+		WRITE_ONCE(b->filled, false);
 	}
 	return err;
 }

@@ -85,6 +85,21 @@ static uint64_t dtrace_env_copystr(void *env, uint64_t addr, char *dst, uint64_t
 	return done;
 }
 
+/*
+ * errno: the error of the system call returning (syscall:::return, whose
+ * arg0 is the return value: -4095 .. -1 is an error), else 0. Linux keeps
+ * no per-thread errno between calls as illumos' lwp_errno; the bpf engine
+ * gives the same.
+ */
+static uint64_t dtrace_env_errno(const struct dtrace_mstate *ms)
+{
+	s64 rv = (s64)ms->args[0];
+
+	if (strcmp(ms->probe->prov->name, "syscall") || strcmp(ms->probe->name, "return"))
+		return 0;
+	return rv < 0 && rv >= -4095 ? (uint64_t)-rv : 0;
+}
+
 static uint64_t dtrace_env_builtin(void *env, uint32_t id, uint64_t ndx, uint16_t *fault)
 {
 	const struct dtrace_mstate *ms = env;
@@ -127,8 +142,33 @@ static uint64_t dtrace_env_builtin(void *env, uint32_t id, uint64_t ndx, uint16_
 		return (uintptr_t)t;
 	case DIF_VAR_ZONENAME:
 		return (uintptr_t)"global";
+	case DIF_VAR_ERRNO:
+		return dtrace_env_errno(ms);
+	case DIF_VAR_IPL:
+		return 0;	/* Linux has no interrupt priority levels: as bpf */
+	case DIF_VAR_STACKDEPTH:
+		return dtrace_getpcstack(NULL, 0, ms->probe->aframes);
+	case DIF_VAR_CALLER: {
+		u64 pcs[2] = { 0, 0 };
+
+		/*
+		 * illumos: an anchored probe (one in a function) is where the
+		 * stack starts, so frame 0 is its caller; an unanchored one
+		 * (profile-N) starts at the interrupted pc, its caller is frame 1.
+		 */
+		dtrace_getpcstack(pcs, 2, ms->probe->aframes);
+		return ms->probe->func[0] ? pcs[0] : pcs[1];
+	}
+	case DIF_VAR_USTACKDEPTH:
+		return dtrace_getustack(NULL, 0);
+	case DIF_VAR_UCALLER: {
+		u64 pcs[2] = { 0, 0 };
+
+		/* illumos dtrace_getupcstack()'s [2]: frame 1, the caller. */
+		dtrace_getustack(pcs, 2);
+		return pcs[1];
+	}
 	default:
-		/* errno, ipl, stackdepth, caller, ustackdepth, ucaller: not yet. */
 		*fault = DTRACEFLT_ILLOP;
 		return 0;
 	}
@@ -180,6 +220,7 @@ const dif_env_ops_t dtrace_env_ops = {
 	.builtin = dtrace_env_builtin,
 	.getarg = dtrace_env_getarg,
 	.copyin = dtrace_env_copyin,
-	/* copyout, speculation, d_path: not in this milestone (ILLOP). */
+	/* copyout, d_path: not in this milestone (ILLOP). */
+	.speculation = dtrace_env_speculation,	/* spec.c */
 	.progenyof = dtrace_env_progenyof,
 };

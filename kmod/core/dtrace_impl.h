@@ -14,6 +14,8 @@
  *   agg.c             aggregating functions and the per-CPU agg buffers
  *   buffer.c          per-CPU principal buffers, the switch cross-call
  *   state.c           consumer state: open/close, GO, STOP, variables
+ *   spec.c            speculations: speculation(), speculate, commit,
+ *                     discard, the speculative buffers and their cleaner
  *   dtrace_provider.c the built-in dtrace provider: BEGIN END ERROR
  *   dev.c             /dev/dtrace and its ioctls; module init/exit
  *
@@ -40,11 +42,14 @@
 #ifndef _DTRACE_IMPL_H
 #define _DTRACE_IMPL_H
 
+#include <linux/hrtimer.h>
 #include <linux/list.h>
+#include <linux/minmax.h>
 #include <linux/mutex.h>
 #include <linux/rcupdate.h>
 #include <linux/spinlock.h>
 #include <linux/types.h>
+#include <linux/workqueue.h>
 #include <linux/xarray.h>
 
 #include <dtrace/provider.h>
@@ -185,9 +190,12 @@ void dtrace_ecb_detach(struct dtrace_ecb *ecb);
 struct dtrace_buffer {
 	u8 *data;
 	u64 size;
-	u64 offset;
+	u64 offset;			/* where the next firing goes */
 	u64 drops;
 	u64 errors;
+	bool filled;			/* bufpolicy=fill: full, stops recording */
+	bool wrapped;			/* bufpolicy=ring: [woff, wrap_end) holds */
+	u64 woff, wrap_end;		/* the oldest firings, before [0, offset) */
 };
 
 /* One CPU's aggregation buffer: entries grow up, buckets at the top. */
@@ -215,6 +223,17 @@ struct dtrace_state_cpu {
 };
 
 int dtrace_buffers_alloc(struct dtrace_state *state);
+/*
+ * Probe context: room for a firing of size bytes in buf, as the state's
+ * bufpolicy says (switch: drop when full; fill: drop and mark the buffer
+ * filled when full, keeping end_reserve bytes for END; ring: overwrite
+ * the oldest firings), or NULL and a drop. The caller commits by adding
+ * size to buf->offset.
+ */
+u8 *dtrace_buffer_reserve(struct dtrace_state *state, struct dtrace_buffer *buf, u64 size,
+			  bool is_end);
+/* How many CPUs' principal buffers filled (bufpolicy=fill). */
+u32 dtrace_buffers_filled(struct dtrace_state *state);
 void dtrace_buffers_free(struct dtrace_state *state);
 /* BUFSNAP/AGGSNAP: switch cpu's buffers and copy the inactive one out. */
 int dtrace_buffer_snap(struct dtrace_state *state, dtrace_bufdesc_t *desc, bool agg);
@@ -261,10 +280,28 @@ struct dtrace_state {
 	arch_spinlock_t dlock;		/* dstate, globals' by-ref buffers */
 
 	struct dtrace_state_cpu **cpus;	/* [nr_cpu_ids], NULL for absent CPUs */
+	u32 bufpolicy;			/* DTRACE_PROGF_FILL, _RING or 0 (switch) */
+	u64 end_reserve;		/* fill: bytes kept for END's firings */
 
 	atomic64_t errors, dblerrors;
 	int exitcpu;
 	bool exiting;
+
+	/* spec.c: speculations, from GO (nspec of them). */
+	struct dtrace_spec *specs;
+	u32 nspec;
+	bool speculates;		/* some ECB speculates: buffers needed */
+	bool spec_ends;			/* some ECB commits or discards: cleaner */
+	bool spec_running;		/* the cleaner is scheduled */
+	unsigned long spec_cleanticks;
+	struct delayed_work spec_clean;
+	atomic64_t spec_busy, spec_unavail;
+
+	/* The deadman (illumos dts_alive, dts_laststatus, dts_deadman). */
+	atomic64_t alive;		/* ns: the deadman timer last ran */
+	atomic64_t laststatus;		/* ns: the consumer's last STATUS */
+	struct hrtimer deadman;		/* from GO to destroy */
+	bool deadman_armed;
 
 	struct list_head pins;		/* struct dtrace_pin */
 };
@@ -277,6 +314,57 @@ void dtrace_state_destroy(struct dtrace_state *state);
 int dtrace_state_go(struct dtrace_state *state, u32 *cpu);
 int dtrace_state_stop(struct dtrace_state *state, u32 *cpu);
 void dtrace_state_status(struct dtrace_state *state, dtrace_status_t *st);
+
+/* Deadman tunables (module parameters, ms; see state.c). */
+extern unsigned long dtrace_deadman_interval_ms, dtrace_deadman_timeout_ms,
+	dtrace_deadman_user_ms;
+
+static inline u64 dtrace_ms_to_ns(unsigned long ms)
+{
+	return min_t(u64, ms, U32_MAX) * NSEC_PER_MSEC;
+}
+
+/* ---- spec.c --------------------------------------------------------- */
+
+/* Speculation states (illumos dtrace_speculation_state_t). */
+#define DTRACESPEC_INACTIVE		0
+#define DTRACESPEC_ACTIVE		1
+#define DTRACESPEC_ACTIVEONE		2
+#define DTRACESPEC_ACTIVEMANY		3
+#define DTRACESPEC_COMMITTING		4
+#define DTRACESPEC_COMMITTINGMANY	5
+#define DTRACESPEC_DISCARDING		6
+
+/* One speculation's buffer on one CPU: written on that CPU only. */
+struct dtrace_specbuf {
+	u8 *data;			/* NULL: the state does not speculate */
+	u64 size;
+	u64 offset;
+	u64 drops;			/* firings that did not fit, this time */
+	u64 committed_drops;		/* of committed speculations (STATUS) */
+};
+
+struct dtrace_spec {
+	u32 state;			/* DTRACESPEC_*, cmpxchg */
+	bool cleaning;			/* the cleaner's mark */
+	struct dtrace_specbuf *bufs;	/* [nr_cpu_ids] */
+};
+
+/* GO: allocate (ENOMEM frees what it made), then start the cleaner. */
+int dtrace_spec_alloc(struct dtrace_state *state);
+void dtrace_spec_start(struct dtrace_state *state);
+/* Close: stop the cleaner first; free once no probe context can see us. */
+void dtrace_spec_stop(struct dtrace_state *state);
+void dtrace_spec_free(struct dtrace_state *state);
+void dtrace_spec_status(struct dtrace_state *state, dtrace_status_t *st);
+/* Probe context; which is 0 .. nspec (the caller faults above that). */
+u64 dtrace_speculation(struct dtrace_state *state);
+uint64_t dtrace_env_speculation(void *env);	/* dif_env_ops_t.speculation */
+struct dtrace_specbuf *dtrace_speculation_buffer(struct dtrace_state *state, int cpu, u64 which);
+void dtrace_speculation_commit(struct dtrace_state *state, int cpu, u64 which);
+/* A speculated firing of size bytes into its buffer (no room: a drop). */
+void dtrace_speculation_store(struct dtrace_specbuf *buf, const u8 *rec, u32 size);
+void dtrace_speculation_discard(struct dtrace_state *state, int cpu, u64 which);
 
 /* ---- probe.c -------------------------------------------------------- */
 
@@ -310,6 +398,13 @@ extern const dif_env_ops_t dtrace_env_ops;
 extern const dif_limits_t dtrace_dif_limits;
 /* Read size bytes at a kernel or DTrace-owned address; false if bad. */
 bool dtrace_read(u64 addr, void *dst, size_t size);
+
+/* ---- stack.c: probe context ------------------------------------------ */
+
+/* User pcs (the current pc first) into pcs, at most max; NULL: count. */
+u32 dtrace_getustack(u64 *pcs, u32 max);
+/* Kernel pcs where the probe fired (past dtrace.ko and aframes); all found. */
+u32 dtrace_getpcstack(u64 *pcs, u32 max, int aframes);
 
 /* ---- dtrace_provider.c ---------------------------------------------- */
 

@@ -27,6 +27,7 @@
 
 #define DTRACE_MAX_AGGKEY	(64u << 10)
 #define DTRACE_MAX_NFRAMES	128
+#define DTRACE_MAX_UFRAMES	1024	/* ustack(), jstack() (stack.c walks) */
 
 struct dtrace_parse {
 	struct dtrace_state *state;
@@ -104,12 +105,21 @@ static int dtrace_parse_header(struct dtrace_parse *ps)
 		if (h->dtph_reserved[i])
 			return dtrace_reject(ps, offsetof(dtrace_prog_hdr_t, dtph_reserved),
 					     -EINVAL, "reserved header field set");
-	if (h->dtph_flags & DTRACE_PROGF_DESTRUCTIVE)
-		return dtrace_reject(ps, offsetof(dtrace_prog_hdr_t, dtph_flags), -EOPNOTSUPP,
-				     "destructive actions are not supported yet");
-	if (h->dtph_flags)
+	if (h->dtph_flags & ~(DTRACE_PROGF_DESTRUCTIVE | DTRACE_PROGF_FILL | DTRACE_PROGF_RING))
 		return dtrace_reject(ps, offsetof(dtrace_prog_hdr_t, dtph_flags), -EINVAL,
 				     "unknown flags 0x%x", h->dtph_flags);
+	if ((h->dtph_flags & DTRACE_PROGF_FILL) && (h->dtph_flags & DTRACE_PROGF_RING))
+		return dtrace_reject(ps, offsetof(dtrace_prog_hdr_t, dtph_flags), -EINVAL,
+				     "bufpolicy fill and ring at once");
+	if (h->dtph_spec_pad)
+		return dtrace_reject(ps, offsetof(dtrace_prog_hdr_t, dtph_spec_pad), -EINVAL,
+				     "reserved header field set");
+	if (h->dtph_nspec > DTRACE_MAX_NSPEC || h->dtph_specsize > DTRACE_MAX_SPECMEM ||
+	    (u64)h->dtph_nspec * h->dtph_specsize > DTRACE_MAX_SPECMEM)
+		return dtrace_reject(ps, offsetof(dtrace_prog_hdr_t, dtph_nspec), -E2BIG,
+				     "nspec %u of specsize %llu: at most %u, %llu bytes in all",
+				     h->dtph_nspec, h->dtph_specsize, DTRACE_MAX_NSPEC,
+				     DTRACE_MAX_SPECMEM);
 	if (h->dtph_bufsize < 64 || h->dtph_bufsize % 8)
 		return dtrace_reject(ps, offsetof(dtrace_prog_hdr_t, dtph_bufsize), -EINVAL,
 				     "bufsize %llu: at least 64, a multiple of 8",
@@ -284,15 +294,13 @@ static int dtrace_parse_agg(struct dtrace_parse *ps, u64 off, u32 psize,
 
 /* ==== ECBs and actions =============================================== */
 
-static bool dtrace_act_supported(u16 kind)
+static bool dtrace_act_supported(u16 kind, const dtrace_prog_hdr_t *h)
 {
-	if (DTRACEACT_ISDESTRUCTIVE(kind) || DTRACEACT_ISSPECULATIVE(kind))
+	/* system() is a record the consumer acts on; only with -w. */
+	if (kind == DTRACEACT_SYSTEM)
+		return h->dtph_flags & DTRACE_PROGF_DESTRUCTIVE;
+	if (DTRACEACT_ISDESTRUCTIVE(kind))
 		return false;
-	switch (kind) {
-	case DTRACEACT_USTACK:
-	case DTRACEACT_JSTACK:
-		return false;
-	}
 	return true;
 }
 
@@ -311,6 +319,9 @@ static bool dtrace_vsize_ok(const dtrace_prog_act_t *a)
 		       a->dtpa_size == 8u * a->dtpa_nframes;
 	case DTRACE_PV_PIDADDR:
 		return a->dtpa_size == 16;
+	case DTRACE_PV_USTACK:
+		return a->dtpa_nframes >= 1 && a->dtpa_nframes <= DTRACE_MAX_UFRAMES &&
+		       a->dtpa_size >= 8u + 8u * a->dtpa_nframes;
 	}
 	return false;
 }
@@ -369,11 +380,23 @@ static int dtrace_parse_ecb(struct dtrace_parse *ps, u64 off, u32 psize,
 		u64 aoff = (const u8 *)a - ps->blob;
 		bool agg = DTRACEACT_ISAGG(a->dtpa_kind);
 
-		if (!dtrace_act_supported(a->dtpa_kind))
+		if (a->dtpa_kind == DTRACEACT_SYSTEM &&
+		    !dtrace_act_supported(a->dtpa_kind, (dtrace_prog_hdr_t *)ps->blob))
+			return dtrace_reject(ps, aoff, -EPERM,
+					     "ECB %u action %u: system() is destructive: not allowed without -w",
+					     n, i + 1);
+		if (!dtrace_act_supported(a->dtpa_kind, (dtrace_prog_hdr_t *)ps->blob))
 			return dtrace_reject(ps, aoff, -EOPNOTSUPP,
 					     "ECB %u action %u: action kind 0x%x is not supported yet",
 					     n, i + 1, a->dtpa_kind);
-		if (a->dtpa_role > DTRACE_PROLE_INCR || a->dtpa_vkind > DTRACE_PV_PIDADDR ||
+		/* speculate(), commit(), discard(): one record with its id. */
+		if (DTRACEACT_ISSPECULATIVE(a->dtpa_kind) &&
+		    (a->dtpa_role != DTRACE_PROLE_ARG || !a->dtpa_difo ||
+		     !(a->dtpa_flags & DTRACE_PACT_FIRST) || a->dtpa_vkind != DTRACE_PV_INT))
+			return dtrace_reject(ps, aoff, -EINVAL,
+					     "ECB %u action %u: a speculative action needs its speculation id",
+					     n, i + 1);
+		if (a->dtpa_role > DTRACE_PROLE_INCR || a->dtpa_vkind > DTRACE_PV_USTACK ||
 		    (a->dtpa_flags & ~DTRACE_PACT_FIRST) || a->dtpa_difo > prog->ndifos ||
 		    agg != (a->dtpa_role != DTRACE_PROLE_ARG))
 			return dtrace_reject(ps, aoff, -EINVAL,
@@ -629,6 +652,7 @@ int dtrace_enable(struct dtrace_state *state, dtrace_enable_t *en)
 {
 	struct dtrace_parse ps = { .state = state, .en = en };
 	dtrace_prog_hdr_t *h;
+	u32 i, j;
 	int err;
 
 	lockdep_assert_held(&state->lock);
@@ -673,6 +697,18 @@ int dtrace_enable(struct dtrace_state *state, dtrace_enable_t *en)
 		state->opts_set = true;
 	}
 	list_add_tail(&ps.prog->list, &state->progs);
+	/* Speculative buffers are allocated at GO only for a state that speculates. */
+	for (i = 0; i < ps.prog->nclauses; i++)
+		for (j = 0; j < ps.prog->clauses[i].nacts; j++)
+			switch (ps.prog->clauses[i].acts[j].kind) {
+			case DTRACEACT_SPECULATE:
+				state->speculates = true;
+				break;
+			case DTRACEACT_COMMIT:
+			case DTRACEACT_DISCARD:
+				state->spec_ends = true;
+				break;
+			}
 	return 0;
 fail:
 	dtrace_prog_free(ps.prog);

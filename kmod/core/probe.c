@@ -18,6 +18,11 @@
  *         fires for this state with (0, epid, action, DIF offset, fault,
  *         illegal value) — unless the fault is in an ERROR clause itself
  *         (then a double error is counted)
+ *       speculate(id) (spec.c) ─► at the end the firing is moved to
+ *         this CPU's buffer of that speculation (not active: dropped);
+ *         commit(id) ─► the firing is committed, then the speculation's
+ *         data on this CPU copied after it; discard(id); an id above
+ *         nspec is an illegal operation (a fault)
  *       success ─► the firing is committed (the buffer offset moves);
  *         exit() moves the state to DRAINING
  *
@@ -62,6 +67,28 @@ static bool dtrace_ecb_live(int activity, dtrace_id_t id)
 		return false;
 	}
 }
+
+/*
+ * Probe context (illumos dtrace_probe()): true if the state is dead, in
+ * which case it is now KILLED and nothing more is recorded for it.
+ */
+static bool dtrace_state_deadman_check(struct dtrace_state *state, u64 now)
+{
+	s64 behind = (s64)(now - (u64)atomic64_read(&state->alive));
+	int cur;
+
+	if (likely(behind <= (s64)dtrace_ms_to_ns(READ_ONCE(dtrace_deadman_timeout_ms))))
+		return false;
+	if (state->opts.dtph_flags & DTRACE_PROGF_DESTRUCTIVE)
+		return false;
+	do {
+		cur = READ_ONCE(state->activity);
+		if (cur == DTRACE_ACTIVITY_KILLED || cur == DTRACE_ACTIVITY_STOPPED)
+			return true;
+	} while (cmpxchg(&state->activity, cur, DTRACE_ACTIVITY_KILLED) != cur);
+	return true;
+}
+NOKPROBE_SYMBOL(dtrace_state_deadman_check);
 
 /* What one ECB firing needs besides the VM context. */
 struct dtrace_firing {
@@ -120,6 +147,12 @@ static bool dtrace_store_value(struct dtrace_firing *f, const struct dtrace_act 
 	case DTRACE_PV_STACK:
 		stack_trace_save((unsigned long *)dst, a->nframes, probe->aframes + 2);
 		return true;
+	case DTRACE_PV_USTACK:
+		/* The pid, then the user pcs; the rest stays zero (jstack strings). */
+		pid = current->mm ? task_tgid_nr(current) : 0;
+		memcpy(dst, &pid, 8);
+		dtrace_getustack((u64 *)(dst + 8), a->nframes);
+		return true;
 	case DTRACE_PV_PIDADDR:
 		pid = task_tgid_nr(current);
 		memcpy(dst, &pid, 8);
@@ -154,18 +187,17 @@ static void dtrace_ecb_fire(const struct dtrace_ecb *ecb, struct dtrace_mstate *
 	dif_ctx_t *ctx = &f.ctx;
 	const struct dtrace_aggdesc *keyagg = NULL;
 	dtrace_rechdr_t hdr;
-	bool locked = false, exits = false;
+	bool locked = false, exits = false, committed = false;
+	struct dtrace_specbuf *specbuf = NULL;
 	u32 i, which = 0;
 	u8 *rec;
 
 	if (!sc)
 		return;
 	buf = &sc->buf[sc->active];
-	if (cl->size > buf->size || buf->offset > buf->size - cl->size) {
-		buf->drops++;
+	rec = dtrace_buffer_reserve(state, buf, cl->size, ms->probe->id == dtrace_probeid_end);
+	if (!rec)
 		return;
-	}
-	rec = buf->data + buf->offset;
 
 	/* Clause-locals live for one probe firing, across its clauses. */
 	if (sc->firing != dc->firing) {
@@ -232,6 +264,25 @@ static void dtrace_ecb_fire(const struct dtrace_ecb *ecb, struct dtrace_mstate *
 		case DTRACE_PROLE_ARG:
 			if ((a->flags & DTRACE_PACT_FIRST) && a->kind == DTRACEACT_EXIT)
 				exits = true;
+			if ((a->flags & DTRACE_PACT_FIRST) && DTRACEACT_ISSPECULATIVE(a->kind)) {
+				if (v > state->nspec) {
+					dtrace_fault_at(&f, DTRACEFLT_ILLOP, v);
+					goto fault;
+				}
+				if (a->kind == DTRACEACT_SPECULATE) {
+					specbuf = v ? dtrace_speculation_buffer(state, ms->cpu, v) : NULL;
+					if (!specbuf)
+						goto out;	/* dropped, silently */
+				} else if (a->kind == DTRACEACT_COMMIT) {
+					if (!specbuf && !committed) {
+						buf->offset += cl->size;
+						committed = true;
+					}
+					dtrace_speculation_commit(state, ms->cpu, v);
+				} else {
+					dtrace_speculation_discard(state, ms->cpu, v);
+				}
+			}
 			if (a->size && !dtrace_store_value(&f, a, v, rec + a->offset, ms->probe))
 				goto fault;
 			break;
@@ -269,8 +320,11 @@ static void dtrace_ecb_fire(const struct dtrace_ecb *ecb, struct dtrace_mstate *
 		}
 	}
 
-	/* Committed: the firing stays in the buffer. */
-	buf->offset += cl->size;
+	/* Committed: the firing stays in the buffer (or goes to the speculation's). */
+	if (specbuf)
+		dtrace_speculation_store(specbuf, rec, cl->size);
+	else if (!committed)
+		buf->offset += cl->size;
 	if (exits && cmpxchg(&state->activity, DTRACE_ACTIVITY_ACTIVE,
 			     DTRACE_ACTIVITY_DRAINING) == DTRACE_ACTIVITY_ACTIVE) {
 		WRITE_ONCE(state->exitcpu, ms->cpu);
@@ -326,6 +380,8 @@ void dtrace_probe_fire(struct dtrace_probe *probe, const u64 *args, struct dtrac
 			continue;	/* ERROR fires per state, from a fault */
 		/* Acquire: pairs with GO's release, so its buffers are visible. */
 		if (!dtrace_ecb_live(smp_load_acquire(&ecb->state->activity), probe->id))
+			continue;
+		if (dtrace_state_deadman_check(ecb->state, ms.timestamp))
 			continue;
 		dtrace_ecb_fire(ecb, &ms, dc);
 	}

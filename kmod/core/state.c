@@ -13,16 +13,43 @@
  * scalar globals (globals[id - UBASE]), by-ref globals and each CPU's
  * by-ref clause-locals in one varmem region (the VM's writable variable
  * memory), and the dynamic-variable arena (self->, associative arrays).
+ *
+ * The deadman (illumos dtrace_state_deadman()): from GO on, a timer runs
+ * every deadman_interval_ms (1 s) and advances the state's "alive" time,
+ * but only while its consumer keeps calling STATUS (the last call less
+ * than deadman_user_ms, 30 s, ago). Probe context compares its time with
+ * alive: more than deadman_timeout_ms (10 s) behind, the state moves to
+ * KILLED (unless destructive actions are allowed, -w) and none of its
+ * ECBs runs again; the consumer sees KILLED in STATUS and aborts. So a
+ * consumer that stops consuming, or a machine too busy in probe context
+ * to run the timer, no longer pays for tracing. The three times are
+ * module parameters (/sys/module/dtrace/parameters/deadman_*_ms), which
+ * the VM tests shorten.
  */
 #define pr_fmt(fmt) "dtrace: " fmt
 
+#include <linux/moduleparam.h>
 #include <linux/slab.h>
+#include <linux/timekeeping.h>
+#include <linux/version.h>
 #include <linux/vmalloc.h>
 
 #include "dtrace_impl.h"
 
 LIST_HEAD(dtrace_states);
 unsigned int dtrace_nopen;
+
+unsigned long dtrace_deadman_interval_ms = 1000;	/* illumos dtrace_deadman_interval */
+unsigned long dtrace_deadman_timeout_ms = 10000;	/* dtrace_deadman_timeout */
+unsigned long dtrace_deadman_user_ms = 30000;		/* dtrace_deadman_user */
+module_param_named(deadman_interval_ms, dtrace_deadman_interval_ms, ulong, 0644);
+MODULE_PARM_DESC(deadman_interval_ms, "How often the deadman timer runs (ms, default 1000)");
+module_param_named(deadman_timeout_ms, dtrace_deadman_timeout_ms, ulong, 0644);
+MODULE_PARM_DESC(deadman_timeout_ms,
+		 "A consumer is killed when its deadman is this far behind (ms, default 10000)");
+module_param_named(deadman_user_ms, dtrace_deadman_user_ms, ulong, 0644);
+MODULE_PARM_DESC(deadman_user_ms,
+		 "The deadman stops once the consumer has not asked for status this long (ms, default 30000)");
 
 #define DTRACE_MAX_VARBUF	(64u << 10)	/* one by-ref variable */
 #define DTRACE_MAX_VARMEM	(64u << 20)	/* all of them, all CPUs */
@@ -178,6 +205,68 @@ nomem:
 	return -ENOMEM;
 }
 
+/* Timer context (never probe context): the consumer is still there. */
+static enum hrtimer_restart dtrace_state_deadman(struct hrtimer *t)
+{
+	struct dtrace_state *state = container_of(t, struct dtrace_state, deadman);
+	u64 now = ktime_get_mono_fast_ns();
+	u64 interval = dtrace_ms_to_ns(max(READ_ONCE(dtrace_deadman_interval_ms), 1ul));
+
+	if (now - (u64)atomic64_read(&state->laststatus) <
+	    dtrace_ms_to_ns(READ_ONCE(dtrace_deadman_user_ms)))
+		atomic64_set(&state->alive, now);
+	hrtimer_forward_now(t, ns_to_ktime(interval));
+	return HRTIMER_RESTART;
+}
+
+static void dtrace_deadman_start(struct dtrace_state *state)
+{
+	u64 interval = dtrace_ms_to_ns(max(READ_ONCE(dtrace_deadman_interval_ms), 1ul));
+	u64 now = ktime_get_mono_fast_ns();
+
+	atomic64_set(&state->alive, now);
+	atomic64_set(&state->laststatus, now);
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 13, 0)
+	hrtimer_setup(&state->deadman, dtrace_state_deadman, CLOCK_MONOTONIC, HRTIMER_MODE_REL);
+#else
+	hrtimer_init(&state->deadman, CLOCK_MONOTONIC, HRTIMER_MODE_REL);
+	state->deadman.function = dtrace_state_deadman;
+#endif
+	hrtimer_start(&state->deadman, ns_to_ktime(interval), HRTIMER_MODE_REL);
+	state->deadman_armed = true;
+}
+
+/* bufpolicy, and for fill the room END's firings keep (illumos dts_reserve). */
+static void dtrace_buffer_policy(struct dtrace_state *state)
+{
+	u32 i;
+
+	state->bufpolicy = state->opts.dtph_flags & (DTRACE_PROGF_FILL | DTRACE_PROGF_RING);
+	state->end_reserve = 0;
+	for (i = 0; i < state->necbs; i++)
+		if (state->ecbs[i]->probe->id == dtrace_probeid_end)
+			state->end_reserve += state->ecbs[i]->clause->size;
+}
+
+/*
+ * After BEGIN: providers whose probes fire on their own clock arm them now
+ * (dtps_start), so that tick-1s first fires a second after BEGIN.
+ */
+static void dtrace_state_start_probes(struct dtrace_state *state)
+{
+	u32 i;
+
+	mutex_lock(&dtrace_lock);
+	for (i = 0; i < state->necbs; i++) {
+		struct dtrace_probe *p = state->ecbs[i]->probe;
+		struct dtrace_provider *prov = p->prov;
+
+		if (prov->pops->dtps_start && !prov->defunct && p->necbs)
+			prov->pops->dtps_start(prov->arg, p->id, p->arg);
+	}
+	mutex_unlock(&dtrace_lock);
+}
+
 int dtrace_state_go(struct dtrace_state *state, u32 *cpu)
 {
 	int err;
@@ -187,18 +276,27 @@ int dtrace_state_go(struct dtrace_state *state, u32 *cpu)
 		return -EBUSY;
 	if (!state->opts_set)
 		return -EINVAL;
+	dtrace_buffer_policy(state);
 	err = dtrace_vars_setup(state);
 	if (!err)
 		err = dtrace_buffers_alloc(state);
+	if (!err) {
+		err = dtrace_spec_alloc(state);
+		if (err)
+			dtrace_buffers_free(state);
+	}
 	if (err) {
 		dtrace_vars_free(state);
 		state->nglobals = state->nlocals = 0;
 		return err;
 	}
+	dtrace_deadman_start(state);
+	dtrace_spec_start(state);
 	/* Publish the buffers before any probe context can see the state live. */
 	smp_store_release(&state->activity, DTRACE_ACTIVITY_WARMUP);
 	*cpu = dtrace_probe_state(state, dtrace_probeid_begin);
 	cmpxchg(&state->activity, DTRACE_ACTIVITY_WARMUP, DTRACE_ACTIVITY_ACTIVE);
+	dtrace_state_start_probes(state);
 	return 0;
 }
 
@@ -211,6 +309,8 @@ int dtrace_state_stop(struct dtrace_state *state, u32 *cpu)
 		return -EINVAL;
 	if (act == DTRACE_ACTIVITY_STOPPED)
 		return -EALREADY;
+	if (act == DTRACE_ACTIVITY_KILLED)
+		return -EINVAL;		/* as illumos: only ACTIVE or DRAINING stop */
 	WRITE_ONCE(state->activity, DTRACE_ACTIVITY_DRAINING);
 	*cpu = dtrace_probe_state(state, dtrace_probeid_end);
 	WRITE_ONCE(state->activity, DTRACE_ACTIVITY_STOPPED);
@@ -222,16 +322,19 @@ int dtrace_state_stop(struct dtrace_state *state, u32 *cpu)
 void dtrace_state_status(struct dtrace_state *state, dtrace_status_t *st)
 {
 	memset(st, 0, sizeof(*st));
+	atomic64_set(&state->laststatus, ktime_get_mono_fast_ns());
 	if (state->have_dstate) {
 		st->dtst_dyndrops = READ_ONCE(state->dstate.drops);
 		st->dtst_dyndrops_dirty = READ_ONCE(state->dstate.dirty_drops);
 	}
 	st->dtst_errors = atomic64_read(&state->errors);
 	st->dtst_dblerrors = atomic64_read(&state->dblerrors);
+	dtrace_spec_status(state, st);
 	st->dtst_nested = dtrace_nested_drops();
 	st->dtst_activity = READ_ONCE(state->activity);
 	st->dtst_exiting = READ_ONCE(state->exiting);
 	st->dtst_exitcpu = READ_ONCE(state->exitcpu);
+	st->dtst_filled = dtrace_buffers_filled(state);
 }
 
 /* The consumer closed /dev/dtrace (or died): tear everything down. */
@@ -240,6 +343,9 @@ void dtrace_state_destroy(struct dtrace_state *state)
 	struct dtrace_prog *prog, *tmp;
 	u32 i;
 
+	if (state->deadman_armed)
+		hrtimer_cancel(&state->deadman);
+	dtrace_spec_stop(state);
 	mutex_lock(&dtrace_lock);
 	WRITE_ONCE(state->activity, DTRACE_ACTIVITY_STOPPED);
 	for (i = 0; i < state->necbs; i++)
@@ -253,6 +359,7 @@ void dtrace_state_destroy(struct dtrace_state *state)
 	for (i = 0; i < state->necbs; i++)
 		kfree(state->ecbs[i]);
 	kvfree(state->ecbs);
+	dtrace_spec_free(state);
 	dtrace_buffers_free(state);
 	dtrace_vars_free(state);
 	list_for_each_entry_safe(prog, tmp, &state->progs, list) {

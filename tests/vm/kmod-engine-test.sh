@@ -4,7 +4,9 @@
 # against the guest kernel's headers into one module directory, boots the
 # guest once (two CPUs) and runs tests/vm/kmod-engine-guest.sh, then
 # tests/vm/kmod-providers-guest.sh (profile, proc, `dtrace -l` from the
-# kernel) there, which run the host-built bin/dtrace with -x engine=kmod
+# kernel) and tests/vm/kmod-robust-guest.sh (deadman, timers at GO, buffer
+# policies, user stacks, built-ins, a torture of DTRACE_VM_TORTURE_SECS
+# seconds, default 120) there, which run the host-built bin/dtrace with -x engine=kmod
 # and DTRACE_KMOD_DIR pointing at that directory: dtrace loads the modules
 # itself. Any oops, WARN or lockup in the guest fails the test
 # (tools/vm/run.sh).
@@ -41,14 +43,24 @@ for p in profile proc; do
 	[ -f "$plugdir/dt_$p.so" ] || vm_fail "no $p plugin in $plugdir (build dt_$p)"
 done
 
+# kmod-robust-guest.sh's ustack() target, with frame pointers.
+cc -O0 -fno-omit-frame-pointer -o "$vm_work/ustk" "$top/tests/vm/ustk.c" ||
+	vm_fail "building tests/vm/ustk.c failed"
+# Its torture runs DTRACE_VM_TORTURE_SECS seconds (default 120).
+torture=${DTRACE_VM_TORTURE_SECS:-120}
+[[ $torture =~ ^[0-9]+$ ]] || vm_fail "DTRACE_VM_TORTURE_SECS must be a number of seconds"
+
 # One boot: the engine's checks, then the providers' (which reload what
-# the first script unloaded at its end).
-vm_run 0 -c 2 -t 1000 bash -c 'bash "$1" "$3" "$4"; bash "$2" "$3" "$4"' guest \
+# the first script unloaded at its end), then the robustness checks and
+# the torture (kmod-robust-guest.sh).
+vm_run 0 -c 2 -t $((1100 + torture)) bash -c \
+	'bash "$1" "$4" "$5"; bash "$2" "$4" "$5"; bash "$3" "$4" "$5" "$6" "$7"' guest \
 	"$top/tests/vm/kmod-engine-guest.sh" "$top/tests/vm/kmod-providers-guest.sh" \
-	"$dtrace" "$mods"
+	"$top/tests/vm/kmod-robust-guest.sh" "$dtrace" "$mods" "$vm_work/ustk" "$torture"
 cat "$vm_out"
 vm_expect "$vm_out" '^ALL DONE$'
 vm_expect "$vm_out" '^PROVIDERS DONE$'
+vm_expect "$vm_out" '^ROBUST DONE$'
 if grep -q '^not ok' "$vm_out"; then
 	vm_fail "a kmod engine check failed"
 fi

@@ -3,7 +3,7 @@
 # this): loads dtrace.ko and dt_test.ko, runs kmod_client's checks, checks
 # module safety (rmmod refused while in use, allowed after close; a
 # consumer that dies mid-trace leaves nothing enabled), the syscall
-# provider (dtrace_syscall.ko) and 100 load/unload cycles. Prints one line per step; exits non-zero at the first failure.
+# provider (dtrace_syscall.ko), the deadman and 100 load/unload cycles. Prints one line per step; exits non-zero at the first failure.
 #
 # Usage: kmod-guest.sh KMOD_BUILD_DIR KMOD_CLIENT
 set -uo pipefail
@@ -34,6 +34,10 @@ echo "step: rmmod refused while in use"
 "$client" abandon || fail "kmod_client abandon"
 [ "$(cat /sys/kernel/debug/dt_test/enabled)" = 0 ] || fail "dt_test still enabled after its consumer died"
 echo "step: a dead consumer's probes are disabled"
+
+# The deadman: a consumer that stops calling STATUS is killed.
+"$client" deadman || fail "kmod_client deadman"
+echo "step: deadman"
 
 insmod "$1/syscall/dtrace_syscall.ko" || fail "insmod dtrace_syscall.ko"
 "$client" syscall || fail "kmod_client syscall"

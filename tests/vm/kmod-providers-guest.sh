@@ -42,11 +42,9 @@ echo "# providers: kernel $(uname -r), $ncpu CPUs, modules from $DTRACE_KMOD_DIR
 
 # ---- profile ----------------------------------------------------------
 
-# Timers start when a probe is enabled (ENABLE), as illumos' cyclics do,
-# and firings before GO are not traced. Under emulation on a busy host
-# ENABLE to GO can take most of a second, so a clause that ends tracing
-# on a tick waits for its second traced firing (/t++/): at least one
-# interval of tracing, however late GO was.
+# Timers start at GO, after BEGIN (dtps_start; kmod-robust-guest.sh checks
+# it). A clause that ends tracing on a tick still waits for its second
+# firing (/t++/): at least one full interval of tracing.
 
 # 1. profile-997 fires on every CPU; tick-1s ends it. The compiler has no
 #    `cpu` built-in yet (the ISA defines no DIF_VAR_CPU/CURCPU): the CPU is
@@ -102,14 +100,16 @@ check "no enabled profile probe left (refcnt 0)" [ "$(refcnt dtrace_profile)" = 
 
 # ---- proc -------------------------------------------------------------
 
-# 5. exec-success in the new program (execname is the new one).
+# 5. exec-success in the new program (execname is the new one). The
+#    command is held after its own exec (illumos Pcreate()): env's exec of
+#    cat, in the same process, is the one seen.
 dt execok -qn 'proc:::exec-success /pid == $target/ { printf("exec-success %s\n", execname); }' \
-	-c 'cat /etc/hostname'
+	-c 'env cat /etc/hostname'
 check "exec-success: exit 0" [ "$(rc execok)" = 0 ]
 check "dtrace loaded dtrace_proc.ko" grep -q '^dtrace_proc ' /proc/modules
 check "exec-success: execname cat" has "$w/execok.out" '^exec-success cat$'
 dt psargs -n 'proc:::exec-success /pid == $target/ { trace(curpsinfo->pr_psargs); }' \
-	-c 'cat /etc/hostname /etc/hostname'
+	-c 'env cat /etc/hostname /etc/hostname'
 check "exec-success: curpsinfo->pr_psargs is the command line" \
 	has "$w/psargs.out" '^ +[0-9]+ +[0-9]+ +:exec-success +cat /etc/hostname /etc/hostname *$'
 

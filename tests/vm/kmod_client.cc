@@ -12,6 +12,7 @@
 //   kmod_client abandon        enable, go, fire, exit without STOP or close
 //   kmod_client syscall        the syscall provider: openat seen for a path
 //   kmod_client churn N        N x (enable syscall:::, go, close without STOP)
+//   kmod_client deadman        a consumer that stops calling STATUS is KILLED
 //   kmod_client list N         list every probe N times
 //
 // `run` prints "ok - <what>" or "not ok - <what>: <why>" per check and
@@ -325,13 +326,25 @@ void check_rejects(int fd)
 	}
 	{
 		blob b;
-		uint32_t n = b.add(constant(1));
+		b.add(constant(1));
 		ecb e = test_ecb(1, 16);
-		e.acts.push_back({DTRACEACT_SPECULATE, DTRACE_PROLE_ARG, DTRACE_PV_INT, n, 0, 0});
+		e.acts.push_back({DTRACEACT_SPECULATE, DTRACE_PROLE_ARG, DTRACE_PV_INT, 0, 0, 0});
 		b.add(e);
 		auto r = enable(fd, b);
-		check(r.rc < 0 && r.err == EOPNOTSUPP, std::string("ENABLE speculate(): EOPNOTSUPP (") +
-							       r.en.dten_errmsg + ")");
+		check(r.rc < 0 && r.err == EINVAL,
+		      std::string("ENABLE speculate() without its id: EINVAL (") + r.en.dten_errmsg +
+			      ")");
+	}
+	{
+		blob b;
+		uint32_t n = b.add(constant(1));
+		ecb e = test_ecb(1, 16);
+		e.acts.push_back({DTRACEACT_SYSTEM, DTRACE_PROLE_ARG, DTRACE_PV_INT, n, 0, 0});
+		b.add(e);
+		auto r = enable(fd, b);
+		check(r.rc < 0 && r.err == EPERM,
+		      std::string("ENABLE system() without DTRACE_PROGF_DESTRUCTIVE: EPERM (") +
+			      r.en.dten_errmsg + ")");
 	}
 	{
 		blob b;
@@ -795,6 +808,78 @@ int churn(int n)
 	return 0;
 }
 
+// The deadman (dtrace.ko's deadman_*_ms parameters, shortened here and
+// restored after): of two consumers tracing dt_test:::test, the one that
+// keeps calling STATUS stays ACTIVE; the one that stops is KILLED once
+// probe context sees its deadman too far behind, records nothing more,
+// and STOP refuses it (EINVAL), as illumos.
+bool set_param(const char *name, const char *v)
+{
+	std::string path = std::string("/sys/module/dtrace/parameters/") + name;
+	FILE *f = std::fopen(path.c_str(), "w");
+	if (f == nullptr)
+		return false;
+	bool ok = std::fputs(v, f) >= 0;
+	return std::fclose(f) == 0 && ok;
+}
+
+int deadman()
+{
+	bool params = set_param("deadman_interval_ms", "50") &&
+		      set_param("deadman_timeout_ms", "1000") && set_param("deadman_user_ms", "500");
+	check(params, "deadman: parameters shortened (50, 1000, 500 ms)");
+	dtrace_conf_t conf{};
+	int fds[2];
+	for (int &fd : fds) {
+		fd = open_dev();
+		ioctl(fd, DTRACEIOC_CONF, &conf);
+		blob b;
+		uint32_t d = b.add(builtin(DIF_VAR_ARG0));
+		ecb e = test_ecb(1, 24);
+		e.acts = {{DTRACEACT_DIFEXPR, DTRACE_PROLE_ARG, DTRACE_PV_INT, d, 16, 8}};
+		b.add(e);
+		auto r = enable(fd, b);
+		uint32_t cpu;
+		check(r.rc == 0 && ioctl(fd, DTRACEIOC_GO, &cpu) == 0, "deadman: enable and GO",
+		      r.en.dten_errmsg);
+	}
+	// 3 s: fds[0] asks for status every 100 ms, fds[1] never; the probe fires.
+	for (int i = 0; i < 30; i++) {
+		dtrace_status_t st{};
+		ioctl(fds[0], DTRACEIOC_STATUS, &st);
+		fire(10, 1);
+		usleep(100000);
+	}
+	dtrace_status_t live{}, dead{};
+	ioctl(fds[0], DTRACEIOC_STATUS, &live);
+	ioctl(fds[1], DTRACEIOC_STATUS, &dead);
+	check(live.dtst_activity == DTRACE_ACTIVITY_ACTIVE,
+	      "deadman: the consumer calling STATUS is ACTIVE (" +
+		      std::to_string(live.dtst_activity) + ")");
+	check(dead.dtst_activity == DTRACE_ACTIVITY_KILLED,
+	      "deadman: the silent consumer is KILLED (" + std::to_string(dead.dtst_activity) +
+		      ")");
+	// Nothing is recorded for a killed state: drain, fire, drain again.
+	std::string err;
+	uint64_t drops = 0;
+	(void)drain(fds[1], conf, 4 << 20, &drops, &err);
+	fire(10, 2);
+	auto after = drain(fds[1], conf, 4 << 20, &drops, &err);
+	check(err.empty() && after.empty(), "deadman: a killed state records nothing", err);
+	uint32_t cpu;
+	errno = 0;
+	check(ioctl(fds[1], DTRACEIOC_STOP, &cpu) < 0 && errno == EINVAL,
+	      "deadman: STOP of a killed state: EINVAL");
+	check(ioctl(fds[0], DTRACEIOC_STOP, &cpu) == 0, "deadman: STOP of the live one");
+	close(fds[0]);
+	close(fds[1]);
+	check(set_param("deadman_interval_ms", "1000") && set_param("deadman_timeout_ms", "10000") &&
+		      set_param("deadman_user_ms", "30000"),
+	      "deadman: parameters restored");
+	std::printf("kmod_client: %d passed, %d failed\n", passed, failed);
+	return failed ? 1 : 0;
+}
+
 // List every probe n times (PROBES), concurrently with churn.
 int list(int n)
 {
@@ -824,10 +909,12 @@ int main(int argc, char **argv)
 		return abandon();
 	if (cmd == "syscall")
 		return syscalls();
+	if (cmd == "deadman")
+		return deadman();
 	if (cmd == "churn" && argc > 2)
 		return churn(std::atoi(argv[2]));
 	if (cmd == "list" && argc > 2)
 		return list(std::atoi(argv[2]));
-	std::fprintf(stderr, "usage: kmod_client run | open CMD... | busy CMD... | abandon | syscall | churn N | list N\n");
+	std::fprintf(stderr, "usage: kmod_client run | open CMD... | busy CMD... | abandon | syscall | churn N | list N | deadman\n");
 	return 2;
 }

@@ -14,13 +14,18 @@
 //                    aggrate meanwhile, so that they do not fill
 //   stop()           STOP: END fires
 //   drain(sink)      in dtrace_work()'s order: status counters as drops
-//                    ("dynamic", "dynamic_dirty", "dblerror"), the
+//                    ("dynamic", "dynamic_dirty", "speculative",
+//                    "speculative_busy", "speculative_unavail",
+//                    "dblerror"), the
 //                    aggregation deltas (AGGSNAP per CPU, at aggrate, and
 //                    always once stopped or exiting) with their
 //                    "aggregation" drops, then each CPU's principal buffer
 //                    (BUFSNAP): firings in order, the engine's own ERROR
 //                    firings turned into fault reports where they happened,
 //                    then that CPU's "principal" drops
+//                    (bufpolicy fill and ring: principal buffers once,
+//                    after STOP; a filled buffer stops tracing as exit()
+//                    does; the deadman's KILLED aborts, as illumos)
 //   ~kmod_engine     the device is closed: the kernel disables and frees
 //                    the enabling (also when the process dies)
 #include "device.hpp"
@@ -69,6 +74,8 @@ template <typename T> T load(const uint8_t *p)
 
 constexpr uint64_t k_poll_ns = 25'000'000; // STATUS while waiting
 
+void check_killed(const dtrace_status_t &st);
+
 class kmod_engine final : public engine {
 public:
 	explicit kmod_engine(const engine_settings &s) : s_(s) {}
@@ -91,6 +98,8 @@ private:
 	std::vector<uint32_t> epid_size_;    // [epid]
 	std::vector<uint32_t> epid_cookie_;  // [epid]
 	bool started_ = false, stopped_ = false, exiting_ = false;
+	// bufpolicy fill or ring: principal buffers are read once, after STOP.
+	bool read_at_stop_ = false, fill_ = false;
 	dtrace_status_t seen_{};
 	uint64_t aggrate_ = 1'000'000'000;
 	uint64_t last_agg_ = 0;
@@ -179,6 +188,7 @@ std::vector<enabled_probe> kmod_engine::enable(const program &p)
 
 	dt::kmod::blob_options bo;
 	bo.strip_destructive = !s_.destructive && !prog_.option("destructive");
+	bo.destructive = !bo.strip_destructive;
 	bo.max_bufsize = conf_.dtc_max_bufsize ? conf_.dtc_max_bufsize : bo.max_bufsize;
 	blob_ = dt::kmod::make_program_blob(prog_, bo);
 
@@ -235,6 +245,10 @@ std::vector<enabled_probe> kmod_engine::enable(const program &p)
 						   " does not match any probes");
 	buf_.assign(blob_.bufsize, 0);
 	aggbuf_.assign(blob_.aggsize, 0);
+	if (auto v = prog_.option("bufpolicy")) {
+		fill_ = *v == "fill";
+		read_at_stop_ = fill_ || *v == "ring";
+	}
 	return out;
 }
 
@@ -268,10 +282,24 @@ void kmod_engine::stop()
 	stopped_ = true;
 }
 
+// The deadman killed the state (ioctl.h DTRACE_ACTIVITY_KILLED): as
+// illumos dt_handle_status() -> EDT_BRICKED, which dtrace(1) reports as
+// "processing aborted" and exits 1.
+void check_killed(const dtrace_status_t &st)
+{
+	if (st.dtst_activity == DTRACE_ACTIVITY_KILLED)
+		throw engine_error("processing aborted: Abort due to systemic unresponsiveness");
+}
+
 void kmod_engine::refresh_status()
 {
 	dtrace_status_t st{};
-	if (dev_.status(st) == 0 && st.dtst_exiting)
+	if (dev_.status(st) != 0)
+		return;
+	check_killed(st);
+	// A filled buffer ends tracing as exit() does (illumos
+	// DTRACE_STATUS_FILLED): STOP, END in the room kept for it.
+	if (st.dtst_exiting || (fill_ && st.dtst_filled != 0))
 		exiting_ = true;
 }
 
@@ -335,7 +363,8 @@ void kmod_engine::drain(engine_sink &sink)
 	// Status counters: totals in the kernel, deltas to the sink.
 	dtrace_status_t st{};
 	if (dev_.status(st) == 0) {
-		if (st.dtst_exiting)
+		check_killed(st);
+		if (st.dtst_exiting || (fill_ && st.dtst_filled != 0))
 			exiting_ = true;
 		uint64_t dirty = st.dtst_dyndrops_dirty - seen_.dtst_dyndrops_dirty;
 		uint64_t dyn = st.dtst_dyndrops - seen_.dtst_dyndrops;
@@ -345,6 +374,12 @@ void kmod_engine::drain(engine_sink &sink)
 			sink.drops("dynamic_dirty", dirty, 0);
 		if (st.dtst_specdrops > seen_.dtst_specdrops)
 			sink.drops("speculative", st.dtst_specdrops - seen_.dtst_specdrops, 0);
+		if (st.dtst_specdrops_busy > seen_.dtst_specdrops_busy)
+			sink.drops("speculative_busy",
+				   st.dtst_specdrops_busy - seen_.dtst_specdrops_busy, 0);
+		if (st.dtst_specdrops_unavail > seen_.dtst_specdrops_unavail)
+			sink.drops("speculative_unavail",
+				   st.dtst_specdrops_unavail - seen_.dtst_specdrops_unavail, 0);
 		if (st.dtst_dblerrors > seen_.dtst_dblerrors)
 			sink.drops("dblerror", st.dtst_dblerrors - seen_.dtst_dblerrors, 0);
 		seen_ = st;
@@ -361,6 +396,8 @@ void kmod_engine::drain(engine_sink &sink)
 		sink.drops("aggregation", n, cpu);
 	agg_drops_.clear();
 
+	if (read_at_stop_ && !stopped_)
+		return;
 	for (uint32_t cpu = 0; cpu < conf_.dtc_ncpus; cpu++) {
 		dtrace_bufdesc_t d{};
 		int err = dev_.snap(cpu, buf_, false, d);

@@ -16,6 +16,8 @@ constexpr uint64_t k_default_bufsize = 4 << 20;
 constexpr uint64_t k_default_aggsize = 4 << 20;
 constexpr uint64_t k_default_dynvarsize = 1 << 20;
 constexpr uint32_t k_default_strsize = 256;
+constexpr uint32_t k_default_nspec = 1;		  // illumos nspec
+constexpr uint64_t k_default_specsize = 32 << 10; // the user engine's specsize
 
 uint8_t vkind_of(const value_type &t)
 {
@@ -23,6 +25,7 @@ uint8_t vkind_of(const value_type &t)
 	case value_type::kind::string: return DTRACE_PV_STRING;
 	case value_type::kind::bytes: return DTRACE_PV_BYTES;
 	case value_type::kind::stack: return DTRACE_PV_STACK;
+	case value_type::kind::ustack: return DTRACE_PV_USTACK;
 	case value_type::kind::usym:
 	case value_type::kind::umod:
 	case value_type::kind::uaddr: return DTRACE_PV_PIDADDR;
@@ -103,6 +106,31 @@ private:
 		b_.hdr.dtph_dynvarsize = dynvarsize;
 		b_.hdr.dtph_strsize = static_cast<uint32_t>(std::min<uint64_t>(strsize, 64 << 10));
 		b_.hdr.dtph_scratchsize = 0;
+		if (o_.destructive)
+			b_.hdr.dtph_flags |= DTRACE_PROGF_DESTRUCTIVE;
+		// Speculations: at most DTRACE_MAX_NSPEC, and a smaller
+		// specsize rather than none (illumos bufresize=auto).
+		uint64_t nspec = k_default_nspec, specsize = k_default_specsize;
+		if (auto v = p_.option("nspec"))
+			nspec = parse_size_option("nspec", *v);
+		if (auto v = p_.option("specsize"))
+			specsize = parse_size_option("specsize", *v);
+		nspec = std::min<uint64_t>(nspec, DTRACE_MAX_NSPEC);
+		if (nspec != 0)
+			specsize = std::min<uint64_t>(specsize, DTRACE_MAX_SPECMEM / nspec);
+		b_.hdr.dtph_nspec = static_cast<uint32_t>(nspec);
+		b_.hdr.dtph_specsize = specsize;
+		if (auto v = p_.option("cleanrate"))
+			b_.hdr.dtph_cleanrate = parse_rate_option("cleanrate", *v);
+		// bufpolicy (illumos DTRACEOPT_BUFPOLICY): switch is no flag.
+		if (auto v = p_.option("bufpolicy")) {
+			if (*v == "fill")
+				b_.hdr.dtph_flags |= DTRACE_PROGF_FILL;
+			else if (*v == "ring")
+				b_.hdr.dtph_flags |= DTRACE_PROGF_RING;
+			else if (*v != "switch")
+				throw engine_error("invalid value for option bufpolicy: " + *v);
+		}
 	}
 
 	// The DIF object's number (0 for an empty one: nothing to run).
@@ -157,7 +185,10 @@ private:
 					r.offset = j < agg->key_offsets.size() ? agg->key_offsets[j] : 0;
 					r.size = k.size ? k.size : t.size;
 					r.aggid = a.aggid;
-					r.nframes = static_cast<uint16_t>(r.size / 8);
+					// A ustack key: the pid, then frames to its end.
+					r.nframes = static_cast<uint16_t>(
+						r.vkind == DTRACE_PV_USTACK ? r.size / 8 - 1
+									    : r.size / 8);
 					r.flags = j == 0 ? DTRACE_PACT_FIRST : 0;
 					out.push_back(r);
 				}
@@ -199,6 +230,9 @@ private:
 				if (r.vkind == DTRACE_PV_STACK)
 					r.nframes = static_cast<uint16_t>(
 						a.nframes ? a.nframes : rec.size / 8);
+				if (r.vkind == DTRACE_PV_USTACK)
+					r.nframes = static_cast<uint16_t>(
+						a.nframes ? a.nframes : rec.size / 8 - 1);
 				r.flags = j == 0 ? DTRACE_PACT_FIRST : 0;
 				out.push_back(r);
 			}

@@ -5,7 +5,9 @@
 //
 //   header      options: bufsize (default 4m), aggsize (4m when the
 //               program aggregates, else 0), dynvarsize (1m when some DIF
-//               uses self-> or associative arrays, else 0), strsize (256)
+//               uses self-> or associative arrays, else 0), strsize (256),
+//               nspec (1), specsize (32k), cleanrate (the kernel's 101hz);
+//               DTRACE_PROGF_DESTRUCTIVE with -w
 //   DIFO        every predicate and record expression, once per clause
 //   AGG         every aggregation, by id
 //   ECB         one per (clause, probe description), cookie = its index
@@ -40,6 +42,8 @@ struct blob_options {
 	// to go() without -w anyway, as the other engines do, and dtrace.ko
 	// would refuse them at ENABLE, before that message).
 	bool strip_destructive = false;
+	// -w or #pragma D option destructive: the kernel accepts system().
+	bool destructive = false;
 	uint64_t max_bufsize = 64ull << 20; // DTRACEIOC_CONF's dtc_max_bufsize
 };
 

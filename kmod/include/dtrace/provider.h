@@ -13,6 +13,7 @@
  *               ◄── dtps_provide(arg, desc)  consumer open, PROBEMATCH, ENABLE
  *   dtrace_probe_create() ─────────────────► probe id table
  *               ◄── dtps_enable(arg, id, parg)  first ECB on a probe
+ *               ◄── dtps_start(arg, id, parg)   its consumer's GO (optional)
  *   hook fires ── dtrace_probe(id, args) ──► ECBs: predicates, actions, buffers
  *               ◄── dtps_disable(arg, id, parg) last ECB gone
  *   module_exit ── dtrace_unregister() ────► dtps_destroy() for each probe
@@ -103,6 +104,15 @@ typedef uintptr_t dtrace_provider_id_t;
  *   Free the provider's per-probe data (parg). Called by
  *   dtrace_unregister() for each probe, which is then disabled and no
  *   longer reachable. Context: process, may sleep.
+ *
+ * dtps_start(arg, id, parg)
+ *   A consumer with an ECB on enabled probe id started tracing (GO), after
+ *   its dtrace:::BEGIN ran. Optional. For probes that fire on their own
+ *   clock (profile-N, tick-N): arming the timer here rather than in
+ *   dtps_enable makes the first firing come one interval after BEGIN.
+ *   Called once per ECB of the consumer on the probe, and again for every
+ *   later consumer that starts while the probe stays enabled: arm only
+ *   what is not armed yet. Same context as dtps_enable.
  */
 typedef struct dtrace_pops {
 	u32 dtps_version;			/* DTRACE_PROVIDER_API_VERSION */
@@ -116,6 +126,7 @@ typedef struct dtrace_pops {
 	u64 (*dtps_getargval)(void *arg, dtrace_id_t id, void *parg,
 			      int argno, int aframes);
 	void (*dtps_destroy)(void *arg, dtrace_id_t id, void *parg);
+	void (*dtps_start)(void *arg, dtrace_id_t id, void *parg);
 } dtrace_pops_t;
 
 /*

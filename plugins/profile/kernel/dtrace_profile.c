@@ -20,7 +20,11 @@
  * illumos default set (profile-97 ... tick-5000) exists from the first
  * open on. At most DT_PROF_MAX probes exist (illumos profile_max).
  *
- * Timers are armed in dtps_enable and cancelled (hrtimer_cancel(), which
+ * Timers are set up in dtps_enable but armed in dtps_start, when a
+ * consumer of the probe starts tracing (GO, after its BEGIN): the first
+ * tick-N or profile-N firing comes one interval after BEGIN, however long
+ * the consumer took from ENABLE to GO. A probe already armed for another
+ * consumer keeps its phase. They are cancelled (hrtimer_cancel(), which
  * waits for a running callback) in dtps_disable, so no callback runs once
  * disable returns. The callbacks run in hard interrupt context
  * (HRTIMER_MODE_*_HARD, also on PREEMPT_RT), where get_irq_regs() is the
@@ -66,6 +70,7 @@ struct dt_prof_probe {
 	ktime_t interval;
 	struct dt_prof_timer tick_timer;	/* tick-N */
 	struct dt_prof_timer __percpu *timers;	/* profile-N, while enabled */
+	bool armed;				/* dtps_start ran since dtps_enable */
 };
 
 static dtrace_provider_id_t dt_prof_id;
@@ -236,26 +241,40 @@ static void dt_prof_provide(void *arg, const dtrace_probedesc_t *desc)
 static int dt_prof_enable(void *arg, dtrace_id_t id, void *parg)
 {
 	struct dt_prof_probe *pp = parg;
-	int cpu, err = 0;
+	int cpu;
 
 	pp->id = id;
+	pp->armed = false;
 	if (pp->tick) {
 		dt_prof_timer_init(&pp->tick_timer, pp);
-		cpus_read_lock();
-		err = smp_call_function_single(cpumask_first(cpu_online_mask),
-					       dt_prof_start_cpu, pp, 1);
-		cpus_read_unlock();
-		return err;
+		return 0;
 	}
 	pp->timers = alloc_percpu(struct dt_prof_timer);
 	if (!pp->timers)
 		return -ENOMEM;
 	for_each_possible_cpu(cpu)
 		dt_prof_timer_init(per_cpu_ptr(pp->timers, cpu), pp);
-	cpus_read_lock();
-	on_each_cpu(dt_prof_start_cpu, pp, 1);
-	cpus_read_unlock();
 	return 0;
+}
+
+/* A consumer's GO: arm the timers unless another consumer did. */
+static void dt_prof_start(void *arg, dtrace_id_t id, void *parg)
+{
+	struct dt_prof_probe *pp = parg;
+	int err = 0;
+
+	if (pp->armed)
+		return;
+	pp->armed = true;
+	cpus_read_lock();
+	if (pp->tick)
+		err = smp_call_function_single(cpumask_first(cpu_online_mask),
+					       dt_prof_start_cpu, pp, 1);
+	else
+		on_each_cpu(dt_prof_start_cpu, pp, 1);
+	cpus_read_unlock();
+	if (err)
+		pr_warn_ratelimited("tick probe %u not started: %d\n", id, err);
 }
 
 static void dt_prof_disable(void *arg, dtrace_id_t id, void *parg)
@@ -263,6 +282,7 @@ static void dt_prof_disable(void *arg, dtrace_id_t id, void *parg)
 	struct dt_prof_probe *pp = parg;
 	int cpu;
 
+	pp->armed = false;
 	if (pp->tick) {
 		hrtimer_cancel(&pp->tick_timer.timer);
 		return;
@@ -289,6 +309,7 @@ static const dtrace_pops_t dt_prof_pops = {
 	.dtps_enable = dt_prof_enable,
 	.dtps_disable = dt_prof_disable,
 	.dtps_destroy = dt_prof_destroy,
+	.dtps_start = dt_prof_start,
 };
 
 static int __init dt_prof_init(void)

@@ -53,9 +53,12 @@
  * The ABI version of this header. DTRACEIOC_CONF returns the kernel's;
  * a consumer refuses a kernel whose version differs from the one it was
  * built with. Additions that do not change an existing layout (a new
- * ioctl, a new section type) do not bump it.
+ * ioctl, a new section type) do not bump it; fields appended to a struct
+ * do (its size is in the ioctl number, or checked as dtph_hdrsize).
+ *   2  speculations: dtrace_prog_hdr_t's nspec, specsize, cleanrate;
+ *      dtrace_status_t's failed-speculation counters
  */
-#define DTRACE_IOCTL_VERSION	1
+#define DTRACE_IOCTL_VERSION	2
 
 #define DTRACE_DEVICE_NAME	"dtrace"	/* /dev/dtrace, a misc device */
 
@@ -235,7 +238,9 @@ typedef struct dtrace_argdesc {
  *   Return value: 0.
  *   Errors: EINVAL invalid blob (reason in dten_errmsg), E2BIG blob or a
  *     table over the limits of DTRACEIOC_CONF, EOPNOTSUPP an action this
- *     kernel does not implement (reason in dten_errmsg), EBUSY the state
+ *     kernel does not implement (reason in dten_errmsg), EPERM a
+ *     destructive action (system()) without DTRACE_PROGF_DESTRUCTIVE
+ *     (reason in dten_errmsg), EBUSY the state
  *     was already started (GO), ENOMEM, ESRCH a provider is defunct
  *     (invalidated), or the error a provider's enable returned.
  *   Caller's context: a probe description matching no probe is not an
@@ -300,7 +305,9 @@ typedef struct dtrace_eprobedesc {
 typedef struct dtrace_status {
 	uint64_t dtst_dyndrops;		/* dynamic variable drops */
 	uint64_t dtst_dyndrops_dirty;	/* of those, with dirty chunks waiting */
-	uint64_t dtst_specdrops;	/* speculation drops (reserved: 0) */
+	uint64_t dtst_specdrops;	/* speculative drops: firings that did not
+					 * fit a speculative buffer, counted
+					 * when it is committed */
 	uint64_t dtst_errors;		/* faults (ERROR firings) */
 	uint64_t dtst_dblerrors;	/* faults inside ERROR clauses */
 	uint64_t dtst_nested;		/* firings dropped: probe context nested */
@@ -308,6 +315,13 @@ typedef struct dtrace_status {
 	uint32_t dtst_exiting;		/* exit() was called */
 	uint32_t dtst_exitcpu;		/* the CPU exit() ran on */
 	uint32_t dtst_pad;
+	/* Appended in version 2: speculation() returned 0 because ... */
+	uint64_t dtst_specdrops_busy;	/* ... the free ones are still being
+					 * committed or discarded on some CPU */
+	uint64_t dtst_specdrops_unavail; /* ... none was free */
+	/* Appended in version 2: bufpolicy=fill (DTRACE_PROGF_FILL). */
+	uint32_t dtst_filled;		/* CPUs whose principal buffer filled */
+	uint32_t dtst_pad2;
 } dtrace_status_t;
 
 #define DTRACE_ACTIVITY_INACTIVE	0	/* enabled, not started */
@@ -417,9 +431,26 @@ typedef struct dtrace_prog_hdr {
 					 * kernel sizes it for the largest
 					 * key and value the DIF can store) */
 	uint64_t dtph_reserved[3];	/* zero */
+	/* Appended in version 2: speculations (illumos nspec, specsize,
+	 * cleanrate). Each CPU has nspec buffers of specsize bytes when some
+	 * ECB speculates; committed or discarded speculations whose data is
+	 * on other CPUs are cleaned every cleanrate ns (0: 101 Hz; clamped to
+	 * 200 us .. 60 s). nspec 0: speculation() always returns 0. */
+	uint32_t dtph_nspec;		/* at most DTRACE_MAX_NSPEC */
+	uint32_t dtph_spec_pad;		/* zero */
+	uint64_t dtph_specsize;		/* nspec * specsize <= DTRACE_MAX_SPECMEM */
+	uint64_t dtph_cleanrate;	/* ns */
 } dtrace_prog_hdr_t;
 
-#define DTRACE_PROGF_DESTRUCTIVE	0x1	/* -w: reserved, refused for now */
+#define DTRACE_MAX_NSPEC	4096
+#define DTRACE_MAX_SPECMEM	(256ull << 20)	/* per CPU */
+
+/*
+ * -w (or #pragma D option destructive): the program may contain
+ * destructive actions. dtrace.ko refuses system() without it and every
+ * other destructive action (stop, raise, panic, ...) in any case.
+ */
+#define DTRACE_PROGF_DESTRUCTIVE	0x1
 
 typedef struct dtrace_prog_sec {
 	uint32_t dtps_type;		/* DTRACE_PSEC_* */
@@ -472,6 +503,14 @@ typedef struct dtrace_prog_ecb {
  *   ARG   run dtpa_difo (0: nothing to run); for the first record of
  *         exit() the value is the exit status. With dtpa_size > 0 the
  *         value is written at dtpa_offset of the firing as dtpa_vkind says.
+ *         speculate(), commit(), discard() (DTRACEACT_SPECULATIVE kinds,
+ *         one FIRST INT record with a DIF object): the value is the
+ *         speculation id, 0 none, above nspec an illegal operation (a
+ *         fault). After speculate() the firing goes to this CPU's buffer
+ *         of that speculation instead (not active: it is dropped);
+ *         commit() commits the firing, then copies that speculation's
+ *         data on this CPU after it (the other CPUs' follow within
+ *         cleanrate); system() is a record (the consumer runs it).
  *   KEY   run dtpa_difo; write the value at dtpa_offset of the key of
  *         aggregation dtpa_aggid, as dtpa_vkind says.
  *   VAL   run dtpa_difo (0: value 0, e.g. count()), fold into the
@@ -538,5 +577,37 @@ typedef struct dtrace_aggrec {
 	uint32_t dtag_nwords;
 	uint32_t dtag_link;	/* kernel-private; ignore */
 } dtrace_aggrec_t;
+
+/*
+ * The deadman (illumos DTRACE_ACTIVITY_KILLED): DTRACEIOC_STATUS reports
+ * dtst_activity == DTRACE_ACTIVITY_KILLED once probe context found the
+ * consumer unresponsive: it had not asked for STATUS for a while
+ * (dtrace.ko's deadman_user_ms, 30 s) and the deadman timer, which runs
+ * only while it does, was more than deadman_timeout_ms (10 s) behind; or
+ * the timer itself could not run for that long. From then on none of the
+ * state's ECBs runs (END neither: STOP returns EINVAL); the consumer
+ * reports "Abort due to systemic unresponsiveness". Not with
+ * DTRACE_PROGF_DESTRUCTIVE.
+ */
+#define DTRACE_ACTIVITY_KILLED		5
+
+/*
+ * Principal buffer policies (D's bufpolicy; dtph_flags, at most one;
+ * neither is "switch"). fill: a CPU's buffer that is full stops recording
+ * (space for END's firings kept) and STATUS counts it in dtst_filled;
+ * ring: the newest firings overwrite the oldest. Either way the consumer
+ * reads the buffers once, after STOP; BUFSNAP returns the firings oldest
+ * first.
+ */
+#define DTRACE_PROGF_FILL		0x2
+#define DTRACE_PROGF_RING		0x4
+
+/*
+ * dtpa_vkind USTACK (ustack(), jstack()): the current process id (0 in a
+ * kernel thread), then up to dtpa_nframes user pcs, the thread's pc first,
+ * then zeros to dtpa_size (>= 8 + 8 * dtpa_nframes; jstack()'s string
+ * space stays zero). Frames are found along the saved frame pointers.
+ */
+#define DTRACE_PV_USTACK	5
 
 #endif /* _UAPI_DTRACE_IOCTL_H */

@@ -1,0 +1,109 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * stack.c - stacks in probe context (illumos dtrace_getpcstack(),
+ * dtrace_getupcstack(), dtrace_getstackdepth(), dtrace_getustackdepth()):
+ * what ustack(), jstack(), ustackdepth, ucaller, stackdepth and caller see.
+ *
+ *   kernel  the kernel's unwinder (stack_trace_save()), less the frames of
+ *           dtrace.ko itself and the probe's artificial frames (aframes):
+ *           the first frame left is where the probe is
+ *   user    the thread's user registers (task_pt_regs()): the pc, then a
+ *           walk along the saved frame pointers, each frame read with
+ *           copy_from_user_nofault() (no fault, no sleep, NMI-safe); it
+ *           stops at a frame that cannot be read, a NULL return address,
+ *           a frame pointer that does not move up the stack, or the bound.
+ *           Code built without frame pointers loses frames, as on illumos.
+ *           Kernel threads and 32-bit tasks have no user stack here.
+ *
+ * Probe context only: interrupts off, nothing allocated, bounded loops.
+ */
+#include <linux/kprobes.h>
+#include <linux/module.h>
+#include <linux/sched.h>
+#include <linux/sched/task_stack.h>
+#include <linux/stacktrace.h>
+#include <linux/uaccess.h>
+#include <asm/ptrace.h>
+
+#include "dtrace_impl.h"
+
+#define DTRACE_KSTACK_MAX	64	/* kernel frames looked at */
+#define DTRACE_USTACK_MAX	1024	/* user frames walked (depth) */
+
+/* The current thread's user registers, or NULL (kernel thread, 32-bit). */
+static struct pt_regs *dtrace_user_regs(void)
+{
+	struct task_struct *t = current;
+	struct pt_regs *regs;
+
+	if (!t->mm || (t->flags & (PF_KTHREAD | PF_EXITING)))
+		return NULL;
+	regs = task_pt_regs(t);
+	if (!regs || !user_mode(regs))
+		return NULL;
+#ifdef CONFIG_X86_64
+	if (!user_64bit_mode(regs))
+		return NULL;
+#endif
+	return regs;
+}
+
+/*
+ * Up to max user pcs into pcs (NULL: count only, up to DTRACE_USTACK_MAX):
+ * the current pc, then each frame's return address. Returns how many.
+ */
+u32 dtrace_getustack(u64 *pcs, u32 max)
+{
+	struct pt_regs *regs = dtrace_user_regs();
+	u64 fp, frame[2];
+	u32 n = 0;
+
+	if (!pcs)
+		max = DTRACE_USTACK_MAX;
+	if (!regs || !max)
+		return 0;
+	if (pcs)
+		pcs[n] = instruction_pointer(regs);
+	n++;
+	fp = frame_pointer(regs);
+	while (n < max) {
+		if (!fp || (fp & 7) ||
+		    copy_from_user_nofault(frame, (const void __user *)(uintptr_t)fp,
+					   sizeof(frame)))
+			break;
+		if (!frame[1])
+			break;
+		if (pcs)
+			pcs[n] = frame[1];
+		n++;
+		if (frame[0] <= fp)	/* frames live higher up the stack */
+			break;
+		fp = frame[0];
+	}
+	return n;
+}
+NOKPROBE_SYMBOL(dtrace_getustack);
+
+/*
+ * The kernel stack where the probe fired, into pcs[0 .. max) (pcs may be
+ * NULL to count): dtrace.ko's own frames and aframes more skipped.
+ * Returns the number of frames found (all of them, not only max).
+ */
+u32 dtrace_getpcstack(u64 *pcs, u32 max, int aframes)
+{
+	unsigned long trace[DTRACE_KSTACK_MAX];
+	unsigned int n, i = 0, out = 0;
+
+	n = stack_trace_save(trace, ARRAY_SIZE(trace), 0);
+	/* Our own frames: everything up to the last one inside dtrace.ko. */
+	while (i < n && !within_module(trace[i], THIS_MODULE))
+		i++;
+	while (i < n && within_module(trace[i], THIS_MODULE))
+		i++;
+	i += min_t(unsigned int, max(aframes, 0), n - i);
+	for (; i < n; i++, out++)
+		if (pcs && out < max)
+			pcs[out] = trace[i];
+	return out;
+}
+NOKPROBE_SYMBOL(dtrace_getpcstack);

@@ -1,0 +1,110 @@
+// SPDX-License-Identifier: MIT
+// The kmod engine's ENABLE blob (core/engine/kmod/program_blob.hpp): the
+// speculation options and -w as dtrace.ko reads them from the header
+// (kmod/include/uapi/dtrace/ioctl.h, dtrace_prog_hdr_t), and speculate()
+// as a record carrying its speculation id.
+#include "dif_builder.hpp"
+#include "program_blob.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cstring>
+
+using namespace dt;
+using namespace dt::test;
+
+namespace {
+
+program speculating_program()
+{
+	program p;
+	clause c = clause_on("dtrace", "BEGIN", 24); // speculate(1); trace(7)
+	action spec;
+	spec.kind = DTRACEACT_SPECULATE;
+	spec.args.push_back(int_record(int_const(1), 0));
+	spec.args[0].size = 0;
+	c.actions.push_back(spec);
+	c.actions.push_back(trace_action(int_record(int_const(7), 16)));
+	p.clauses.push_back(c);
+	return p;
+}
+
+dtrace_prog_hdr_t header_of(const kmod::program_blob &b)
+{
+	dtrace_prog_hdr_t h{};
+	EXPECT_GE(b.bytes.size(), sizeof(h));
+	std::memcpy(&h, b.bytes.data(), sizeof(h));
+	return h;
+}
+
+TEST(kmod_blob, speculation_defaults_are_one_buffer_of_32k)
+{
+	dtrace_prog_hdr_t h = header_of(kmod::make_program_blob(speculating_program(), {}));
+	EXPECT_EQ(h.dtph_hdrsize, sizeof(dtrace_prog_hdr_t));
+	EXPECT_EQ(h.dtph_nspec, 1u);
+	EXPECT_EQ(h.dtph_specsize, 32u << 10);
+	EXPECT_EQ(h.dtph_cleanrate, 0u); // the kernel's 101 Hz
+	EXPECT_EQ(h.dtph_spec_pad, 0u);
+	EXPECT_EQ(h.dtph_flags & DTRACE_PROGF_DESTRUCTIVE, 0u);
+}
+
+TEST(kmod_blob, nspec_specsize_cleanrate_options)
+{
+	program p = speculating_program();
+	p.options["nspec"] = "3";
+	p.options["specsize"] = "1k";
+	p.options["cleanrate"] = "50hz";
+	dtrace_prog_hdr_t h = header_of(kmod::make_program_blob(p, {}));
+	EXPECT_EQ(h.dtph_nspec, 3u);
+	EXPECT_EQ(h.dtph_specsize, 1024u);
+	EXPECT_EQ(h.dtph_cleanrate, 20'000'000u);
+}
+
+TEST(kmod_blob, nspec_and_specsize_are_bounded_as_the_kernel_requires)
+{
+	program p = speculating_program();
+	p.options["nspec"] = "100000";
+	p.options["specsize"] = "1g";
+	dtrace_prog_hdr_t h = header_of(kmod::make_program_blob(p, {}));
+	EXPECT_EQ(h.dtph_nspec, uint32_t{DTRACE_MAX_NSPEC});
+	EXPECT_LE(uint64_t{h.dtph_nspec} * h.dtph_specsize, DTRACE_MAX_SPECMEM);
+	EXPECT_GT(h.dtph_specsize, 0u);
+}
+
+TEST(kmod_blob, destructive_sets_the_header_flag)
+{
+	kmod::blob_options o;
+	o.destructive = true;
+	dtrace_prog_hdr_t h = header_of(kmod::make_program_blob(speculating_program(), o));
+	EXPECT_EQ(h.dtph_flags & DTRACE_PROGF_DESTRUCTIVE, uint32_t{DTRACE_PROGF_DESTRUCTIVE});
+}
+
+TEST(kmod_blob, speculate_is_one_first_record_with_its_id)
+{
+	kmod::program_blob b = kmod::make_program_blob(speculating_program(), {});
+	// The first ECB section: header, section header, ECB, then its actions.
+	size_t off = sizeof(dtrace_prog_hdr_t);
+	const dtrace_prog_ecb_t *e = nullptr;
+	while (off + sizeof(dtrace_prog_sec_t) <= b.bytes.size()) {
+		dtrace_prog_sec_t s;
+		std::memcpy(&s, b.bytes.data() + off, sizeof(s));
+		if (s.dtps_type == DTRACE_PSEC_ECB) {
+			e = reinterpret_cast<const dtrace_prog_ecb_t *>(b.bytes.data() + off +
+									 sizeof(s));
+			break;
+		}
+		ASSERT_GT(s.dtps_size, 0u);
+		off += s.dtps_size;
+	}
+	ASSERT_NE(e, nullptr);
+	ASSERT_EQ(e->dtpe_nacts, 2u);
+	dtrace_prog_act_t a;
+	std::memcpy(&a, reinterpret_cast<const uint8_t *>(e + 1), sizeof(a));
+	EXPECT_EQ(a.dtpa_kind, DTRACEACT_SPECULATE);
+	EXPECT_EQ(a.dtpa_role, DTRACE_PROLE_ARG);
+	EXPECT_EQ(a.dtpa_vkind, DTRACE_PV_INT);
+	EXPECT_NE(a.dtpa_difo, 0u); // the id's DIF object
+	EXPECT_EQ(a.dtpa_flags & DTRACE_PACT_FIRST, uint16_t{DTRACE_PACT_FIRST});
+}
+
+} // namespace
