@@ -4,6 +4,7 @@
 // jstack() records and keys as DTRACE_PV_USTACK
 // (kmod/include/uapi/dtrace/ioctl.h).
 #include "dif_builder.hpp"
+#include "kmod_blob_reader.hpp"
 #include "program_blob.hpp"
 
 #include <gtest/gtest.h>
@@ -22,37 +23,6 @@ program begin_trace()
 	c.actions.push_back(trace_action(int_record(int_const(7), 16)));
 	p.clauses.push_back(c);
 	return p;
-}
-
-dtrace_prog_hdr_t header_of(const kmod::program_blob &b)
-{
-	dtrace_prog_hdr_t h{};
-	EXPECT_GE(b.bytes.size(), sizeof(h));
-	std::memcpy(&h, b.bytes.data(), sizeof(h));
-	return h;
-}
-
-// The actions of the blob's first ECB section.
-std::vector<dtrace_prog_act_t> first_ecb_actions(const kmod::program_blob &b)
-{
-	std::vector<dtrace_prog_act_t> out;
-	size_t off = sizeof(dtrace_prog_hdr_t);
-	while (off + sizeof(dtrace_prog_sec_t) <= b.bytes.size()) {
-		dtrace_prog_sec_t s;
-		std::memcpy(&s, b.bytes.data() + off, sizeof(s));
-		if (s.dtps_size == 0)
-			break;
-		if (s.dtps_type == DTRACE_PSEC_ECB) {
-			dtrace_prog_ecb_t e;
-			std::memcpy(&e, b.bytes.data() + off + sizeof(s), sizeof(e));
-			const uint8_t *a = b.bytes.data() + off + sizeof(s) + sizeof(e);
-			out.resize(e.dtpe_nacts);
-			std::memcpy(out.data(), a, e.dtpe_nacts * sizeof(dtrace_prog_act_t));
-			break;
-		}
-		off += s.dtps_size;
-	}
-	return out;
 }
 
 uint32_t policy_flags(const char *policy)

@@ -4,6 +4,7 @@
 // (kmod/include/uapi/dtrace/ioctl.h, dtrace_prog_hdr_t), and speculate()
 // as a record carrying its speculation id.
 #include "dif_builder.hpp"
+#include "kmod_blob_reader.hpp"
 #include "program_blob.hpp"
 
 #include <gtest/gtest.h>
@@ -27,14 +28,6 @@ program speculating_program()
 	c.actions.push_back(trace_action(int_record(int_const(7), 16)));
 	p.clauses.push_back(c);
 	return p;
-}
-
-dtrace_prog_hdr_t header_of(const kmod::program_blob &b)
-{
-	dtrace_prog_hdr_t h{};
-	EXPECT_GE(b.bytes.size(), sizeof(h));
-	std::memcpy(&h, b.bytes.data(), sizeof(h));
-	return h;
 }
 
 TEST(kmod_blob, speculation_defaults_are_one_buffer_of_32k)
@@ -81,25 +74,10 @@ TEST(kmod_blob, destructive_sets_the_header_flag)
 
 TEST(kmod_blob, speculate_is_one_first_record_with_its_id)
 {
-	kmod::program_blob b = kmod::make_program_blob(speculating_program(), {});
-	// The first ECB section: header, section header, ECB, then its actions.
-	size_t off = sizeof(dtrace_prog_hdr_t);
-	const dtrace_prog_ecb_t *e = nullptr;
-	while (off + sizeof(dtrace_prog_sec_t) <= b.bytes.size()) {
-		dtrace_prog_sec_t s;
-		std::memcpy(&s, b.bytes.data() + off, sizeof(s));
-		if (s.dtps_type == DTRACE_PSEC_ECB) {
-			e = reinterpret_cast<const dtrace_prog_ecb_t *>(b.bytes.data() + off +
-									 sizeof(s));
-			break;
-		}
-		ASSERT_GT(s.dtps_size, 0u);
-		off += s.dtps_size;
-	}
-	ASSERT_NE(e, nullptr);
-	ASSERT_EQ(e->dtpe_nacts, 2u);
-	dtrace_prog_act_t a;
-	std::memcpy(&a, reinterpret_cast<const uint8_t *>(e + 1), sizeof(a));
+	std::vector<dtrace_prog_act_t> acts =
+		first_ecb_actions(kmod::make_program_blob(speculating_program(), {}));
+	ASSERT_EQ(acts.size(), 2u);
+	const dtrace_prog_act_t &a = acts[0];
 	EXPECT_EQ(a.dtpa_kind, DTRACEACT_SPECULATE);
 	EXPECT_EQ(a.dtpa_role, DTRACE_PROLE_ARG);
 	EXPECT_EQ(a.dtpa_vkind, DTRACE_PV_INT);

@@ -62,8 +62,9 @@ inline result dtrace(std::vector<std::string> args, int seconds = 60)
 	return dt::test::run(argv);
 }
 
-// Same program on both engines: same output, same status.
-inline void expect_same_as_user(const std::vector<std::string> &args)
+// Same program on both engines: same output, same status. Returns what
+// the user engine gave.
+inline result expect_same_as_user(const std::vector<std::string> &args)
 {
 	std::vector<std::string> b{"-x", "engine=bpf"}, u{"-x", "engine=user"};
 	b.insert(b.end(), args.begin(), args.end());
@@ -72,6 +73,7 @@ inline void expect_same_as_user(const std::vector<std::string> &args)
 	EXPECT_EQ(rb.out, ru.out);
 	EXPECT_EQ(rb.err, ru.err);
 	EXPECT_EQ(rb.status, ru.status);
+	return ru;
 }
 
 } // namespace dt::test::bpf_cli

@@ -10,7 +10,6 @@
 
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
-#include <sched.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -45,39 +44,14 @@ long total(const std::string &err, const std::string &what)
 	return n;
 }
 
-// The lowest CPU we may use (the CPU column then does not vary).
-std::string lowest_cpu()
-{
-	cpu_set_t set;
-	CPU_ZERO(&set);
-	if (sched_getaffinity(0, sizeof(set), &set) == 0)
-		for (int c = 0; c < CPU_SETSIZE; c++)
-			if (CPU_ISSET(c, &set))
-				return std::to_string(c);
-	return "0";
-}
-
 // Programs both engines run (BEGIN, END, ERROR): the same output, byte
-// for byte, the same status. Pinned to one CPU, as the golden tier.
+// for byte, the same status (cli_support.hpp, pinned to one CPU as the
+// golden tier), and some output at all.
 void expect_same_as_user(const std::vector<std::string> &args)
 {
-	auto run = [&](const char *engine) {
-		std::vector<std::string> argv{"/usr/bin/taskset",
-					      "-c",
-					      lowest_cpu(),
-					      "/usr/bin/timeout",
-					      "60",
-					      dt::test::dtrace_bin(),
-					      "-x",
-					      std::string("engine=") + engine};
-		argv.insert(argv.end(), args.begin(), args.end());
-		return dt::test::run(argv);
-	};
-	result b = run("bpf"), u = run("user");
-	EXPECT_FALSE(u.out.empty() && u.err.empty()) << "no output at all: " << args.back();
-	EXPECT_EQ(b.out, u.out) << args.back();
-	EXPECT_EQ(b.err, u.err) << args.back();
-	EXPECT_EQ(b.status, u.status) << args.back();
+	SCOPED_TRACE(args.back());
+	result u = dt::test::bpf_cli::expect_same_as_user(args);
+	EXPECT_FALSE(u.out.empty() && u.err.empty()) << "no output at all";
 }
 
 TEST(bpf_speculation, as_on_the_user_engine)
