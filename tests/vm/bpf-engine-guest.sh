@@ -17,15 +17,7 @@ golden_tests=$3
 golden_filter=${4:-*}
 w=${TMPDIR:-/run}/bpf-engine
 mkdir -p "$w"
-nfail=0
-ok() { echo "ok - $*"; }
-notok() { echo "not ok - $*"; nfail=$((nfail + 1)); }
-check() { # check DESC CMD...
-	local d=$1
-	shift
-	if "$@"; then ok "$d"; else notok "$d"; fi
-}
-has() { grep -a -q -E -- "$2" "$1"; } # has FILE ERE
+. "$(dirname "${BASH_SOURCE[0]}")/guest-lib.sh"
 # dt NAME ARGS...: run dtrace, keep stdout/stderr/status, show them.
 dt() {
 	local n=$1
@@ -36,7 +28,6 @@ dt() {
 	sed 's/^/| /' "$w/$n.out" | head -60
 	sed 's/^/! /' "$w/$n.err" | head -20
 }
-rc() { cat "$w/$1.rc"; }
 # count FILE KEY: the count on the "  KEY  N" line of an aggregation.
 count() { awk -v k="$2" '$1 == k && NF == 2 { n = $2 } END { print n + 0 }' "$1"; }
 # Keep every CPU busy while a profile probe samples (an idle vCPU gets

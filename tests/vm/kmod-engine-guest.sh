@@ -11,19 +11,7 @@ dtrace=$1
 export DTRACE_KMOD_DIR=$2
 w=${TMPDIR:-/run}/kmod-engine
 mkdir -p "$w"
-nfail=0
-ok() { echo "ok - $*"; }
-notok() { echo "not ok - $*"; nfail=$((nfail + 1)); }
-check() { # check DESC CMD...
-	local d=$1
-	shift
-	if "$@"; then ok "$d"; else notok "$d"; fi
-}
-has() { grep -a -q -E -- "$2" "$1"; } # has FILE ERE
-loaded() { grep -q "^$1 " /proc/modules; }
-refcnt() { cat "/sys/module/$1/refcnt" 2>/dev/null || echo -1; }
-# Open consumers of dtrace.ko: its refcnt less the provider modules using it.
-consumers() { echo $(( $(refcnt dtrace) - $(grep -c '^dtrace_' /proc/modules) )); }
+. "$(dirname "${BASH_SOURCE[0]}")/guest-lib.sh"
 # dt NAME ARGS...: run dtrace, keep stdout/stderr/status, show them.
 dt() {
 	local n=$1
@@ -34,7 +22,6 @@ dt() {
 	sed 's/^/| /' "$w/$n.out" | head -60
 	sed 's/^/! /' "$w/$n.err" | head -20
 }
-rc() { cat "$w/$1.rc"; }
 
 [ -e /dev/dtrace ] && notok "/dev/dtrace exists before dtrace ran"
 loaded dtrace && notok "dtrace.ko loaded before dtrace ran"

@@ -15,15 +15,7 @@ export DTRACE_KMOD_DIR=$mods
 d=/sys/kernel/debug/dt_perf
 w=${TMPDIR:-/run}/kmod-perf
 mkdir -p "$w"
-nfail=0
-ok() { echo "ok - $*"; }
-notok() { echo "not ok - $*"; nfail=$((nfail + 1)); }
-check() { # check DESC CMD...
-	local desc=$1
-	shift
-	if "$@"; then ok "$desc"; else notok "$desc"; fi
-}
-has() { grep -a -q -E -- "$2" "$1"; } # has FILE ERE
+. "$(dirname "${BASH_SOURCE[0]}")/guest-lib.sh"
 
 check "insmod dtrace.ko" insmod "$mods/dtrace.ko"
 check "insmod dt_perf.ko" insmod "$mods/dt_perf.ko"

@@ -12,17 +12,7 @@ dtrace=$1
 export DTRACE_KMOD_DIR=$2
 w=${TMPDIR:-/run}/kmod-providers
 mkdir -p "$w"
-nfail=0
-ok() { echo "ok - $*"; }
-notok() { echo "not ok - $*"; nfail=$((nfail + 1)); }
-check() { # check DESC CMD...
-	local d=$1
-	shift
-	if "$@"; then ok "$d"; else notok "$d"; fi
-}
-has() { grep -a -q -E -- "$2" "$1"; } # has FILE ERE
-hasnt() { ! grep -a -q -E -- "$2" "$1"; }
-refcnt() { cat "/sys/module/$1/refcnt" 2>/dev/null || echo -1; }
+. "$(dirname "${BASH_SOURCE[0]}")/guest-lib.sh"
 # dt NAME ARGS...: run dtrace on the kmod engine, keep stdout/stderr/status.
 dt() {
 	local n=$1
@@ -33,7 +23,6 @@ dt() {
 	sed 's/^/| /' "$w/$n.out" | head -40
 	sed 's/^/! /' "$w/$n.err" | head -20
 }
-rc() { cat "$w/$1.rc"; }
 # The value of the line "NAME <n>" in a file (empty if none).
 val() { awk -v k="$2" '$1 == k { print $2; exit }' "$1"; }
 

@@ -29,19 +29,7 @@ ustk=$3
 torture=${4:-120}
 w=${TMPDIR:-/run}/kmod-robust
 mkdir -p "$w"
-nfail=0
-ok() { echo "ok - $*"; }
-notok() { echo "not ok - $*"; nfail=$((nfail + 1)); }
-check() { # check DESC CMD...
-	local d=$1
-	shift
-	if "$@"; then ok "$d"; else notok "$d"; fi
-}
-has() { grep -a -q -E -- "$2" "$1"; } # has FILE ERE
-hasnt() { ! grep -a -q -E -- "$2" "$1"; }
-loaded() { grep -q "^$1 " /proc/modules; }
-refcnt() { cat "/sys/module/$1/refcnt" 2>/dev/null || echo -1; }
-consumers() { echo $(( $(refcnt dtrace) - $(grep -c '^dtrace_' /proc/modules) )); }
+. "$(dirname "${BASH_SOURCE[0]}")/guest-lib.sh"
 dt() { # dt NAME ARGS...: run dtrace on the kmod engine, keep and show what it said
 	local n=$1
 	shift
@@ -51,7 +39,6 @@ dt() { # dt NAME ARGS...: run dtrace on the kmod engine, keep and show what it s
 	sed 's/^/| /' "$w/$n.out" | head -40
 	sed 's/^/! /' "$w/$n.err" | head -20
 }
-rc() { cat "$w/$1.rc"; }
 # Wait (at most 60 s) until a consumer has /dev/dtrace open.
 wait_consumer() {
 	for _ in $(seq 600); do

@@ -13,16 +13,7 @@ prefix=$1
 unset DTRACE_KMOD_DIR DTRACE_PLUGIN_PATH
 w=${TMPDIR:-/run}/kmod-sdk
 mkdir -p "$w"
-nfail=0
-ok() { echo "ok - $*"; }
-notok() { echo "not ok - $*"; nfail=$((nfail + 1)); }
-check() { # check DESC CMD...
-	local desc=$1
-	shift
-	if "$@"; then ok "$desc"; else notok "$desc"; fi
-}
-has() { grep -a -q -E -- "$2" "$1"; } # has FILE ERE
-loaded() { grep -q "^$1 " /proc/modules; }
+. "$(dirname "${BASH_SOURCE[0]}")/guest-lib.sh"
 # waitfor PID FILE ERE: until a line of FILE matches, up to 120 s while
 # PID runs (builtins only: every fork is slow under emulation).
 waitfor() {
