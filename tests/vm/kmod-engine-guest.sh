@@ -128,7 +128,10 @@ check "speculation: /etc/hostname (opened) discarded" bash -c "! grep -q '^/etc/
 check "speculation: /etc/passwd (opened) discarded" bash -c "! grep -q '^/etc/passwd\$' '$w/specfail.out'"
 check "speculation: every committed path is one that does not exist" \
 	bash -c 'grep "^/" "$1" | while IFS= read -r p; do [ ! -e "$p" ] || exit 1; done' _ "$w/specfail.out"
-check "speculation: no error" bash -c "! grep -q 'dtrace: error' '$w/specfail.err'"
+# (copyinstr() of a path on a user page not yet faulted in is an error in
+# DTrace too, so errors are allowed; lost speculative data is not.)
+check "speculation: no speculative drops or failed speculations" \
+	bash -c "! grep -q -E 'speculative drops|failed speculations' '$w/specfail.err'"
 # (b) One speculation filled on both CPUs (cat pinned to CPU 0 and to CPU
 #     1), committed by head's first open on one of them (its later
 #     commits find nothing active): the other CPU's part comes in through
