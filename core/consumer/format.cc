@@ -239,8 +239,17 @@ format parse(std::string_view text)
 				}
 				int n = 0;
 				while (p < s.size() &&
-				       std::isdigit(static_cast<unsigned char>(s[p])))
+				       std::isdigit(static_cast<unsigned char>(s[p]))) {
 					n = n * 10 + (s[p++] - '0');
+					// illumos lets the int overflow; a width or
+					// precision this large is a mistake either way.
+					if (n > k_max_width)
+						fail("", "format conversion #" +
+								 std::to_string(argc) +
+								 " has a width or precision "
+								 "larger than " +
+								 std::to_string(k_max_width));
+				}
 				p--;
 				if (dot)
 					pc.prec = n;

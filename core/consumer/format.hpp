@@ -101,6 +101,10 @@ enum flag : uint32_t {
 	k_space = 1u << 8,    // ' '
 };
 
+// The largest width or precision a format may give (illumos has no bound
+// and overflows an int; a larger '*' argument at run time is clamped).
+constexpr int k_max_width = 1 << 16;
+
 // One piece of a parsed format: literal text, then optionally a conversion.
 struct piece {
 	std::string prefix;		 // literal text before the conversion

@@ -9,6 +9,7 @@
 #include "internal.hpp"
 #include "util/bytes.hpp"
 
+#include <algorithm>
 #include <arpa/inet.h>
 #include <netdb.h>
 #include <netinet/in.h>
@@ -39,6 +40,13 @@ std::string strf(const char *f, ...)
 }
 
 namespace {
+
+// A '*' width or precision from probe data, held within what a format
+// may spell (a negative width still means left-justified).
+int clamp_width(int64_t v)
+{
+	return static_cast<int>(std::clamp<int64_t>(v, -fmt::k_max_width, fmt::k_max_width));
+}
 
 // The format string is built at run time from the D format: the C
 // library's printf is the formatter (what illumos does), so this is the
@@ -177,14 +185,14 @@ bool format_text(state &st, const fmt::format &f, std::span<const datum> args,
 		if (pc.flags & fmt::k_dynwidth) {
 			if (ai >= args.size())
 				return false;
-			width = static_cast<int>(bytes::load_int(args[ai].p, args[ai].size));
+			width = clamp_width(bytes::load_int(args[ai].p, args[ai].size));
 			dynwidth = width;
 			ai++;
 		}
 		if (pc.flags & fmt::k_dynprec) {
 			if (ai >= args.size())
 				return false;
-			prec = static_cast<int>(bytes::load_int(args[ai].p, args[ai].size));
+			prec = clamp_width(bytes::load_int(args[ai].p, args[ai].size));
 			ai++;
 		}
 		datum d;

@@ -19,6 +19,35 @@ TEST(diagnostics, syntax_errors)
 					 "Unknown variable name");
 }
 
+// Nesting is bounded before it can exhaust the stack, whether the parser
+// recurses (parentheses, unary operators, right-associative = and ?:) or
+// loops (left-associative operators, postfix chains, comma lists).
+TEST(diagnostics, nesting_too_deep)
+{
+	auto rep = [](const std::string &s, int n) {
+		std::string r;
+		for (int i = 0; i < n; i++)
+			r += s;
+		return r;
+	};
+	EXPECT_EQ(error_of("BEGIN { trace(" + rep("(-", 5000) + "1" + rep(")", 5000) + "); }"),
+		  "D_SYNTAX: syntax error: yacc stack overflow");
+	EXPECT_EQ(error_of("BEGIN { " + rep("x = ", 100000) + "1; }"),
+		  "D_SYNTAX: syntax error: yacc stack overflow");
+	EXPECT_EQ(error_of("BEGIN { x = " + rep("1 ? 2 : ", 100000) + "1; }"),
+		  "D_SYNTAX: syntax error: yacc stack overflow");
+	EXPECT_EQ(error_of("BEGIN { trace(" + rep("1 + ", 100000) + "1); }"),
+		  "D_SYNTAX: syntax error: expression nested too deeply");
+	EXPECT_EQ(error_of("BEGIN { x = y" + rep("[1]", 100000) + "; }"),
+		  "D_SYNTAX: syntax error: expression nested too deeply");
+	EXPECT_EQ(error_of("BEGIN { " + rep("x, ", 100000) + "x; }"),
+		  "D_SYNTAX: syntax error: expression nested too deeply");
+	// Deep but reasonable programs still compile.
+	EXPECT_EQ(error_of("BEGIN { trace(" + rep("1 + ", 900) + "1); }"), "(compiled)");
+	EXPECT_EQ(error_of("BEGIN { trace(" + rep("(", 300) + "1" + rep(")", 300) + "); }"),
+		  "(compiled)");
+}
+
 TEST(diagnostics, undefined_identifier)
 {
 	EXPECT_EQ(error_of("BEGIN { trace(x); }"),
@@ -68,6 +97,13 @@ TEST(diagnostics, printf_format_checks)
 		<< e;
 	e = error_of("BEGIN { printf(\"%d %d\\n\", 1); }");
 	EXPECT_EQ(e.rfind("D_PRINTF_ARG_PROTO: ", 0), 0u) << e;
+	e = error_of("BEGIN { printf(\"%99999999999d\", 1); }");
+	EXPECT_NE(e.find("format conversion #1 has a width or precision larger than 65536"),
+		  std::string::npos)
+		<< e;
+	e = error_of("BEGIN { printf(\"%.5555555555s\", \"a\"); }");
+	EXPECT_NE(e.find("larger than 65536"), std::string::npos) << e;
+	EXPECT_EQ(error_of("BEGIN { printf(\"%65536d %.65536s\", 1, \"a\"); }"), "(compiled)");
 	e = error_of("BEGIN { printf(\"%d\\n\", 1, 2); }");
 	EXPECT_EQ(e.rfind("D_PRINTF_ARG_EXTRA: ", 0), 0u) << e;
 }

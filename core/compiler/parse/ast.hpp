@@ -134,6 +134,7 @@ struct expr {
 	std::vector<expr_ptr> kids;
 	std::shared_ptr<type_name> tname;
 	uint32_t line = 0;
+	uint32_t height = 1; // of the tree below, this node included (parser-bounded)
 	expr_sema s;
 };
 

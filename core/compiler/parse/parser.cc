@@ -189,6 +189,35 @@ private:
 		e->line = line;
 		return e;
 	}
+	// Every child goes in through here, which keeps the tree no taller than
+	// the later passes (all recursive, as is ~expr) can walk on any stack:
+	// the loops for left-associative operators, postfix chains and comma
+	// lists would otherwise build trees of any height without recursing.
+	void adopt(expr &parent, expr_ptr kid)
+	{
+		if (kid && kid->height + 1 > parent.height) {
+			parent.height = kid->height + 1;
+			if (parent.height > max_height)
+				fail(tag::D_SYNTAX, parent.line,
+				     "syntax error: expression nested too deeply");
+		}
+		parent.kids.push_back(std::move(kid));
+	}
+	// The parser's own recursion (unary, assignment, ternary), bounded as
+	// yacc's stack bounds illumos' parser.
+	struct recursion_guard {
+		parser_impl &p;
+		explicit recursion_guard(parser_impl &pi) : p(pi)
+		{
+			if (++p.depth_ > max_recursion)
+				fail(tag::D_SYNTAX, p.peek().line, "syntax error: yacc stack overflow");
+		}
+		~recursion_guard() { --p.depth_; }
+		recursion_guard(const recursion_guard &) = delete;
+		recursion_guard &operator=(const recursion_guard &) = delete;
+	};
+	static constexpr int max_recursion = 1536; // about 500 parentheses
+	static constexpr uint32_t max_height = 1024;
 
 	lexer lex_;
 	std::deque<token> buf_;
@@ -550,8 +579,8 @@ expr_ptr parser_impl::expression()
 		// A top-level comma in a statement (a, b) is C's comma operator.
 		uint32_t l = take().line;
 		auto c = node(ek::comma, l);
-		c->kids.push_back(std::move(e));
-		c->kids.push_back(assignment());
+		adopt(*c, std::move(e));
+		adopt(*c, assignment());
 		e = std::move(c);
 	}
 	return e;
@@ -607,13 +636,14 @@ int binary_prec(tk k)
 
 expr_ptr parser_impl::assignment()
 {
+	recursion_guard guard(*this);
 	expr_ptr lhs = ternary();
 	if (is_assign_op(peek().kind)) {
 		token op = take();
 		auto a = node(ek::assign, op.line);
 		a->op = op.kind;
-		a->kids.push_back(std::move(lhs));
-		a->kids.push_back(assignment());
+		adopt(*a, std::move(lhs));
+		adopt(*a, assignment());
 		return a;
 	}
 	return lhs;
@@ -621,17 +651,18 @@ expr_ptr parser_impl::assignment()
 
 expr_ptr parser_impl::ternary()
 {
+	recursion_guard guard(*this);
 	expr_ptr c = binary(1);
 	if (!is(tk::question))
 		return c;
 	uint32_t l = take().line;
 	auto t = node(ek::ternary, l);
-	t->kids.push_back(std::move(c));
+	adopt(*t, std::move(c));
 	nest_++;
-	t->kids.push_back(expression());
+	adopt(*t, expression());
 	nest_--;
 	expect(tk::colon);
-	t->kids.push_back(ternary());
+	adopt(*t, ternary());
 	return t;
 }
 
@@ -649,22 +680,15 @@ expr_ptr parser_impl::binary(int prec)
 		expr_ptr rhs = binary(p + 1);
 		auto b = node(ek::binary, op.line);
 		b->op = op.kind;
-		b->kids.push_back(std::move(lhs));
-		b->kids.push_back(std::move(rhs));
+		adopt(*b, std::move(lhs));
+		adopt(*b, std::move(rhs));
 		lhs = std::move(b);
 	}
 }
 
 expr_ptr parser_impl::unary()
 {
-	// Bound the recursion as yacc's stack bounds illumos' parser.
-	struct depth_guard {
-		int &d;
-		explicit depth_guard(int &x) : d(x) { ++d; }
-		~depth_guard() { --d; }
-	} guard(depth_);
-	if (depth_ > 2000)
-		fail(tag::D_SYNTAX, peek().line, "syntax error: yacc stack overflow");
+	recursion_guard guard(*this);
 	const token &t = peek();
 	switch (t.kind) {
 	case tk::inc:
@@ -672,7 +696,7 @@ expr_ptr parser_impl::unary()
 		token op = take();
 		auto e = node(ek::incdec, op.line);
 		e->op = op.kind;
-		e->kids.push_back(unary());
+		adopt(*e, unary());
 		return e;
 	}
 	case tk::minus:
@@ -684,7 +708,7 @@ expr_ptr parser_impl::unary()
 		token op = take();
 		auto e = node(ek::unary, op.line);
 		e->op = op.kind;
-		e->kids.push_back(unary());
+		adopt(*e, unary());
 		return e;
 	}
 	case tk::lparen:
@@ -695,7 +719,7 @@ expr_ptr parser_impl::unary()
 			e->tname = std::make_shared<type_name>(type_name_());
 			nest_--;
 			expect(tk::rparen);
-			e->kids.push_back(unary());
+			adopt(*e, unary());
 			return e;
 		}
 		break;
@@ -714,13 +738,13 @@ expr_ptr parser_impl::unary()
 				return e;
 			}
 			auto e = node(ek::sizeof_expr, l);
-			e->kids.push_back(unary());
+			adopt(*e, unary());
 			return e;
 		}
 		if (t.text == "stringof") {
 			uint32_t l = take().line;
 			auto e = node(ek::stringof, l);
-			e->kids.push_back(unary());
+			adopt(*e, unary());
 			return e;
 		}
 		break;
@@ -736,11 +760,11 @@ expr_ptr parser_impl::postfix(expr_ptr e)
 		if (t.kind == tk::lbrack) {
 			uint32_t l = take().line;
 			auto ix = node(ek::index, l);
-			ix->kids.push_back(std::move(e));
+			adopt(*ix, std::move(e));
 			nest_++;
 			if (!is(tk::rbrack)) {
 				do {
-					ix->kids.push_back(assignment());
+					adopt(*ix, assignment());
 				} while (accept(tk::comma));
 			}
 			nest_--;
@@ -753,7 +777,7 @@ expr_ptr parser_impl::postfix(expr_ptr e)
 			nest_++;
 			if (!is(tk::rparen)) {
 				do {
-					c->kids.push_back(assignment());
+					adopt(*c, assignment());
 				} while (accept(tk::comma));
 			}
 			nest_--;
@@ -774,14 +798,14 @@ expr_ptr parser_impl::postfix(expr_ptr e)
 			}
 			auto mm = node(op.kind == tk::dot ? ek::member : ek::arrow, op.line);
 			mm->name = m.text;
-			mm->kids.push_back(std::move(e));
+			adopt(*mm, std::move(e));
 			e = std::move(mm);
 		} else if (t.kind == tk::inc || t.kind == tk::dec) {
 			token op = take();
 			auto p = node(ek::incdec, op.line);
 			p->op = op.kind;
 			p->postfix = true;
-			p->kids.push_back(std::move(e));
+			adopt(*p, std::move(e));
 			e = std::move(p);
 		} else {
 			return e;
@@ -910,7 +934,7 @@ expr_ptr parser_impl::primary()
 			nest_++;
 			if (!is(tk::rbrack)) {
 				do {
-					e->kids.push_back(assignment());
+					adopt(*e, assignment());
 				} while (accept(tk::comma));
 			}
 			nest_--;
@@ -946,7 +970,7 @@ expr_ptr parser_impl::primary()
 			expect(tk::gt);
 			expect(tk::lparen);
 			nest_++;
-			e->kids.push_back(expression());
+			adopt(*e, expression());
 			nest_--;
 			expect(tk::rparen);
 			return e;
