@@ -115,7 +115,7 @@ bool parse_options(int argc, char **argv, options &o, int &status)
 		case 'I': o.cpp_args.push_back(std::string("-I") + optarg); break;
 		case 'c': o.run.emplace_back(optarg); break;
 		case 'b':
-			o.xopts.emplace_back("bufsize", optarg);
+			o.xopts.emplace_back("-b", optarg); // bufsize, as run.cc words errors
 			break;
 		case 'x': {
 			std::string s(optarg);

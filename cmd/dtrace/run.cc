@@ -26,7 +26,7 @@
 
 #include "engine_choice.hpp"
 #include "procs.hpp"
-#include "engine/options.hpp" // core/engine: parse_rate_option
+#include "engine/options.hpp" // core/engine: parse_rate_option, option_error
 
 #include <dtrace/compiler.hpp>
 #include <dtrace/consumer.hpp>
@@ -189,6 +189,16 @@ int run_program(const options &o, const char *argv0)
 				cs.engine = engine_name(asked);
 			continue;
 		}
+		// illumos dtrace.c: dfatal("failed to set -x %s") / ("-b %s").
+		if (k == "-b") {
+			if (const char *why = engines::option_error("bufsize", v, true))
+				fail(E_ERROR, "failed to set -b " + v + ": " + why);
+			cs.options["bufsize"] = v;
+			continue;
+		}
+		if (!k.starts_with("-"))
+			if (const char *why = engines::option_error(k, v, true))
+				fail(E_ERROR, "failed to set -x " + k + ": " + why);
 		if (k == "errtags")
 			errtags = true;
 		else if (k == "-F")
@@ -317,7 +327,7 @@ int run_program(const options &o, const char *argv0)
 	cons_s.refresh = [] {}; // the engine delivers aggregations before records
 	consumer cons(prog, eps, cons_s);
 
-	// illumos dt_opt_rate(); a value it does not read leaves the default.
+	// Validated (option_error) before compiling; dt_opt_rate()'s reading.
 	uint64_t switchrate = 1000000000;
 	if (auto v = prog.option("switchrate")) {
 		try {

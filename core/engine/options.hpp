@@ -15,4 +15,14 @@ namespace dt::engines {
 [[nodiscard]] uint64_t parse_size_option(const std::string &name, const std::string &v);
 [[nodiscard]] uint64_t parse_rate_option(const std::string &name, const std::string &v);
 
+// What illumos' dtrace_setopt() says of NAME=VALUE (has_value false: the
+// bare `-x NAME` or `#pragma D option NAME`), as dtrace_errmsg() words it:
+// nullptr when the option is known and the value reads, else "Invalid
+// option name" or "Invalid value for specified option". The one table of
+// option names (dt_options.c) lives behind this; sizes, rates and the
+// numeric run-time options (yes/no, on/off ... or a number) are checked
+// for their form, free-form options (cpp paths, evaltime ...) only by name.
+[[nodiscard]] const char *option_error(const std::string &name, const std::string &value,
+				       bool has_value);
+
 } // namespace dt::engines

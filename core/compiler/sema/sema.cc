@@ -7,6 +7,7 @@
 
 #include "../../consumer/format.hpp"
 #include "../btf/kernel_types.hpp"
+#include "../../engine/options.hpp"
 #include "../diag.hpp"
 #include "builtins.hpp"
 #include "expr_check.hpp"
@@ -41,24 +42,6 @@ int64_t option_int(const std::map<std::string, std::string> &opts, const std::st
 
 namespace {
 
-// dtrace(1M) options (illumos dt_options.c).
-const std::set<std::string> k_options = {
-	"aggrate",     "aggsize",   "aggsortkey",   "aggsortkeypos", "aggsortpos",
-	"aggsortrev",  "aggpercpu", "aggzoom",	    "amin",	     "argref",
-	"bufpolicy",   "bufresize", "bufsize",	    "cleanrate",     "core",
-	"cpp",	       "cpphdrs",   "cpppath",	    "cpu",	     "ctypes",
-	"defaultargs", "define",    "destructive",  "dtypes",	     "dynvarsize",
-	"empty",       "errtags",   "evaltime",	    "flowindent",    "grabanon",
-	"incdir",      "iregs",	    "jstackframes", "jstackstrsize", "knodefs",
-	"lazyload",    "ldpath",    "libdir",	    "linkmode",	     "linktype",
-	"nolibs",      "nspec",	    "pgmax",	    "preallocate",   "pspec",
-	"quiet",       "rawbytes",  "specsize",	    "stackframes",   "stackindent",
-	"statusrate",  "strsize",   "switchrate",   "syslibdir",     "temporal",
-	"tregs",       "udefs",	    "undef",	    "unodefs",	     "ustackframes",
-	"verbose",     "version",   "zdefs",	    "zone",	     "encoding",
-	"oformat",     "agghist",   "aggpack",	    "agghist",	     "noresolve",
-	"maxframes",
-};
 
 uint32_t llquantize_top_bucket(int64_t factor, int64_t low, int64_t high, int64_t nsteps)
 {
@@ -1035,11 +1018,10 @@ void apply_pragma(sema_ctx &ctx, const std::string &text, uint32_t line,
 			val = opt.substr(eq + 1);
 			opt = opt.substr(0, eq);
 		}
-		if (!k_options.count(opt))
+		if (const char *why = engines::option_error(opt, val, eq != std::string::npos))
 			fail(tag::D_PRAGMA_OPTSET, line,
 			     "failed to set option '" + opt + "'" +
-				     (eq == std::string::npos ? "" : " to '" + val + "'") +
-				     ": Invalid option name");
+				     (eq == std::string::npos ? "" : " to '" + val + "'") + ": " + why);
 		if (!ctx.set.options.count(opt))
 			options[opt] = val;
 		return;
