@@ -764,7 +764,7 @@ void expr_checker::check_index(expr &e, bool lvalue)
 		e.s.what = expr_sema::ref::args;
 		e.s.id = static_cast<uint32_t>(n);
 		if (n < 0 ||
-		    (have_probe_ && !args_.empty() && static_cast<size_t>(n) >= args_.size()))
+		    (have_probe_ && static_cast<size_t>(n) >= args_.size()))
 			fail(tag::D_ARGS_IDX, e.line,
 			     "index " + std::to_string(n) + " is out of range for " +
 				     (cc_->descs.empty() ? std::string("probe")
