@@ -306,6 +306,15 @@ void procs::release()
 	}
 }
 
+std::vector<pid_t> procs::live_pids() const
+{
+	std::vector<pid_t> out;
+	for (const proc &p : list_)
+		if (p.live)
+			out.push_back(p.pid);
+	return out;
+}
+
 size_t procs::live() const
 {
 	size_t n = 0;

@@ -48,6 +48,8 @@ public:
 
 	[[nodiscard]] bool empty() const { return list_.empty(); }
 	[[nodiscard]] size_t live() const;
+	// The processes not yet seen to end.
+	[[nodiscard]] std::vector<pid_t> live_pids() const;
 	// Reap what has ended; returns the notices to print (without "dtrace: ").
 	std::vector<std::string> poll();
 

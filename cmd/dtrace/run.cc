@@ -346,6 +346,10 @@ int run_program(const options &o, const char *argv0)
 	if (o.destructive)
 		notice(quiet, "allowing destructive actions");
 	install_handlers();
+	// Their mappings while they are held (and again at each switchrate
+	// below): what they trace may be printed after they have exited.
+	for (pid_t pid : ps.live_pids())
+		cons.note_process(pid);
 	ps.release();
 
 	// What BEGIN traced is consumed at once, as dtrace_work() does on its
@@ -363,6 +367,8 @@ int run_program(const options &o, const char *argv0)
 		}
 		bool procs_gone = false;
 		if (!ps.empty()) {
+			for (pid_t pid : ps.live_pids())
+				cons.note_process(pid);
 			for (const std::string &n : ps.poll())
 				notice(quiet, n);
 			procs_gone = ps.live() == 0;

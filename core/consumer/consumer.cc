@@ -166,6 +166,11 @@ std::optional<int> consumer::exit_status() const
 	return impl_->st.exit_status;
 }
 
+void consumer::note_process(int32_t pid)
+{
+	impl_->st.syms.refresh_process(pid);
+}
+
 void consumer::finish()
 {
 	auto &st = impl_->st;

@@ -177,6 +177,10 @@ struct symbols::impl {
 				m.path = line.substr(static_cast<size_t>(pos));
 			v.push_back(std::move(m));
 		}
+		// Gone (or a zombie, whose maps read empty): keep what was read
+		// while it lived.
+		if (v.empty() && it != maps.end())
+			return it->second;
 		return maps[pid] = std::move(v);
 	}
 
@@ -225,6 +229,15 @@ std::optional<sym_info> symbols::kernel(uint64_t addr)
 	if (next == t.end() && addr != it->addr)
 		return std::nullopt;
 	return si;
+}
+
+void symbols::refresh_process(pid_t pid)
+{
+	if (pid <= 0)
+		return;
+	for (const auto &m : impl_->pid_maps(pid, true))
+		if (!m.path.empty() && m.path[0] == '/')
+			(void)impl_->elf(m.path); // the file may go too
 }
 
 std::optional<sym_info> symbols::user(pid_t pid, uint64_t addr)

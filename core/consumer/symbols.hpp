@@ -43,6 +43,9 @@ public:
 	[[nodiscard]] std::optional<sym_info> kernel(uint64_t addr);
 	// User address in pid: symbol and object, or only the object.
 	[[nodiscard]] std::optional<sym_info> user(pid_t pid, uint64_t addr);
+	// Re-read pid's mappings (and open the objects mapped) now; a pid
+	// that is gone keeps the mappings read before.
+	void refresh_process(pid_t pid);
 
 	// Where an aggregation key of sym()/mod()/usym()/umod() is folded to,
 	// so that addresses in one function (module, object) are one key

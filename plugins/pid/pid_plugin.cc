@@ -221,7 +221,10 @@ int bpf_attach(pid_state &s, const dt_probe_info_t *p, dt_bpf_attach_t *out)
 		ret ? DT_BPF_ATTACH_URETPROBE : DT_BPF_ATTACH_UPROBE, s.attach_path.c_str());
 	a.offset = p->cookie;
 	a.pid = static_cast<int32_t>(*pid);
-	a.ctx = ret ? DT_BPF_CTX_REGS_RETURN : DT_BPF_CTX_REGS;
+	// entry: the function's first instruction (ustack() gets the caller
+	// from the stack pointer); an offset probe is past it.
+	a.ctx = ret ? DT_BPF_CTX_REGS_RETURN
+		    : std::strcmp(p->name, "entry") == 0 ? DT_BPF_CTX_REGS : DT_BPF_CTX_REGS_INSN;
 	dt::sdk::give_attach(out, a);
 	return 0;
 }

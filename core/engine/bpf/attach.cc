@@ -105,7 +105,8 @@ std::string unsupported(const attach_point &p)
 	case DT_BPF_ATTACH_URETPROBE:
 		if (p.target.empty())
 			return "the provider named no file for its " + kind_name(p.kind);
-		if (p.ctx != DT_BPF_CTX_REGS && p.ctx != DT_BPF_CTX_REGS_RETURN)
+		if (p.ctx != DT_BPF_CTX_REGS && p.ctx != DT_BPF_CTX_REGS_RETURN &&
+		    p.ctx != DT_BPF_CTX_REGS_INSN)
 			return "argument context " + std::to_string(p.ctx) + " on a " +
 			       kind_name(p.kind) + " is not supported by the bpf engine";
 		return "";
@@ -130,7 +131,8 @@ ctx_kind ctx_kind_of(const attach_point &p)
 	case DT_BPF_CTX_SYS_ENTER: return ctx_kind::sys_enter;
 	case DT_BPF_CTX_SYS_EXIT: return ctx_kind::sys_exit;
 	case DT_BPF_CTX_PERF: return ctx_kind::perf_event;
-	case DT_BPF_CTX_REGS: return ctx_kind::regs;
+	case DT_BPF_CTX_REGS:
+	case DT_BPF_CTX_REGS_INSN: return ctx_kind::regs;
 	case DT_BPF_CTX_REGS_RETURN: return ctx_kind::regs_return;
 	default: return ctx_kind::raw_tp;
 	}

@@ -283,6 +283,7 @@ probe_spec bpf_engine::spec_for(const group &g)
 	s.filter_mask = g.at.filter_mask;
 	if (g.at.kind == DT_BPF_ATTACH_UPROBE || g.at.kind == DT_BPF_ATTACH_URETPROBE)
 		s.pid = g.at.pid;
+	s.user_entry = g.at.kind == DT_BPF_ATTACH_UPROBE && g.at.ctx == DT_BPF_CTX_REGS;
 
 	// Filtered ECBs: one EPID table per clause (another when one clause
 	// holds the same filter twice: the probe matched by two descriptions),

@@ -73,6 +73,7 @@ private:
 	// codegen_frame.cc
 	void prologue();
 	void args_for_ctx();
+	void user_entry_return();
 	bool clauses_use(bool (*want)(uint32_t op, uint32_t id)) const;
 	void ecb(const ecb_ref &e, bool in_error);
 	void fault_subprogram(int entry);

@@ -157,16 +157,10 @@ void codegen::write_key(const record &k, const aggregation &agg, size_t j)
 		uint32_t tmp = 8 + ((cur_->size + 7) & ~7u);
 		if (tmp + size > DT_BPF_BUF_SIZE)
 			refuse("a stack() key does not fit the bpf engine's buffer");
-		if (user) {
-			a.call_helper(BPF_FUNC_get_current_pid_tgid);
-			a.alu_imm(BPF_RSH, BPF_REG_0, 32);
-			a.stx(BPF_DW, BPF_REG_7,
-			      static_cast<int16_t>(DT_M(buf) + static_cast<int32_t>(tmp)),
-			      BPF_REG_0);
-		}
+		// dt_rec_ustack writes the pid at tmp itself, the pcs after it.
 		a.mov_reg(BPF_REG_1, BPF_REG_6);
 		a.mov_reg(BPF_REG_2, BPF_REG_7);
-		a.mov_imm(BPF_REG_3, static_cast<int32_t>(tmp + (user ? 8 : 0)));
+		a.mov_imm(BPF_REG_3, static_cast<int32_t>(tmp));
 		a.mov_imm(BPF_REG_4, static_cast<int32_t>((size - (user ? 8 : 0)) / 8));
 		a.call_sym(user ? "dt_rec_ustack" : "dt_rec_stack");
 		mem_off_ptr(BPF_REG_1, DT_M(key) + static_cast<int32_t>(off));

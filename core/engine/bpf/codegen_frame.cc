@@ -289,6 +289,20 @@ void codegen::args_for_ctx()
 	}
 }
 
+// m->uentry_ret (dt_bpf_abi.h): on a function's first instruction the
+// return address is at the user stack pointer (x86_64 pt_regs sp, offset
+// 152); 0 everywhere else. Past a 16-bit offset, so through a pointer.
+void codegen::user_entry_return()
+{
+	mem_off_ptr(BPF_REG_1, DT_M(uentry_ret));
+	a.st_imm(BPF_DW, BPF_REG_1, 0, 0);
+	if (!spec_.user_entry)
+		return;
+	a.mov_imm(BPF_REG_2, 8);
+	a.ldx(BPF_DW, BPF_REG_3, BPF_REG_6, 152);
+	a.call_helper(BPF_FUNC_probe_read_user);
+}
+
 void codegen::prologue()
 {
 	int exit0 = a.label(), nested = a.label();
@@ -342,6 +356,7 @@ void codegen::prologue()
 	zero_frame();
 	args_for_ctx();
 	zero_locals();
+	user_entry_return();
 
 	// The exits, placed after the epilogue by generate().
 	exit0_ = exit0;

@@ -130,6 +130,10 @@ struct probe_spec {
 	// Appended (bpf2): >= 0: run only in this process (uprobes of the pid
 	// provider: the probe is attached for every process mapping the file).
 	int32_t pid = -1;
+	// Appended (plugin.h ABI 1.3): a uprobe with DT_BPF_CTX_REGS, i.e. on
+	// a function's first instruction: m->uentry_ret = the return address
+	// at the user stack pointer (dt_bpf_abi.h), else 0.
+	bool user_entry = false;
 };
 
 // Map file descriptors translate() and link() refer to.

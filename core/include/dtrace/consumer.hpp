@@ -49,6 +49,12 @@ public:
 
 	// exit() was consumed: its status.
 	[[nodiscard]] std::optional<int> exit_status() const;
+	// Read process pid's mappings now, so that its user addresses (ustack,
+	// usym, %A ...) still resolve once it has exited: illumos keeps a
+	// grabbed (-c/-p) process's handle and symbol tables. Call it while
+	// the process lives, again after it may have loaded objects; a
+	// process that is gone keeps what was last read.
+	void note_process(int32_t pid);
 	// What dtrace(1) prints once tracing has stopped: refresh(), then the
 	// newline dtrace(1) always prints after its loop (even with -q), then
 	// every aggregation that no printa() printed. (Clarified by the

@@ -49,7 +49,7 @@ extern "C" {
 /* Bumped on any incompatible change; the consumer requires equality. */
 #define DT_PLUGIN_ABI_MAJOR 1
 /* Bumped when fields are appended; informational (sz is what counts). */
-#define DT_PLUGIN_ABI_MINOR 2
+#define DT_PLUGIN_ABI_MINOR 3
 
 #define DT_PLUGIN_ENTRY_SYMBOL "dtrace_plugin_entry"
 
@@ -271,6 +271,12 @@ enum dt_bpf_ctx {
 	/* kretprobe/uretprobe: arg0 = 0 (the returning instruction's offset
 	 * is not known), arg1 = the return value (x86_64: ax). */
 	DT_BPF_CTX_REGS_RETURN = 5,
+	/* ---- ABI 1.3 ---- */
+	/* kprobe/uprobe at an instruction past a function's entry (pid
+	 * provider offset probes): arguments as DT_BPF_CTX_REGS, but the
+	 * stack is not the one at entry (a uprobe with DT_BPF_CTX_REGS gets
+	 * its caller inserted into ustack(), as illumos' entry probes do). */
+	DT_BPF_CTX_REGS_INSN = 6,
 };
 
 typedef struct dt_plugin_bpf_ops {

@@ -48,7 +48,11 @@ TEST(PidBpf, ProbesAreUprobesOnTheProcessesFile)
 		EXPECT_EQ(a.kind,
 			  p.name == "return" ? DT_BPF_ATTACH_URETPROBE : DT_BPF_ATTACH_UPROBE)
 			<< p.name;
-		EXPECT_EQ(a.ctx, p.name == "return" ? DT_BPF_CTX_REGS_RETURN : DT_BPF_CTX_REGS);
+		// entry is the function's first instruction; an offset is past it.
+		EXPECT_EQ(a.ctx, p.name == "return"  ? DT_BPF_CTX_REGS_RETURN
+				 : p.name == "entry" ? DT_BPF_CTX_REGS
+						     : DT_BPF_CTX_REGS_INSN)
+			<< p.name;
 		EXPECT_EQ(a.offset, p.cookie) << p.name;
 		EXPECT_EQ(a.pid, t.pid());
 		ASSERT_NE(a.target, nullptr);

@@ -34,7 +34,7 @@ TARGET_FN long dt_pid_calls_pair(long a, long b)
 	return a - b;
 }
 
-static int wait_mode(void)
+TARGET_FN static int wait_mode(void)
 {
 	unsigned char c;
 	printf("ready\n");

@@ -182,6 +182,22 @@ TEST(PidRuntime, EntryArgumentsAreTheFunctionsArguments)
 				 " dt_pid_calls_pair entry 2 102\n\n");
 }
 
+// The aggregation is printed after the command has exited: its frames
+// still resolve, from the mappings read while it ran (illumos keeps the
+// grabbed process's symbol tables).
+TEST(PidRuntime, UstackOfAnExitedCommandStillResolves)
+{
+	REQUIRE_BPF();
+	auto r = dtrace(bpf({"-qn", "pid$target::dt_pid_calls_square:entry { @[ustack(1)] = count(); }",
+			     "-c", k_calls + " 3"}));
+	ASSERT_EQ(r.status, 0) << r.err;
+	std::string base = std::filesystem::path(k_calls).filename().string();
+	EXPECT_NE(r.out.find("\n              " + base + "`dt_pid_calls_square\n"),
+		  std::string::npos)
+		<< r.out;
+	EXPECT_EQ(r.out.find("0x"), std::string::npos) << r.out;
+}
+
 TEST(PidRuntime, ReturnGivesTheReturnValue)
 {
 	REQUIRE_BPF();
@@ -256,6 +272,42 @@ TEST(PidRuntime, UcallerIsTheSecondFrameOfUstack)
 	EXPECT_NE(frames[0].find("`dt_pid_calls_square"), std::string::npos) << out;
 	EXPECT_EQ(ucaller, frames[1]) << out;
 	EXPECT_NE(ucaller, frames[0]) << out;
+	// At the entry the frame pointer chain does not hold the caller yet;
+	// as illumos' entry probes, it is taken from the stack pointer.
+	EXPECT_NE(ucaller.find("`wait_mode"), std::string::npos) << out;
+}
+
+// ustack() at an entry probe: the function, then its direct caller (the
+// return address at the stack pointer), then the frame pointer chain;
+// ustackdepth counts the caller too.
+TEST(PidRuntime, UstackAtEntryHasTheCallerAndDepthCountsIt)
+{
+	REQUIRE_BPF();
+	child target({DT_PID_CALLS_FP, "-w"});
+	ASSERT_NE(target.read_until("ready\n").find("ready"), std::string::npos);
+	background_dtrace d({"-p", std::to_string(target.pid), "-qn",
+			     "pid$target::dt_pid_calls_square:entry { ustack(); "
+			     "printf(\"depth %d\\n\", ustackdepth); exit(0); }"});
+	ASSERT_TRUE(d.begun()) << d.out;
+	target.send("A");
+	int status = -1;
+	std::string out = d.finish(status);
+	EXPECT_EQ(status, 0);
+	std::vector<std::string> frames;
+	int depth = -1;
+	std::istringstream in(out.substr(out.find("begun\n") + 6));
+	for (std::string l; std::getline(in, l);) {
+		std::string w;
+		std::istringstream(l) >> w;
+		if (w == "depth")
+			std::istringstream(l.substr(6)) >> depth;
+		else if (!w.empty())
+			frames.push_back(w);
+	}
+	ASSERT_GE(frames.size(), 2u) << out;
+	EXPECT_EQ(frames[0].substr(frames[0].find('`')), "`dt_pid_calls_square") << out;
+	EXPECT_EQ(frames[1].rfind("`wait_mode+0x"), frames[1].find('`')) << out;
+	EXPECT_EQ(depth, static_cast<int>(frames.size())) << out;
 }
 
 TEST(PidRuntime, CreatedCommandIsHeldUntilTheProbesAreInPlace)

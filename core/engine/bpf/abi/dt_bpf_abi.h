@@ -114,6 +114,15 @@ struct dt_bpf_mem {
 	uint64_t wb_lo;
 	uint64_t wb_hi;
 	uint8_t wb_key[DT_BPF_KEY_SIZE];
+	/*
+	 * Appended: at a uprobe on a function's first instruction (pid
+	 * provider entry probes), the return address at the user stack
+	 * pointer, else 0 (the prologue sets it for every firing). The frame
+	 * pointer chain does not hold the caller yet, so ustack(), ucaller
+	 * and ustackdepth insert it after the pc, as illumos'
+	 * dtrace_getupcstack() does under CPU_DTRACE_ENTRY.
+	 */
+	uint64_t uentry_ret;
 };
 
 /* Every dt_ring sample begins with this. */

@@ -123,7 +123,10 @@ DT_API u64 dt_builtin(void *ctx, struct dt_bpf_mem *m, u64 var, u64 strsize)
 	case DIF_VAR_USTACKDEPTH:
 		n = bpf_get_stack(ctx, &m->scratch[DT_TMP_A], DT_TMP_SIZE,
 				  var == DIF_VAR_USTACKDEPTH ? BPF_F_USER_STACK : 0);
-		return n > 0 ? (u64)n / 8 : 0;
+		if (n <= 0)
+			return 0;
+		/* At a function's entry the caller is one frame more. */
+		return (u64)n / 8 + (var == DIF_VAR_USTACKDEPTH && m->uentry_ret ? 1 : 0);
 	case DIF_VAR_CALLER: return dt_frame(ctx, m, 1, 0);
 	/*
 	 * illumos: caller is the probed function's caller (kernel frame 1);
@@ -131,7 +134,11 @@ DT_API u64 dt_builtin(void *ctx, struct dt_bpf_mem *m, u64 var, u64 strsize)
 	 * [1] the user pc, [2] "the caller, which is what we're after" --
 	 * user frame 1, the second line of ustack().
 	 */
-	case DIF_VAR_UCALLER: return dt_frame(ctx, m, 1, BPF_F_USER_STACK);
+	case DIF_VAR_UCALLER:
+		/* At a function's entry frame 1 is the return address. */
+		if (m->uentry_ret)
+			return m->uentry_ret;
+		return dt_frame(ctx, m, 1, BPF_F_USER_STACK);
 	default: return dt_fault(m, DTRACEFLT_ILLOP, var);
 	}
 }
@@ -152,7 +159,9 @@ DT_API u64 dt_rec_stack(void *ctx, struct dt_bpf_mem *m, u64 off, u64 nframes)
 /*
  * ustack(): the illumos record layout (as the user engine's fire.cc): the
  * pid, then nframes user pcs, zero-filled; the record is (nframes + 1) * 8
- * bytes at m->buf[off].
+ * bytes at m->buf[off]. At a function's first instruction (m->uentry_ret)
+ * the frame pointer chain skips the caller: the pc, then the return
+ * address, then the chain (illumos dtrace_getupcstack(), CPU_DTRACE_ENTRY).
  */
 DT_API u64 dt_rec_ustack(void *ctx, struct dt_bpf_mem *m, u64 off, u64 nframes)
 {
@@ -163,6 +172,14 @@ DT_API u64 dt_rec_ustack(void *ctx, struct dt_bpf_mem *m, u64 off, u64 nframes)
 	off = DT_CLAMP(off, DT_BPF_BUF_SIZE + 8);
 	*(u64 *)&m->buf[off] = bpf_get_current_pid_tgid() >> 32;
 	size = DT_CLAMP(size, 2048);
+	if (size >= 16 && m->uentry_ret) {
+		u64 *f = (u64 *)&m->buf[DT_CLAMP(off + 8, DT_BPF_BUF_SIZE)];
+
+		bpf_get_stack(ctx, &f[1], DT_CLAMP(size - 8, 2048), BPF_F_USER_STACK);
+		f[0] = f[1];
+		f[1] = m->uentry_ret;
+		return 0;
+	}
 	if (size)
 		bpf_get_stack(ctx, &m->buf[DT_CLAMP(off + 8, DT_BPF_BUF_SIZE + 16)], size,
 			      BPF_F_USER_STACK);
