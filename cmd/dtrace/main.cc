@@ -15,13 +15,13 @@
 // become "dtrace: ..." messages with DTrace's exit statuses.
 #include "list.hpp"
 #include "options.hpp"
+#include "procs.hpp"
 #include "run.hpp"
 
 #include <dtrace/provider.hpp>
 
 #include <Poco/Exception.h>
 
-#include <sys/stat.h>
 
 #include <cerrno>
 #include <cstdio>
@@ -57,14 +57,25 @@ int run(int argc, char **argv)
 		return run_program(o, argv[0]);
 	}
 
-	for (int32_t pid : o.grab) {
-		struct stat st {};
-		std::string proc = "/proc/" + std::to_string(pid);
-		if (stat(proc.c_str(), &st) != 0) {
-			std::fprintf(stderr, "dtrace: failed to grab pid %d: %s\n", pid,
-				     errno == ENOENT ? "No such process" : std::strerror(errno));
-			return E_ERROR;
-		}
+	// -c commands are created (held at their entry point, as for
+	// tracing) so that their probes can be listed; $target is the first
+	// of them, else the first -p. illumos kills a created process it
+	// still holds when dtrace closes: so does ~procs.
+	options lo = o;
+	procs ps;
+	try {
+		std::vector<int32_t> created;
+		for (const auto &[k, v] : o.xopts)
+			if (k == "evaltime")
+				ps.evaltime(v);
+		for (const std::string &cmd : o.run)
+			created.push_back(ps.create(cmd));
+		for (int32_t pid : o.grab)
+			ps.grab(pid);
+		lo.grab.insert(lo.grab.begin(), created.begin(), created.end());
+	} catch (const std::runtime_error &e) {
+		std::fprintf(stderr, "dtrace: %s\n", e.what());
+		return E_ERROR;
 	}
 
 	FILE *out = stdout;
@@ -77,11 +88,11 @@ int run(int argc, char **argv)
 		}
 	}
 
-	dt::provider_registry reg(dt::plugin_search_path(), o.grab, [](const std::string &msg) {
+	dt::provider_registry reg(dt::plugin_search_path(), lo.grab, [](const std::string &msg) {
 		std::fflush(stdout);
 		std::fprintf(stderr, "dtrace: %s\n", msg.c_str());
 	});
-	status = list_probes(o, reg, out);
+	status = list_probes(lo, reg, out);
 	if (std::fflush(out) != 0 && status == E_SUCCESS) {
 		std::fprintf(stderr, "dtrace: failed to write output: %s\n", std::strerror(errno));
 		status = E_ERROR;

@@ -51,6 +51,26 @@ TEST(PidCli, MallocEntryIsExactlyLibcMalloc)
 	EXPECT_EQ(v[0].name, "entry");
 }
 
+// -l with -c: the command is created (held at its entry point) so that
+// $target names it, its probes are listed, and it is killed afterwards.
+TEST(PidCli, ListingACreatedCommand)
+{
+	auto r = dtrace({"-l", "-c", target_path(), "-n", "pid$target::dt_pid_target_add:entry"});
+	ASSERT_EQ(r.status, 0) << r.err;
+	auto v = rows(r.out);
+	ASSERT_EQ(v.size(), 1u) << r.out;
+	ASSERT_EQ(v[0].provider.rfind("pid", 0), 0u) << r.out;
+	long pid = std::stol(v[0].provider.substr(3));
+	EXPECT_GT(pid, 0);
+	EXPECT_EQ(v[0].mod, target_base());
+	EXPECT_EQ(v[0].func, "dt_pid_target_add");
+	EXPECT_FALSE(std::filesystem::exists("/proc/" + std::to_string(pid)))
+		<< "the created command outlived the listing";
+	r = dtrace({"-l", "-c", "/nonexistent/cmd", "-n", "pid$target:::entry"});
+	EXPECT_EQ(r.status, 1);
+	EXPECT_EQ(r.err, "dtrace: failed to execute /nonexistent/cmd: cannot find executable file\n");
+}
+
 TEST(PidCli, LibcAliasIsReportedAsWritten)
 {
 	START_TARGET(t);
