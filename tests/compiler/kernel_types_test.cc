@@ -135,6 +135,38 @@ TEST(kernel_types, task_struct_members_have_btf_offsets_and_types)
 	EXPECT_EQ(t->find_member("no_such_member"), nullptr);
 }
 
+// Bit-fields (task_struct's in_execve:1, sched_reset_on_fork:1) are
+// members: the byte holding their first bit, the bit within it, the width.
+TEST(kernel_types, bit_field_members_have_btf_bit_offsets)
+{
+	NEED_BTF();
+	btf_path_guard g(nullptr);
+	type_table tt(256);
+	auto t = tt.parse_type_string("struct task_struct *")->ref;
+	struct btf *b = btf__parse(k_vmlinux, nullptr);
+	ASSERT_NE(b, nullptr);
+	int id = btf__find_by_name_kind(b, "task_struct", BTF_KIND_STRUCT);
+	ASSERT_GT(id, 0);
+	const struct btf_type *bt = btf__type_by_id(b, static_cast<uint32_t>(id));
+	const struct btf_member *bm = btf_members(bt);
+	int seen = 0;
+	for (uint16_t i = 0; i < btf_vlen(bt); i++) {
+		std::string n = btf__name_by_offset(b, bm[i].name_off);
+		if (n != "in_execve" && n != "sched_reset_on_fork")
+			continue;
+		seen++;
+		uint32_t bits = btf_member_bit_offset(bt, i);
+		const auto *m = t->find_member(n);
+		ASSERT_NE(m, nullptr) << n;
+		EXPECT_EQ(m->offset, bits / 8) << n;
+		EXPECT_EQ(m->bit_off, bits % 8) << n;
+		EXPECT_EQ(m->bit_size, btf_member_bitfield_size(bt, i)) << n;
+		EXPECT_EQ(m->bit_size, 1u) << n;
+	}
+	btf__free(b);
+	EXPECT_EQ(seen, 2);
+}
+
 TEST(kernel_types, anonymous_union_members_keep_their_offsets)
 {
 	NEED_BTF();

@@ -189,8 +189,9 @@ void kernel_types::flatten(uint32_t id, uint32_t base, ctype &into)
 	uint16_t n = btf_vlen(t);
 	for (uint16_t i = 0; i < n; i++) {
 		uint32_t bits = btf_member_bit_offset(t, i);
-		if (btf_member_bitfield_size(t, i) != 0 || bits % 8 != 0)
-			continue; // bitfields: see kernel_types.hpp
+		uint32_t bf = btf_member_bitfield_size(t, i);
+		if (bf == 0 && bits % 8 != 0)
+			continue; // not at a byte: nothing C lays out so
 		uint32_t off = base + bits / 8;
 		std::string mname = btf__name_by_offset(btf_, m[i].name_off);
 		if (mname.empty()) {
@@ -205,7 +206,8 @@ void kernel_types::flatten(uint32_t id, uint32_t base, ctype &into)
 				flatten(inner, off, into);
 			continue;
 		}
-		into.members.push_back({mname, convert(m[i].type), off});
+		// A bit-field: bf bits from bit (bits % 8) of byte off.
+		into.members.push_back({mname, convert(m[i].type), off, bf ? bits % 8 : 0, bf});
 	}
 }
 

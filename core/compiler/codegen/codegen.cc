@@ -25,6 +25,7 @@ public:
 
 private:
 	uint8_t gen_addr(expr &e);
+	uint8_t load_bitfield(expr &e);
 	uint8_t load(uint8_t addr, const type_ref &t, uint32_t line);
 	uint8_t gen_binary(expr &e);
 	uint8_t gen_compare(expr &e);
@@ -96,6 +97,34 @@ uint8_t expr_gen::load(uint8_t addr, const type_ref &t, uint32_t line)
 	}
 	b_.emit(DIF_INSTR_LOAD(op, addr, addr));
 	return addr;
+}
+
+// A bit-field: the smallest load holding its bits, shifted down and
+// masked (unsigned), or shifted up and arithmetically down (signed), as
+// illumos dt_cg_field_get().
+uint8_t expr_gen::load_bitfield(expr &e)
+{
+	const uint32_t need = e.s.bit_off + e.s.bit_size;
+	const uint32_t n = need <= 8 ? 1 : need <= 16 ? 2 : need <= 32 ? 4 : 8;
+	uint8_t r = load(gen_addr(e), syms_.types.int_type(n, false), e.line);
+	uint8_t k = b_.alloc(e.line);
+	if (e.s.type->is_signed) {
+		b_.setx(64 - need, k);
+		b_.emit(DIF_INSTR_FMT(DIF_OP_SLL, r, k, r));
+		b_.setx(64 - e.s.bit_size, k);
+		b_.emit(DIF_INSTR_FMT(DIF_OP_SRA, r, k, r));
+	} else {
+		if (e.s.bit_off) {
+			b_.setx(e.s.bit_off, k);
+			b_.emit(DIF_INSTR_FMT(DIF_OP_SRL, r, k, r));
+		}
+		if (e.s.bit_size < 64) {
+			b_.setx((uint64_t{1} << e.s.bit_size) - 1, k);
+			b_.emit(DIF_INSTR_FMT(DIF_OP_AND, r, k, r));
+		}
+	}
+	b_.free(k);
+	return r;
 }
 
 uint8_t expr_gen::gen_addr(expr &e)
@@ -632,6 +661,8 @@ uint8_t expr_gen::gen(expr &e)
 			narrow(r, e.s.type, m->s.type, e.line);
 			return r;
 		}
+		if (e.s.bit_size)
+			return load_bitfield(e);
 		return load(gen_addr(e), e.s.type, e.line);
 	case ek::unary: {
 		if (e.op == tk::star)
@@ -706,7 +737,7 @@ bool sou_members(const type_table &types, const ctype &t, std::vector<value_memb
 	if (depth > 8)
 		return false;
 	for (const member &m : t.all_members()) {
-		if (!m.type)
+		if (!m.type || m.bit_size)
 			return false;
 		const ctype &mt = *m.type;
 		value_member vm;

@@ -118,6 +118,8 @@ struct expr_sema {
 	int64_t value = 0;	   // constant value
 	const expr *inl = nullptr; // inline's expression
 	bool lvalue = false;
+	uint8_t bit_off = 0;  // a bit-field member (bit_size > 0): types.hpp member
+	uint8_t bit_size = 0;
 	bool is_const = false;	  // integer constant expression (value valid)
 	bool cast_string = false; // char* treated as string (%s, stringof)
 };

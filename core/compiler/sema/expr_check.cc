@@ -254,6 +254,9 @@ void expr_checker::check(expr &e)
 		const member *m = t->find_member(e.name);
 		if (!m)
 			fail(tag::D_TYPE_MEMBER, e.line, e.name + " is not a member of " + t->name);
+		if (m->bit_size)
+			fail(tag::D_OFFSETOF_BITFIELD, e.line,
+			     "cannot take offset of a bit-field: " + e.name);
 		e.s.type = types_.named("size_t");
 		e.s.is_const = true;
 		e.s.value = m->offset;
@@ -489,6 +492,8 @@ void expr_checker::check_unary(expr &e)
 		    x.s.what == expr_sema::ref::local || x.s.what == expr_sema::ref::garray ||
 		    x.s.what == expr_sema::ref::tarray || x.s.what == expr_sema::ref::builtin)
 			fail(tag::D_ADDROF_VAR, e.line, "cannot take address of dynamic variable");
+		if (x.s.bit_size)
+			fail(tag::D_ADDROF_BITFIELD, e.line, "cannot take address of bit-field");
 		if (!x.s.lvalue)
 			fail(tag::D_OP_LVAL, e.line,
 			     "operator & requires modifiable lvalue as an operand");
@@ -925,6 +930,16 @@ void expr_checker::check_member(expr &e)
 	e.s.type = m->type;
 	e.s.value = m->offset;
 	e.s.lvalue = true;
+	if (m->bit_size) {
+		// Read (codegen: a load, a shift, a mask), never written: D
+		// stores through pointers only to its own scratch memory.
+		if (m->bit_off + m->bit_size > 64)
+			fail(tag::D_TYPE_ERR, e.line,
+			     "bit-field " + e.name + " spans more than 64 bits");
+		e.s.bit_off = static_cast<uint8_t>(m->bit_off);
+		e.s.bit_size = static_cast<uint8_t>(m->bit_size);
+		e.s.lvalue = false;
+	}
 }
 
 void expr_checker::check_subr_args(expr &e, const subr_proto &p)

@@ -322,7 +322,12 @@ type_ref type_table::resolve(decl_spec &spec, const const_eval &eval)
 			t->complete = true;
 			return t;
 		}
-		uint32_t off = 0, align = 1, size = 0;
+		// bits: the next free bit of a struct. Bit-fields are laid out as
+		// the C ABI (SysV x86-64) does, which is also how the kernel's
+		// BTF describes them: packed into units of their type's size,
+		// a field never straddling a unit boundary.
+		uint64_t bits = 0;
+		uint32_t align = 1, size = 0;
 		for (auto &[ms, ds] : spec.members) {
 			type_ref mbase = resolve(*ms, eval);
 			for (auto &d : ds) {
@@ -338,18 +343,58 @@ type_ref type_table::resolve(decl_spec &spec, const const_eval &eval)
 						fail(tag::D_DECL_MNAME, d.line,
 						     "duplicate member name: " + d.name);
 				uint32_t a = std::max<uint32_t>(mt->align, 1);
+				if (d.bitfield) {
+					// illumos dt_decl_member()'s checks.
+					std::string idname = d.name.empty() ? "(anon)" : d.name;
+					if (!mt->is_int())
+						fail(tag::D_DECL_BFTYPE, d.line,
+						     "invalid type for bit-field: " + idname);
+					int64_t w = eval(*d.bitfield);
+					if (w == 0 && d.name.empty()) {
+						uint64_t unit = uint64_t{mt->size} * 8;
+						bits = (bits + unit - 1) / unit * unit;
+						continue;
+					}
+					if (w <= 0)
+						fail(tag::D_DECL_BFCONST, d.line,
+						     "positive integral constant expression "
+						     "expected as bit-field size");
+					if (static_cast<uint64_t>(w) > uint64_t{mt->size} * 8)
+						fail(tag::D_DECL_BFSIZE, d.line,
+						     "bit-field too big for type: " + idname);
+					uint64_t unit = uint64_t{mt->size} * 8;
+					uint64_t at = t->is_union ? 0 : bits;
+					if (at / unit != (at + static_cast<uint64_t>(w) - 1) / unit)
+						at = (at + unit - 1) / unit * unit;
+					member m{d.name, mt, static_cast<uint32_t>(at / 8),
+						 static_cast<uint32_t>(at % 8),
+						 static_cast<uint32_t>(w)};
+					if (!d.name.empty())
+						t->members.push_back(m);
+					uint32_t end = static_cast<uint32_t>(
+						(at + static_cast<uint64_t>(w) + 7) / 8);
+					if (t->is_union)
+						size = std::max(size, end);
+					else
+						bits = at + static_cast<uint64_t>(w);
+					if (!d.name.empty())
+						align = std::max(align, a);
+					continue;
+				}
 				if (t->is_union) {
 					t->members.push_back({d.name, mt, 0});
 					size = std::max(size, mt->size);
 				} else {
+					uint64_t off = (bits + 7) / 8;
 					off = (off + a - 1) / a * a;
-					t->members.push_back({d.name, mt, off});
-					off += mt->size;
-					size = off;
+					t->members.push_back({d.name, mt, static_cast<uint32_t>(off)});
+					bits = (off + mt->size) * 8;
 				}
 				align = std::max(align, a);
 			}
 		}
+		if (!t->is_union)
+			size = static_cast<uint32_t>((bits + 7) / 8);
 		t->align = align;
 		t->size = (size + align - 1) / align * align;
 		t->complete = true;

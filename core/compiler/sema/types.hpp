@@ -31,7 +31,11 @@ namespace dt::compiler {
 struct member {
 	std::string name;
 	type_ref type;
-	uint32_t offset = 0; // bytes
+	uint32_t offset = 0; // bytes (a bit-field: the byte holding its first bit)
+	// A bit-field: bit_size bits from bit bit_off (0-7, least significant
+	// first) of the byte at offset. 0: an ordinary member.
+	uint32_t bit_off = 0;
+	uint32_t bit_size = 0;
 };
 
 struct ctype {

@@ -114,6 +114,20 @@ TEST(bpf_cli_misc, bad_aggrate_is_refused)
 	EXPECT_EQ(r.err, "dtrace: failed to set -x aggrate: Invalid value for specified option\n");
 }
 
+// A kernel bit-field read through BTF: in_execve is set while the
+// exec-success tracepoint fires (bprm_execve() clears it afterwards), its
+// neighbour sched_reset_on_fork is not.
+TEST(bpf_cli_misc, kernel_bit_field_from_btf)
+{
+	REQUIRE_BPF();
+	result r = dtrace({"-x", "engine=bpf", "-qn",
+			   "proc:::exec-success /pid == $target || ppid == $target/ { printf(\"%s %d %d\\n\", execname, "
+			   "curthread->in_execve, curthread->sched_reset_on_fork); exit(0); }",
+			   "-c", "/bin/sh -c /bin/true"});
+	EXPECT_EQ(r.status, 0) << r.err;
+	EXPECT_EQ(r.out, "true 1 0\n\n") << r.err;
+}
+
 // zonename: Linux has no zones; every engine says "global", the name of
 // illumos' only zone on a system without others.
 TEST(bpf_cli_misc, zonename_is_global_as_on_the_user_engine)
