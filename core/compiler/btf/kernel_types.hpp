@@ -14,8 +14,8 @@
 //   union with byte offsets. Members are converted on first use
 //   (ctype::find_member), so a pointer to a huge struct costs nothing.
 //   Anonymous struct/union members are flattened into their parent with
-//   their real offsets. Bitfield members are left out (a D load of them
-//   would need shift/mask code): naming one is "not a member".
+//   their real offsets. Bit-field members carry their bit offset and
+//   width (types.hpp member); codegen reads them with a shift and mask.
 //   Function prototypes become opaque (kind func, size 0).
 // Not found (or no BTF at all): null; the caller gives the normal D
 // diagnostic. The BTF handle is owned here and freed with the table.
