@@ -208,7 +208,11 @@ int run_program(const options &o, const char *argv0)
 		else if (k == "-a" || k == "-A" || k == "-G" || k == "-h")
 			// Anonymous tracing, ELF linking, header generation.
 			fail(E_USAGE, "option " + k + " is not supported by this implementation");
-		else if (!k.starts_with("-")) // -H, -X: cpp details we do not have
+		else if (k.starts_with("-")) // -H, -X: cpp details we do not have
+			continue;
+		else if (engines::option_unsets(k, v))
+			cs.options.erase(k);
+		else
 			cs.options[k] = v;
 	}
 	if (o.quiet)

@@ -130,6 +130,14 @@ constexpr opt_info k_options[] = {
 	{"zone", opt_kind::any},
 };
 
+const opt_info *find_option(const std::string &name)
+{
+	for (const opt_info &i : k_options)
+		if (name == i.name)
+			return &i;
+	return nullptr;
+}
+
 bool runtime_value_ok(const std::string &v)
 {
 	static const char *const words[] = {"yes", "no",   "enable", "disable", "enabled",
@@ -152,10 +160,7 @@ bool runtime_value_ok(const std::string &v)
 
 const char *option_error(const std::string &name, const std::string &value, bool has_value)
 {
-	const opt_info *o = nullptr;
-	for (const opt_info &i : k_options)
-		if (name == i.name)
-			o = &i;
+	const opt_info *o = find_option(name);
 	if (!o)
 		return "Invalid option name";
 	bool ok = true;
@@ -180,6 +185,17 @@ const char *option_error(const std::string &name, const std::string &value, bool
 		ok = false;
 	}
 	return ok ? nullptr : "Invalid value for specified option";
+}
+
+bool option_unsets(const std::string &name, const std::string &value)
+{
+	const opt_info *o = find_option(name);
+	if (!o || o->kind != opt_kind::runtime)
+		return false;
+	for (const char *w : {"no", "disable", "disabled", "false", "off", "unset"})
+		if (strcasecmp(value.c_str(), w) == 0)
+			return true;
+	return false;
 }
 
 } // namespace dt::engines

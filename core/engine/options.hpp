@@ -24,5 +24,9 @@ namespace dt::engines {
 // for their form, free-form options (cpp paths, evaltime ...) only by name.
 [[nodiscard]] const char *option_error(const std::string &name, const std::string &value,
 				       bool has_value);
+// A run-time option given one of dt_opt_runtime()'s negative words (no,
+// disable, disabled, false, off, unset): illumos then leaves it unset,
+// so `-x quiet=no` is not quiet.
+[[nodiscard]] bool option_unsets(const std::string &name, const std::string &value);
 
 } // namespace dt::engines

@@ -1022,7 +1022,11 @@ void apply_pragma(sema_ctx &ctx, const std::string &text, uint32_t line,
 			fail(tag::D_PRAGMA_OPTSET, line,
 			     "failed to set option '" + opt + "'" +
 				     (eq == std::string::npos ? "" : " to '" + val + "'") + ": " + why);
-		if (!ctx.set.options.count(opt))
+		if (ctx.set.options.count(opt))
+			return; // the command line's -x wins
+		if (engines::option_unsets(opt, val))
+			options.erase(opt);
+		else
 			options[opt] = val;
 		return;
 	}
