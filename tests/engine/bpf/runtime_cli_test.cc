@@ -277,6 +277,11 @@ TEST(bpf_cli, without_privileges_dtrace_says_so)
 		argv.insert(argv.end(), args.begin(), args.end());
 		return dt::test::run(argv);
 	};
+	// A build tree uid 65534 cannot enter (a private checkout) leaves
+	// nothing to run: the loader fails (127) before dtrace starts.
+	if (unprivileged({"-V"}).status == 127)
+		GTEST_SKIP() << "uid 65534 cannot run " << dt::test::dtrace_bin()
+			     << " (the build tree is not readable by others)";
 	// Asked for, and chosen because a probe needs a kernel engine.
 	for (const result &r : {unprivileged({"-x", "engine=bpf", "-n", "BEGIN { exit(0); }"}),
 				unprivileged({"-n", "profile-97 { exit(0); }"})}) {
