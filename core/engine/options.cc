@@ -138,15 +138,18 @@ const opt_info *find_option(const std::string &name)
 	return nullptr;
 }
 
+// dt_opt_runtime()'s couples: the positive word sets, the negative unsets.
+constexpr struct {
+	const char *positive, *negative;
+} k_couples[] = {{"yes", "no"},	  {"enable", "disable"}, {"enabled", "disabled"},
+		 {"true", "false"}, {"on", "off"},	   {"set", "unset"}};
+
 bool runtime_value_ok(const std::string &v)
 {
-	static const char *const words[] = {"yes", "no",   "enable", "disable", "enabled",
-					    "disabled", "true", "false",  "on",	     "off",
-					    "set",	"unset"};
 	if (v.empty())
 		return true;
-	for (const char *w : words)
-		if (strcasecmp(v.c_str(), w) == 0)
+	for (const auto &c : k_couples)
+		if (strcasecmp(v.c_str(), c.positive) == 0 || strcasecmp(v.c_str(), c.negative) == 0)
 			return true;
 	if (v[0] == '-')
 		return false;
@@ -192,8 +195,8 @@ bool option_unsets(const std::string &name, const std::string &value)
 	const opt_info *o = find_option(name);
 	if (!o || o->kind != opt_kind::runtime)
 		return false;
-	for (const char *w : {"no", "disable", "disabled", "false", "off", "unset"})
-		if (strcasecmp(value.c_str(), w) == 0)
+	for (const auto &c : k_couples)
+		if (strcasecmp(value.c_str(), c.negative) == 0)
 			return true;
 	return false;
 }
