@@ -15,10 +15,10 @@
 // become "dtrace: ..." messages with DTrace's exit statuses.
 #include "list.hpp"
 #include "options.hpp"
-#include "procs.hpp"
 #include "run.hpp"
 
 #include <dtrace/provider.hpp>
+#include <dtrace/session.hpp>
 
 #include <Poco/Exception.h>
 
@@ -60,23 +60,16 @@ int run(int argc, char **argv)
 	// -c commands are created (held at their entry point, as for
 	// tracing) so that their probes can be listed; $target is the first
 	// of them, else the first -p. illumos kills a created process it
-	// still holds when dtrace closes: so does ~procs.
+	// still holds when dtrace closes: so does the session.
+	dt::session_settings ss;
+	ss.warn = [](const std::string &msg) {
+		std::fflush(stdout);
+		std::fprintf(stderr, "dtrace: %s\n", msg.c_str());
+	};
+	dt::session s(std::move(ss));
+	start_processes(o, s);
 	options lo = o;
-	procs ps;
-	try {
-		std::vector<int32_t> created;
-		for (const auto &[k, v] : o.xopts)
-			if (k == "evaltime")
-				ps.evaltime(v);
-		for (const std::string &cmd : o.run)
-			created.push_back(ps.create(cmd));
-		for (int32_t pid : o.grab)
-			ps.grab(pid);
-		lo.grab.insert(lo.grab.begin(), created.begin(), created.end());
-	} catch (const std::runtime_error &e) {
-		std::fprintf(stderr, "dtrace: %s\n", e.what());
-		return E_ERROR;
-	}
+	lo.grab = s.processes();
 
 	FILE *out = stdout;
 	if (!o.outfile.empty()) {
@@ -88,11 +81,7 @@ int run(int argc, char **argv)
 		}
 	}
 
-	dt::provider_registry reg(dt::plugin_search_path(), lo.grab, [](const std::string &msg) {
-		std::fflush(stdout);
-		std::fprintf(stderr, "dtrace: %s\n", msg.c_str());
-	});
-	status = list_probes(lo, reg, out);
+	status = list_probes(lo, s.registry(), out);
 	if (std::fflush(out) != 0 && status == E_SUCCESS) {
 		std::fprintf(stderr, "dtrace: failed to write output: %s\n", std::strerror(errno));
 		status = E_ERROR;

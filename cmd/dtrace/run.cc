@@ -1,50 +1,37 @@
 // SPDX-License-Identifier: MIT
 //
-// dtrace(1)'s run path, in the order of illumos dtrace.c main():
+// dtrace(1)'s run path: illumos dtrace.c main() over the session
+// (dtrace/session.hpp), which does the work; here are the options'
+// meaning on the command line, the messages and the signals.
 //
-//   -c / -p          create (held at its entry point, or just after exec with
-//                    -x evaltime=exec) / grab the processes
-//   compile          each piece in command-line order; piece i is compiled
-//                    together with pieces 0..i-1 (they share variables and
-//                    aggregations), so a failure names the piece at fault:
-//                    "failed to compile script F: ..." (-s) or
-//                    "invalid probe specifier S: ..." (-n -P -m -f -i)
+//   -c / -p          session.create_process / grab_process
+//   -x -b            session.set_option: "failed to set -x NAME: why"
+//   compile          each piece in command-line order: "failed to compile
+//                    script F: ..." (-s) or "invalid probe specifier S: ..."
 //   -S               the DIF of the program, to stderr; -e stops here
-//   engine           -x engine=user|bpf|auto (engine_choice.hpp); -v or
-//                    DTRACE_DEBUG: "dtrace: engine bpf (why)"
-//   enable           on that engine, piece by piece as well:
-//                    "description 'BEGIN' matched 1 probe" (not quiet),
+//   engine           -v or DTRACE_DEBUG: "dtrace: engine bpf (why)"
+//   enable           "description 'BEGIN' matched 1 probe" (not quiet),
 //                    "failed to enable 'S': ..."
-//   go               BEGIN; release -c processes; SIGINT/SIGTERM handled
-//   loop             wait (switchrate, default 1s) ─► drain ─► consumer
-//                    until exit(), a full fill buffer, ^C (a second ^C
-//                    abandons the aggregations) or the processes are gone
-//   stop             END; drain; consumer.finish() (the final "\n", then
-//                    the aggregations no printa() printed)
+//   go               "could not enable tracing: ..."; SIGINT/SIGTERM handled
+//   loop             sleep ─► work (drain into the consumer) until exit(),
+//                    a full fill buffer, ^C (a second ^C abandons the
+//                    aggregations) or the processes are gone
+//   finish           consumer.finish(): the final "\n", then the
+//                    aggregations no printa() printed
 //   status           exit()'s value, else 0; 1 on failure, 2 on usage
 #include "run.hpp"
 
-#include "engine_choice.hpp"
-#include "procs.hpp"
-#include "engine/options.hpp" // core/engine: parse_rate_option, option_error
-
-#include <dtrace/compiler.hpp>
 #include <dtrace/consumer.hpp>
-#include <dtrace/engine.hpp>
-#include <dtrace/provider.hpp>
+#include <dtrace/session.hpp>
 
 #include <signal.h>
 
 #include <cerrno>
-#include <chrono>
 #include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <filesystem>
 #include <fstream>
-#include <memory>
-#include <optional>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -91,18 +78,15 @@ compiler::input::kind kind_of(char opt)
 	}
 }
 
-void notice(bool quiet, const std::string &msg)
+void message(const std::string &msg)
 {
-	if (quiet)
-		return;
 	std::fflush(stdout);
 	std::fprintf(stderr, "dtrace: %s\n", msg.c_str());
 }
 
 [[noreturn]] void fail(int status, const std::string &msg)
 {
-	std::fflush(stdout);
-	std::fprintf(stderr, "dtrace: %s\n", msg.c_str());
+	message(msg);
 	std::exit(status);
 }
 
@@ -125,104 +109,58 @@ std::string piece_name(const command &c)
 	return p == std::string::npos ? c.arg : c.arg.substr(0, p);
 }
 
-} // namespace
-
-int run_program(const options &o, const char *argv0)
+// -x and -b, in command-line order (illumos dtrace.c: dfatal("failed to
+// set -x %s") / ("-b %s")); the flags that select modes we lack are
+// refused. Returns -x errtags.
+bool apply_options(const options &o, session &s)
 {
-	procs ps;
-	std::optional<int32_t> target;
-	try {
-		for (const auto &[k, v] : o.xopts)
-			if (k == "evaltime")
-				ps.evaltime(v);
-		for (const std::string &cmd : o.run) {
-			pid_t pid = ps.create(cmd);
-			if (!target)
-				target = pid;
-		}
-		for (int32_t pid : o.grab) {
-			ps.grab(pid);
-			if (!target)
-				target = pid;
-		}
-	} catch (const std::runtime_error &e) {
-		fail(E_ERROR, e.what());
-	}
-	std::vector<int32_t> proc_ids;
-	if (target)
-		proc_ids.push_back(*target);
-
-	provider_registry reg(plugin_search_path(), proc_ids, [](const std::string &msg) {
-		std::fflush(stdout);
-		std::fprintf(stderr, "dtrace: %s\n", msg.c_str());
-	});
-
-	compiler::settings cs;
-	cs.registry = &reg;
-	cs.target = target;
-	cs.cpp = o.cpp;
-	cs.cpp_args = o.cpp_args;
-	cs.destructive = o.destructive;
-	cs.zero_ok = o.zdefs;
-	cs.engine = "user";
-	// The D library (translators, psinfo_t ...) first, then -L dirs.
-	{
-		std::error_code ec;
-		std::filesystem::path exe = std::filesystem::read_symlink("/proc/self/exe", ec);
-		std::filesystem::path rel = exe.parent_path().parent_path() / DTRACE_DLIB_SUBDIR;
-		if (!ec && std::filesystem::is_directory(rel, ec))
-			cs.libdirs.push_back(rel.lexically_normal().string());
-		else if (std::filesystem::is_directory(DTRACE_DLIB_INSTALL_DIR, ec))
-			cs.libdirs.emplace_back(DTRACE_DLIB_INSTALL_DIR);
-	}
-	bool errtags = false; // -x errtags: "[D_TAG] " before compiler messages
-	engine_kind asked = engine_kind::automatic;
+	bool errtags = false;
 	for (const auto &[k, v] : o.xopts) {
-		if (k == "engine") {
-			// DESIGN.md §2: -x engine=kmod|bpf|user|auto.
-			std::string why;
-			auto e = parse_engine(v, why);
-			if (!e)
-				fail(E_ERROR, why);
-			asked = *e;
-			if (asked != engine_kind::automatic)
-				cs.engine = engine_name(asked);
-			continue;
-		}
-		// illumos dtrace.c: dfatal("failed to set -x %s") / ("-b %s").
-		if (k == "-b") {
-			if (const char *why = engines::option_error("bufsize", v, true))
-				fail(E_ERROR, "failed to set -b " + v + ": " + why);
-			cs.options["bufsize"] = v;
-			continue;
-		}
-		if (!k.starts_with("-"))
-			if (const char *why = engines::option_error(k, v, true))
-				fail(E_ERROR, "failed to set -x " + k + ": " + why);
-		if (k == "errtags")
-			errtags = true;
-		else if (k == "-F")
-			cs.options["flowindent"] = "";
-		else if (k == "-L")
-			cs.libdirs.push_back(v);
-		else if (k == "-a" || k == "-A" || k == "-G" || k == "-h")
+		if (k == "-a" || k == "-A" || k == "-G" || k == "-h")
 			// Anonymous tracing, ELF linking, header generation.
 			fail(E_USAGE, "option " + k + " is not supported by this implementation");
-		else if (k.starts_with("-")) // -H, -X: cpp details we do not have
+		if (k == "-F")
+			s.set_option("flowindent", "", false);
+		if ((k.starts_with("-") && k != "-b") || k == "engine")
+			continue; // -L, engine (settings), -F (above), -H, -X: cpp details
+		if (k == "errtags") {
+			errtags = true; // "[D_TAG] " before compiler messages
 			continue;
-		else if (engines::option_unsets(k, v))
-			cs.options.erase(k);
-		else
-			cs.options[k] = v;
+		}
+		try {
+			s.set_option(k == "-b" ? "bufsize" : k, v);
+		} catch (const error &e) {
+			fail(E_ERROR,
+			     (k == "-b" ? "failed to set -b " + v : "failed to set -x " + k) +
+				     ": " + e.what());
+		}
 	}
 	if (o.quiet)
-		cs.options["quiet"] = "";
+		s.set_option("quiet", "", false);
 	if (o.destructive)
-		cs.options["destructive"] = "";
-	cs.warn = [](const std::string &w) {
-		std::fflush(stdout);
-		std::fprintf(stderr, "dtrace: %s\n", w.c_str());
-	};
+		s.set_option("destructive", "", false);
+	return errtags;
+}
+
+session_settings settings_of(const options &o, const char *argv0)
+{
+	session_settings ss;
+	for (const auto &[k, v] : o.xopts) {
+		if (k == "engine") {
+			// -x engine=kmod|bpf|user|auto (docs/architecture.md).
+			auto e = parse_engine(v);
+			if (!e)
+				fail(E_ERROR, "invalid value for option engine: " + v +
+						      " (user, bpf, kmod or auto)");
+			ss.engine = *e;
+		} else if (k == "-L") {
+			ss.libdirs.push_back(v);
+		}
+	}
+	ss.destructive = o.destructive;
+	ss.zero_ok = o.zdefs;
+	ss.cpp = o.cpp;
+	ss.cpp_args = o.cpp_args;
 	// $0 is the first script's name, else how dtrace was invoked.
 	std::string dollar0 = argv0;
 	for (const command &c : o.commands)
@@ -230,41 +168,63 @@ int run_program(const options &o, const char *argv0)
 			dollar0 = c.arg;
 			break;
 		}
-	cs.macro_args.push_back(dollar0);
-	cs.macro_args.insert(cs.macro_args.end(), o.macro_args.begin(), o.macro_args.end());
+	ss.macro_args.push_back(dollar0);
+	ss.macro_args.insert(ss.macro_args.end(), o.macro_args.begin(), o.macro_args.end());
+	ss.warn = message;
+	return ss;
+}
 
-	// Compile piece by piece (each with the pieces before it).
-	std::vector<compiler::input> inputs;
-	std::vector<size_t> first_clause; // of each piece
-	program prog;
+} // namespace
+
+void start_processes(const options &o, session &s)
+{
+	try {
+		for (const auto &[k, v] : o.xopts)
+			if (k == "evaltime")
+				s.set_option(k, v);
+		for (const std::string &cmd : o.run)
+			s.create_process(cmd);
+		for (int32_t pid : o.grab)
+			s.grab_process(pid);
+	} catch (const error &e) {
+		fail(E_ERROR, e.what());
+	}
+}
+
+int run_program(const options &o, const char *argv0)
+{
+	bool quiet = o.quiet;
+	session_settings ss = settings_of(o, argv0);
+	ss.notice = [&quiet](const std::string &n) {
+		if (!quiet)
+			message(n);
+	};
+	session s(std::move(ss));
+	start_processes(o, s);
+	const bool errtags = apply_options(o, s);
+
 	for (const command &c : o.commands) {
 		compiler::input in;
 		in.k = kind_of(c.opt);
-		if (c.opt == 's') {
-			in.text = read_script(c.arg);
+		in.text = c.opt == 's' ? read_script(c.arg) : c.arg;
+		if (c.opt == 's')
 			in.file = c.arg;
-		} else {
-			in.text = c.arg;
-		}
-		inputs.push_back(std::move(in));
 		try {
-			program p = compiler::compile(inputs, cs);
-			first_clause.push_back(prog.clauses.size());
-			prog = std::move(p);
+			s.compile(in);
 		} catch (const compiler::compile_error &e) {
 			std::string msg = e.what();
 			if (errtags)
 				msg = "[" + e.diag().tag + "] " + msg;
-			if (c.opt == 's')
-				fail(E_ERROR, "failed to compile script " + c.arg + ": " + msg);
-			fail(E_ERROR, "invalid probe specifier " + c.arg + ": " + msg);
+			fail(E_ERROR, (c.opt == 's' ? "failed to compile script "
+						    : "invalid probe specifier ") +
+					      c.arg + ": " + msg);
 		}
 	}
-	bool quiet = o.quiet || prog.option("quiet").has_value();
+	quiet = o.quiet || s.prog().option("quiet").has_value();
 
 	if (o.show_dif) {
 		std::fflush(stdout);
-		std::fputs(compiler::disassemble(prog).c_str(), stderr);
+		std::fputs(s.disassemble().c_str(), stderr);
 	}
 	if (o.compile_only)
 		return E_SUCCESS;
@@ -277,116 +237,64 @@ int run_program(const options &o, const char *argv0)
 					      "': " + std::strerror(errno));
 	}
 
-	engine_decision chosen = choose_engine(asked, prog, reg);
-	if (o.verbose || std::getenv("DTRACE_DEBUG") != nullptr) {
-		std::fflush(stdout);
-		std::fprintf(stderr, "dtrace: engine %s (%s)\n", engine_name(chosen.kind),
-			     chosen.reason.c_str());
-	}
-	if (!chosen.failure.empty())
-		fail(E_ERROR, "failed to initialize dtrace: " + chosen.failure);
+	const engine_decision &chosen = s.choose_engine();
+	if (o.verbose || std::getenv("DTRACE_DEBUG") != nullptr)
+		message(std::string("engine ") + engine_name(chosen.kind) + " (" + chosen.reason +
+			")");
+	if (chosen.refusal)
+		fail(E_ERROR,
+		     std::string("failed to initialize dtrace: ") + chosen.refusal->what());
 
-	// Enable piece by piece: each prefix on a fresh engine, so that
-	// "failed to enable" names the piece whose probes the engine refused;
-	// the last engine is the one that runs.
-	engine_settings es;
-	es.registry = &reg;
-	es.zero_ok = o.zdefs;
-	es.destructive = o.destructive;
-	es.procs = proc_ids;
-	std::unique_ptr<engine> eng;
-	std::vector<enabled_probe> eps;
+	auto matched = [&](size_t i, size_t n) {
+		if (!quiet)
+			message(std::string(o.commands[i].opt == 's' ? "script" : "description") +
+				" '" + piece_name(o.commands[i]) + "' matched " +
+				std::to_string(n) + " probe" + (n == 1 ? "" : "s"));
+	};
+	std::vector<size_t> counts;
+	try {
+		counts = s.enable();
+	} catch (const enable_error &e) {
+		// The pieces before the one at fault were enabled.
+		for (size_t i = 0; i < e.piece(); i++)
+			matched(i, s.matched()[i]);
+		fail(E_ERROR,
+		     "failed to enable '" + piece_name(o.commands[e.piece()]) + "': " + e.what());
+	}
 	size_t total = 0;
-	for (size_t i = 0; i < o.commands.size(); i++) {
-		size_t lo = first_clause[i];
-		size_t hi = i + 1 < first_clause.size() ? first_clause[i + 1] : prog.clauses.size();
-		program part = prog;
-		part.clauses.resize(hi);
-		eng = make_engine(chosen.kind, es);
-		try {
-			eps = eng->enable(part);
-		} catch (const engine_error &e) {
-			fail(E_ERROR,
-			     "failed to enable '" + piece_name(o.commands[i]) + "': " + e.what());
-		}
-		size_t n = 0;
-		for (const enabled_probe &ep : eps)
-			n += ep.clause >= lo && ep.clause < hi ? 1 : 0;
-		total += n;
-		notice(quiet, std::string(o.commands[i].opt == 's' ? "script" : "description") +
-				      " '" + piece_name(o.commands[i]) + "' matched " +
-				      std::to_string(n) + " probe" + (n == 1 ? "" : "s"));
+	for (size_t i = 0; i < counts.size(); i++) {
+		matched(i, counts[i]);
+		total += counts[i];
 	}
 	if (total == 0 && !o.zdefs)
-		fail(E_ERROR, o.commands.empty() ? "no probes specified" : "no probes matched");
-	if (!eng) {
-		eng = make_engine(chosen.kind, es);
-		eps = eng->enable(prog);
-	}
+		fail(E_ERROR, "no probes matched");
 
 	consumer_settings cons_s;
 	cons_s.out = out;
 	cons_s.err = stderr;
 	cons_s.quiet = quiet;
 	cons_s.refresh = [] {}; // the engine delivers aggregations before records
-	consumer cons(prog, eps, cons_s);
-
-	// Validated (option_error) before compiling; dt_opt_rate()'s reading.
-	uint64_t switchrate = 1000000000;
-	if (auto v = prog.option("switchrate")) {
-		try {
-			switchrate = engines::parse_rate_option("switchrate", *v);
-		} catch (const engine_error &) {
-		}
-	}
-	if (!ps.empty())
-		switchrate = std::min<uint64_t>(switchrate, 50000000); // watch the processes
+	consumer cons(s.prog(), s.enabled(), cons_s);
 
 	try {
-		eng->go();
-	} catch (const engine_error &e) {
+		s.go();
+	} catch (const error &e) {
 		fail(E_ERROR, std::string("could not enable tracing: ") + e.what());
 	}
-	if (o.destructive)
-		notice(quiet, "allowing destructive actions");
+	if (o.destructive && !quiet)
+		message("allowing destructive actions");
 	install_handlers();
-	// Their mappings while they are held (and again at each switchrate
-	// below): what they trace may be printed after they have exited.
-	for (pid_t pid : ps.live_pids())
-		cons.note_process(pid);
-	ps.release();
-
-	// What BEGIN traced is consumed at once, as dtrace_work() does on its
-	// first call, before the first sleep.
-	eng->drain(cons);
+	bool more = s.work(cons); // -c processes run; what BEGIN traced
 	std::fflush(out);
-
-	bool done = false;
-	while (!done) {
+	while (more) {
 		if (g_intr == 0)
-			eng->wait(std::chrono::nanoseconds(switchrate));
+			s.sleep();
 		if (g_newline) {
 			std::fputs("\n", out);
 			g_newline = 0;
 		}
-		bool procs_gone = false;
-		if (!ps.empty()) {
-			for (pid_t pid : ps.live_pids())
-				cons.note_process(pid);
-			for (const std::string &n : ps.poll())
-				notice(quiet, n);
-			procs_gone = ps.live() == 0;
-		}
-		if (g_intr != 0 || procs_gone || eng->exiting() || cons.exit_status()) {
-			done = true;
-			eng->stop();
-		}
-		if (g_intr > 1)
-			break; // impatient: abandon what is left
-		eng->drain(cons);
+		more = s.work(cons, g_intr != 0, g_intr > 1);
 		std::fflush(out);
-		if (cons.exit_status())
-			done = true;
 	}
 	if (g_intr > 1) {
 		// Impatient: the final newline, but no aggregations.

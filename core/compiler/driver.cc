@@ -164,7 +164,7 @@ uint32_t find_strsize(const std::vector<input> &inputs, const settings &s)
 
 } // namespace
 
-compile_error::compile_error(diagnostic d) : std::runtime_error(format_diag(d)), d_(std::move(d))
+compile_error::compile_error(diagnostic d) : error(errc::compile, format_diag(d)), d_(std::move(d))
 {
 }
 

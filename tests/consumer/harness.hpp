@@ -129,7 +129,7 @@ struct firing {
 	}
 };
 
-inline enabled_probe probe(uint32_t epid, uint32_t id, std::string prov, std::string mod,
+inline enabled_probe an_enabled_probe(uint32_t epid, uint32_t id, std::string prov, std::string mod,
 			   std::string func, std::string name, uint32_t clause = 0)
 {
 	enabled_probe e;
@@ -142,7 +142,7 @@ inline enabled_probe probe(uint32_t epid, uint32_t id, std::string prov, std::st
 
 inline enabled_probe begin_probe(uint32_t epid = 1, uint32_t clause = 0)
 {
-	return probe(epid, 1, "dtrace", "", "", "BEGIN", clause);
+	return an_enabled_probe(epid, 1, "dtrace", "", "", "BEGIN", clause);
 }
 
 // Several firings in one buffer.

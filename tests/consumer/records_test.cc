@@ -105,7 +105,7 @@ TEST(Records, TraceIntegersBySize)
 	cb.add(DTRACEACT_DIFEXPR, {int_type(4)});
 	cb.add(DTRACEACT_DIFEXPR, {int_type(8)});
 	f.prog.clauses.push_back(cb.done());
-	f.eps.push_back(probe(3, 4567, "syscall", "vmlinux", "read", "entry"));
+	f.eps.push_back(an_enabled_probe(3, 4567, "syscall", "vmlinux", "read", "entry"));
 	f.start();
 	const auto &c = f.prog.clauses[0];
 	firing fi(c, 3);
@@ -125,7 +125,7 @@ TEST(Records, SeveralFiringsOneBanner)
 	clause_builder cb;
 	cb.add(DTRACEACT_DIFEXPR, {int_type(4)});
 	f.prog.clauses.push_back(cb.done());
-	f.eps.push_back(probe(1, 100, "profile", "", "", "tick-1sec"));
+	f.eps.push_back(an_enabled_probe(1, 100, "profile", "", "", "tick-1sec"));
 	f.start();
 	firing a(f.prog.clauses[0], 1), b(f.prog.clauses[0], 1);
 	a.put(f.prog.clauses[0].actions[0].args[0], int32_t{1});
@@ -224,8 +224,8 @@ TEST(Records, DecodesByEpid)
 	c2.add(DTRACEACT_DIFEXPR, {string_type(8)});
 	f.prog.clauses.push_back(c1.done());
 	f.prog.clauses.push_back(c2.done());
-	f.eps.push_back(probe(1, 1, "dtrace", "", "", "BEGIN", 0));
-	f.eps.push_back(probe(2, 2, "dtrace", "", "", "END", 1));
+	f.eps.push_back(an_enabled_probe(1, 1, "dtrace", "", "", "BEGIN", 0));
+	f.eps.push_back(an_enabled_probe(2, 2, "dtrace", "", "", "END", 1));
 	f.start(true);
 	firing a(f.prog.clauses[0], 1), b(f.prog.clauses[1], 2);
 	a.put(f.prog.clauses[0].actions[0].args[0], int64_t{5});
@@ -321,10 +321,10 @@ TEST(Records, FlowIndent)
 	clause_builder cb;
 	f.prog.clauses.push_back(cb.done());
 	f.prog.options["flowindent"] = "";
-	f.eps.push_back(probe(1, 10, "fbt", "vmlinux", "vfs_read", "entry"));
-	f.eps.push_back(probe(2, 11, "fbt", "vmlinux", "rw_verify", "entry"));
-	f.eps.push_back(probe(3, 12, "fbt", "vmlinux", "rw_verify", "return"));
-	f.eps.push_back(probe(4, 13, "fbt", "vmlinux", "vfs_read", "return"));
+	f.eps.push_back(an_enabled_probe(1, 10, "fbt", "vmlinux", "vfs_read", "entry"));
+	f.eps.push_back(an_enabled_probe(2, 11, "fbt", "vmlinux", "rw_verify", "entry"));
+	f.eps.push_back(an_enabled_probe(3, 12, "fbt", "vmlinux", "rw_verify", "return"));
+	f.eps.push_back(an_enabled_probe(4, 13, "fbt", "vmlinux", "vfs_read", "return"));
 	f.start();
 	const auto &c = f.prog.clauses[0];
 	firing a(c, 1), b(c, 2), r1(c, 3), r2(c, 4);
@@ -483,7 +483,7 @@ TEST(Faults, IllumosWording)
 	clause_builder cb;
 	f.prog.clauses.push_back(cb.done());
 	f.eps.push_back(begin_probe(2));
-	f.eps.push_back(probe(3, 4567, "syscall", "vmlinux", "read", "entry"));
+	f.eps.push_back(an_enabled_probe(3, 4567, "syscall", "vmlinux", "read", "entry"));
 	f.start();
 	fault_report r;
 	r.epid = 2;

@@ -106,16 +106,19 @@ public:
 	}
 
 	std::string_view name() const override { return "bpf"; }
-	std::vector<enabled_probe> enable(const program &p) override;
+	using engine::enable;
+	std::vector<enabled_probe> enable(const program &p, const enabling &en) override;
 	void go() override;
 	void stop() override;
 	void wait(std::chrono::nanoseconds t) override;
 	void drain(engine_sink &sink) override;
 	bool exiting() const override;
 
+protected:
+	const engine_settings &settings() const override { return settings_; }
+
 private:
 	engine_settings settings_;
-	std::unique_ptr<provider_registry> own_registry_;
 	program prog_;
 	std::vector<enabled_probe> eps_;
 	std::vector<group> groups_;
@@ -138,7 +141,7 @@ private:
 	bool started_ = false, stopped_ = false;
 
 	void read_options();
-	void match(provider_registry &reg);
+	void match(const enabling &en);
 	probe_spec spec_for(const group &g);
 	probe_spec consumer_spec(gate when, const std::vector<uint32_t> &epids) const;
 	unique_fd load(const probe_spec &spec, enum bpf_prog_type type, const std::string &name);
@@ -189,71 +192,61 @@ void bpf_engine::read_options()
 				   " is not supported by the bpf engine (it switches buffers)");
 }
 
-void bpf_engine::match(provider_registry &reg)
+void bpf_engine::match(const enabling &en)
 {
+	provider_registry &reg = registry();
 	std::map<attach_point, size_t> index;
-	for (uint32_t ci = 0; ci < prog_.clauses.size(); ci++) {
-		const clause &c = prog_.clauses[ci];
-		for (const probe_desc &d : c.descs) {
-			auto probes = reg.match(d);
-			if (probes.empty() && !settings_.zero_ok)
-				throw engine_error("probe description " + d.str() +
-						   " does not match any probes");
-			for (const probe *pr : probes) {
-				enabled_probe ep;
-				ep.epid = static_cast<uint32_t>(eps_.size() + 1);
-				ep.probe_id = pr->id;
-				ep.probe = pr->desc;
-				ep.clause = ci;
-				eps_.push_back(ep);
-				const probe_desc &pd = pr->desc;
-				if (pd.provider == "dtrace") {
-					if (pd.name == "BEGIN")
-						begin_.push_back(ep.epid);
-					else if (pd.name == "END")
-						end_.push_back(ep.epid);
-					else if (pd.name == "ERROR")
-						error_.push_back(ep.epid);
-					continue;
-				}
-				dt_bpf_attach_t a{};
-				std::string why;
-				int rc = reg.bpf_attach(*pr, a, why);
-				if (rc == -ENOSYS)
-					throw engine_error("the bpf engine cannot enable " +
-							   pd.str() + ": the " + pr->prov->name() +
-							   " provider does not support it");
-				if (rc < 0)
-					throw engine_error(!why.empty()
-								   ? why
-								   : "cannot enable " + pd.str() +
-									     ": " + errno_text(rc));
-				attach_point at = attach_point_of(a);
-				if (std::string no = unsupported(at); !no.empty())
-					throw engine_error("cannot enable " + pd.str() + ": " + no);
-				if (a.has_filter != 0 && at.ctx == DT_BPF_CTX_RAW &&
-				    at.filter_arg < 0)
-					throw engine_error("cannot enable " + pd.str() +
-							   ": the bpf engine cannot compute the " +
-							   pr->prov->name() + " provider's filter");
-				member m{ep.epid, ci, a.has_filter != 0, 0};
-				if (m.has_filter) {
-					if (a.filter < 0 || a.filter >= k_max_filter)
-						throw engine_error("cannot enable " + pd.str() +
-								   ": filter value " +
-								   std::to_string(a.filter) +
-								   " out of range");
-					m.filter = static_cast<uint32_t>(a.filter);
-				}
-				auto [it, fresh] = index.try_emplace(at, groups_.size());
-				if (fresh) {
-					groups_.emplace_back();
-					groups_.back().at = at;
-					groups_.back().first_probe = pd.str();
-				}
-				groups_[it->second].members.push_back(m);
-			}
+	for (size_t i = 0; i < en.eps.size(); i++) {
+		const enabled_probe &ep = en.eps[i];
+		const probe *pr = en.probes[i];
+		const uint32_t ci = ep.clause;
+		const probe_desc &pd = pr->desc;
+		eps_.push_back(ep);
+		if (pd.provider == "dtrace") {
+			if (pd.name == "BEGIN")
+				begin_.push_back(ep.epid);
+			else if (pd.name == "END")
+				end_.push_back(ep.epid);
+			else if (pd.name == "ERROR")
+				error_.push_back(ep.epid);
+			continue;
 		}
+		dt_bpf_attach_t a{};
+		std::string why;
+		int rc = reg.bpf_attach(*pr, a, why);
+		if (rc == -ENOSYS)
+			throw engine_error("the bpf engine cannot enable " + pd.str() + ": the " +
+						   pr->prov->name() + " provider does not support it",
+					   ci);
+		if (rc < 0)
+			throw engine_error(!why.empty() ? why
+							: "cannot enable " + pd.str() + ": " +
+								  errno_text(rc),
+					   rc == -ENOTSUP ? errc::unsupported : errc::enable, ci);
+		attach_point at = attach_point_of(a);
+		if (std::string no = unsupported(at); !no.empty())
+			throw engine_error("cannot enable " + pd.str() + ": " + no,
+					   errc::unsupported, ci);
+		if (a.has_filter != 0 && at.ctx == DT_BPF_CTX_RAW && at.filter_arg < 0)
+			throw engine_error("cannot enable " + pd.str() +
+						   ": the bpf engine cannot compute the " +
+						   pr->prov->name() + " provider's filter",
+					   ci);
+		member m{ep.epid, ci, a.has_filter != 0, 0};
+		if (m.has_filter) {
+			if (a.filter < 0 || a.filter >= k_max_filter)
+				throw engine_error("cannot enable " + pd.str() + ": filter value " +
+							   std::to_string(a.filter) + " out of range",
+						   ci);
+			m.filter = static_cast<uint32_t>(a.filter);
+		}
+		auto [it, fresh] = index.try_emplace(at, groups_.size());
+		if (fresh) {
+			groups_.emplace_back();
+			groups_.back().at = at;
+			groups_.back().first_probe = pd.str();
+		}
+		groups_[it->second].members.push_back(m);
 	}
 	error_set_.insert(error_.begin(), error_.end());
 }
@@ -353,17 +346,11 @@ unique_fd bpf_engine::load(const probe_spec &spec, enum bpf_prog_type type, cons
 	return load_program(type, name, prog_, t);
 }
 
-std::vector<enabled_probe> bpf_engine::enable(const program &p)
+std::vector<enabled_probe> bpf_engine::enable(const program &p, const enabling &en)
 {
 	prog_ = p;
 	read_options();
-	provider_registry *reg = settings_.registry;
-	if (reg == nullptr) {
-		own_registry_ = std::make_unique<provider_registry>(
-			plugin_search_path(), settings_.procs, [](const std::string &) {});
-		reg = own_registry_.get();
-	}
-	match(*reg);
+	match(en);
 
 	try {
 		layout_ = plan(prog_, popts_);
@@ -584,24 +571,20 @@ std::unique_ptr<engine> make_bpf_engine(const engine_settings &s)
 	return std::make_unique<engines::bpf::bpf_engine>(s);
 }
 
-bool bpf_engine_available(std::string *why)
+std::optional<error> bpf_engine_refusal()
 {
 	LIBBPF_OPTS(bpf_map_create_opts, o);
 	int fd = bpf_map_create(BPF_MAP_TYPE_ARRAY, "dt_probe", 4, 8, 1, &o);
 	if (fd >= 0) {
 		close(fd);
-		return true;
+		return std::nullopt;
 	}
 	int err = errno;
-	if (why != nullptr) {
-		if (err == EPERM || err == EACCES)
-			*why = engines::bpf::k_privilege_message;
-		else if (err == ENOSYS)
-			*why = "this kernel does not support bpf()";
-		else
-			*why = "bpf() does not work here: " + engines::bpf::errno_text(err);
-	}
-	return false;
+	if (err == EPERM || err == EACCES)
+		return error(errc::privilege, engines::bpf::k_privilege_message);
+	if (err == ENOSYS)
+		return error(errc::unsupported, "this kernel does not support bpf()");
+	return error(errc::unsupported, "bpf() does not work here: " + engines::bpf::errno_text(err));
 }
 
 } // namespace dt

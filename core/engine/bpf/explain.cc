@@ -43,7 +43,8 @@ bool noise(const std::string &s)
 
 } // namespace
 
-std::string explain_verifier(const program &p, const translated &t, const std::string &log)
+std::string explain_verifier(const program &p, const translated &t, const std::string &log,
+			     uint32_t *clause_out)
 {
 	std::vector<std::string> lines;
 	std::istringstream in(log);
@@ -77,6 +78,8 @@ std::string explain_verifier(const program &p, const translated &t, const std::s
 	// (the library a clause called), the clause whose code the verifier
 	// walked last before it.
 	const std::string head = "bpf engine: the kernel's verifier rejected ";
+	if (clause_out != nullptr)
+		*clause_out = UINT32_MAX;
 	bool first = true;
 	for (auto it = lines.rbegin(); it != lines.rend(); ++it) {
 		uint64_t idx;
@@ -85,6 +88,8 @@ std::string explain_verifier(const program &p, const translated &t, const std::s
 		uint32_t clause = clause_of(idx);
 		if (clause < p.clauses.size()) {
 			const dt::clause &c = p.clauses[clause];
+			if (clause_out != nullptr)
+				*clause_out = clause;
 			return head + "the clause at line " + std::to_string(c.line) + " (" +
 			       c.desc_text + "): " + reason;
 		}

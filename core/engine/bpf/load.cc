@@ -51,7 +51,11 @@ unique_fd load_program(enum bpf_prog_type type, const std::string &name, const p
 	if (text.empty())
 		throw engine_error("bpf engine: cannot load program " + name + ": " +
 				   errno_text(err));
-	throw engine_error(explain_verifier(p, t, text));
+	uint32_t clause = UINT32_MAX;
+	std::string msg = explain_verifier(p, t, text, &clause);
+	if (clause == UINT32_MAX)
+		throw engine_error(msg);
+	throw engine_error(msg, clause);
 }
 
 } // namespace dt::engines::bpf

@@ -41,7 +41,10 @@ namespace dt::engines::bpf {
 
 class privilege_error : public engine_error {
 public:
-	using engine_error::engine_error;
+	explicit privilege_error(const std::string &message)
+		: engine_error(message, errc::privilege)
+	{
+	}
 };
 
 // What illumos says when the kernel refuses (dt_open.c: EPERM).

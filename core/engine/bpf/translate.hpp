@@ -173,7 +173,9 @@ struct translated {
 // A verifier log -> one message for the user naming the clause and its
 // source line, e.g. "bpf engine: the kernel's verifier rejected the clause
 // at line 3 (syscall::read:entry): <the log's last line>". Never the raw log.
+// *clause (when given) is set to the clause's index, or UINT32_MAX when the
+// code at fault is the engine's own.
 [[nodiscard]] std::string explain_verifier(const program &p, const translated &t,
-					   const std::string &log);
+					   const std::string &log, uint32_t *clause = nullptr);
 
 } // namespace dt::engines::bpf

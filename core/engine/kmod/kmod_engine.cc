@@ -81,16 +81,23 @@ public:
 	explicit kmod_engine(const engine_settings &s) : s_(s) {}
 
 	std::string_view name() const override { return "kmod"; }
-	std::vector<enabled_probe> enable(const program &p) override;
+	using engine::enable;
+	// The kernel matches the descriptions against its own probes (and
+	// creates on-demand ones, profile-N): `en` is the registry's view,
+	// which the kmod engine does not need beyond the no-match check the
+	// caller already made.
+	std::vector<enabled_probe> enable(const program &p, const enabling &en) override;
 	void go() override;
 	void stop() override;
 	void wait(std::chrono::nanoseconds t) override;
 	void drain(engine_sink &sink) override;
 	bool exiting() const override { return exiting_; }
 
+protected:
+	const engine_settings &settings() const override { return s_; }
+
 private:
 	engine_settings s_;
-	std::unique_ptr<provider_registry> own_registry_;
 	program prog_;
 	device dev_;
 	dtrace_conf_t conf_{};
@@ -107,22 +114,11 @@ private:
 	std::map<uint32_t, uint64_t> agg_drops_; // by CPU, since the last drain
 	std::vector<uint8_t> buf_, aggbuf_;
 
-	provider_registry &registry();
 	void load_modules();
 	void refresh_status();
 	void snap_aggs();
 	[[noreturn]] void fail(const std::string &what, int err);
 };
-
-provider_registry &kmod_engine::registry()
-{
-	if (s_.registry != nullptr)
-		return *s_.registry;
-	if (!own_registry_)
-		own_registry_ = std::make_unique<provider_registry>(
-			plugin_search_path(), s_.procs, [](const std::string &) {});
-	return *own_registry_;
-}
 
 void kmod_engine::fail(const std::string &what, int err)
 {
@@ -138,8 +134,8 @@ void kmod_engine::load_modules()
 		throw engine_error(why);
 	provider_registry &reg = registry();
 	std::set<std::string> done;
-	for (const clause &c : prog_.clauses) {
-		for (const probe_desc &d : c.descs) {
+	for (uint32_t ci = 0; ci < prog_.clauses.size(); ci++) {
+		for (const probe_desc &d : prog_.clauses[ci].descs) {
 			reg.load_matching(d.provider);
 			for (provider *prov : reg.providers()) {
 				const dt_plugin_ops_t &ops = prov->ops();
@@ -153,8 +149,9 @@ void kmod_engine::load_modules()
 					// Named exactly: say why it cannot run here.
 					if (d.provider == ops.name)
 						throw engine_error("the kmod engine cannot enable " +
-								   d.str() + ": provider " + ops.name +
-								   " has no kernel module");
+									   d.str() + ": provider " +
+									   ops.name + " has no kernel module",
+								   ci);
 					continue;
 				}
 				std::string mod = ops.kmod->module;
@@ -167,7 +164,7 @@ void kmod_engine::load_modules()
 	}
 }
 
-std::vector<enabled_probe> kmod_engine::enable(const program &p)
+std::vector<enabled_probe> kmod_engine::enable(const program &p, const enabling &)
 {
 	prog_ = p;
 	if (auto v = prog_.option("aggrate"))
@@ -176,7 +173,7 @@ std::vector<enabled_probe> kmod_engine::enable(const program &p)
 
 	int err = dev_.open();
 	if (err == EACCES || err == EPERM)
-		throw engine_error("DTrace requires additional privileges");
+		throw engine_error("DTrace requires additional privileges", errc::privilege);
 	if (err != 0)
 		fail(std::string("cannot open ") + dt::kmod::k_device_path, err);
 	if ((err = dev_.conf(conf_)) != 0)
@@ -201,7 +198,8 @@ std::vector<enabled_probe> kmod_engine::enable(const program &p)
 		if (std::sscanf(msg.c_str(), "ECB %u", &n) == 1 && n >= 1 &&
 		    n <= blob_.ecbs.size())
 			throw engine_error("the kmod engine cannot enable " +
-					   blob_.ecbs[n - 1].desc.str() + ": " + msg);
+						   blob_.ecbs[n - 1].desc.str() + ": " + msg,
+					   blob_.ecbs[n - 1].clause);
 		if (msg.empty())
 			msg = std::strerror(err);
 		throw engine_error("the kmod engine cannot enable the program: " + msg);
@@ -241,8 +239,9 @@ std::vector<enabled_probe> kmod_engine::enable(const program &p)
 		for (uint32_t c = 1; c <= blob_.ecbs.size(); c++)
 			if (per_cookie[c] == 0)
 				throw engine_error("probe description " +
-						   blob_.ecbs[c - 1].desc.str() +
-						   " does not match any probes");
+							   blob_.ecbs[c - 1].desc.str() +
+							   " does not match any probes",
+						   errc::no_match, blob_.ecbs[c - 1].clause);
 	buf_.assign(blob_.bufsize, 0);
 	aggbuf_.assign(blob_.aggsize, 0);
 	if (auto v = prog_.option("bufpolicy")) {
@@ -440,13 +439,12 @@ std::unique_ptr<engine> make_kmod_engine(const engine_settings &s)
 	return std::make_unique<engines::kmod::kmod_engine>(s);
 }
 
-bool kmod_engine_available(std::string *why)
+std::optional<error> kmod_engine_refusal()
 {
-	std::string w;
-	bool ok = dt::kmod::ensure_core(w);
-	if (!ok && why != nullptr)
-		*why = w;
-	return ok;
+	std::string why;
+	if (dt::kmod::ensure_core(why))
+		return std::nullopt;
+	return error(errc::unsupported, why);
 }
 
 } // namespace dt

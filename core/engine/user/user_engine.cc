@@ -75,16 +75,19 @@ public:
 	explicit user_engine(const engine_settings &s) { st_.settings = s; }
 
 	std::string_view name() const override { return "user"; }
-	std::vector<enabled_probe> enable(const program &p) override;
+	using engine::enable;
+	std::vector<enabled_probe> enable(const program &p, const enabling &en) override;
 	void go() override;
 	void stop() override;
 	void wait(std::chrono::nanoseconds t) override;
 	void drain(engine_sink &sink) override;
 	bool exiting() const override { return st_.exiting || (st_.buf && st_.buf->filled()); }
 
+protected:
+	const engine_settings &settings() const override { return st_.settings; }
+
 private:
 	state st_;
-	std::unique_ptr<provider_registry> own_registry_;
 
 	void read_options();
 	void add_difo(const difo &d, const std::string &where);
@@ -225,56 +228,43 @@ void user_engine::layout_variables()
 	}
 }
 
-std::vector<enabled_probe> user_engine::enable(const program &p)
+std::vector<enabled_probe> user_engine::enable(const program &p, const enabling &en)
 {
 	st_.prog = p;
 	read_options();
-	provider_registry *reg = st_.settings.registry;
-	if (reg == nullptr) {
-		own_registry_ = std::make_unique<provider_registry>(
-			plugin_search_path(), st_.settings.procs, [](const std::string &) {});
-		reg = own_registry_.get();
-	}
 
 	std::vector<enabled_probe> out;
 	uint64_t end_reserve = 0;
+	size_t next = 0; // en.eps is in clause order
 	for (uint32_t ci = 0; ci < st_.prog.clauses.size(); ci++) {
 		const clause &c = st_.prog.clauses[ci];
-		for (const probe_desc &d : c.descs) {
-			auto probes = reg->match(d);
-			if (probes.empty() && !st_.settings.zero_ok)
-				throw engine_error("probe description " + d.str() +
-						   " does not match any probes");
-			for (const probe *pr : probes) {
-				ecb e;
-				const probe_desc &pd = pr->desc;
-				if (pd.provider == "dtrace" && pd.name == "BEGIN") {
-					e.kind = probe_kind::begin;
-				} else if (pd.provider == "dtrace" && pd.name == "END") {
-					e.kind = probe_kind::end;
-					end_reserve += c.size;
-				} else if (pd.provider == "dtrace" && pd.name == "ERROR") {
-					e.kind = probe_kind::error;
-				} else if (pd.provider == "profile" &&
-					   pd.name.starts_with("tick-") &&
-					   (pr->cookie & ~(uint64_t{1} << 63)) != 0) {
-					// The profile plugin's cookie: the interval in
-					// ns, bit 63 set for tick-N.
-					e.kind = probe_kind::tick;
-					e.interval_ns = pr->cookie & ~(uint64_t{1} << 63);
-				} else {
-					throw engine_error(
-						"the user engine cannot enable " + pd.str() +
-						": it runs only dtrace:::BEGIN, dtrace:::END, "
-						"dtrace:::ERROR and profile:::tick-N");
-				}
-				e.ep.epid = static_cast<uint32_t>(out.size() + 1);
-				e.ep.probe_id = pr->id;
-				e.ep.probe = pd;
-				e.ep.clause = ci;
-				st_.ecbs.push_back(e);
-				out.push_back(e.ep);
+		for (; next < en.eps.size() && en.eps[next].clause == ci; next++) {
+			const probe *pr = en.probes[next];
+			ecb e;
+			const probe_desc &pd = pr->desc;
+			if (pd.provider == "dtrace" && pd.name == "BEGIN") {
+				e.kind = probe_kind::begin;
+			} else if (pd.provider == "dtrace" && pd.name == "END") {
+				e.kind = probe_kind::end;
+				end_reserve += c.size;
+			} else if (pd.provider == "dtrace" && pd.name == "ERROR") {
+				e.kind = probe_kind::error;
+			} else if (pd.provider == "profile" && pd.name.starts_with("tick-") &&
+				   (pr->cookie & ~(uint64_t{1} << 63)) != 0) {
+				// The profile plugin's cookie: the interval in
+				// ns, bit 63 set for tick-N.
+				e.kind = probe_kind::tick;
+				e.interval_ns = pr->cookie & ~(uint64_t{1} << 63);
+			} else {
+				throw engine_error("the user engine cannot enable " + pd.str() +
+							   ": it runs only dtrace:::BEGIN, "
+							   "dtrace:::END, dtrace:::ERROR and "
+							   "profile:::tick-N",
+						   ci);
 			}
+			e.ep = en.eps[next];
+			st_.ecbs.push_back(e);
+			out.push_back(e.ep);
 		}
 		std::string where = "clause " + std::to_string(ci + 1);
 		if (c.predicate)

@@ -9,6 +9,7 @@
 // warnings go to settings::warn.
 #pragma once
 
+#include <dtrace/error.hpp>
 #include <dtrace/program.hpp>
 
 #include <cstdint>
@@ -68,7 +69,8 @@ struct diagnostic {
 	std::string region;
 };
 
-class compile_error : public std::runtime_error {
+// dt::error with errc::compile.
+class compile_error : public error {
 public:
 	explicit compile_error(diagnostic d);
 	[[nodiscard]] const diagnostic &diag() const { return d_; }

@@ -1,10 +1,14 @@
 // SPDX-License-Identifier: MIT
 //
-// dtrace/engine.hpp - what runs a program: the user engine today (BEGIN,
-// END, ERROR, tick-N in the consumer process), the kmod and bpf engines
-// later, all behind this one interface (DESIGN.md §2).
+// dtrace/engine.hpp - what runs a program: the user engine (BEGIN, END,
+// ERROR, tick-N in the consumer process), the bpf engine and the kmod
+// engine, all behind this one interface (docs/architecture.md).
 //
-//   engine.enable(program)  match probes, create ECBs  -> enabled_probe[]
+//   match_program(program, registry)   the front half, once for every
+//                                      engine: descriptions -> probes ->
+//                                      enabled_probe[] (EPIDs), per-clause
+//                                      counts, what matched nothing
+//   engine.enable(program, enabling)   create ECBs    -> enabled_probe[]
 //   engine.go()             BEGIN fires; probes are live
 //   loop: engine.wait(t)    sleep until data, a tick, or t
 //         engine.drain(sink)  firings, aggregation deltas, faults, drops
@@ -18,21 +22,25 @@
 // and fires dtrace:::ERROR (whose clauses, if any, record normally).
 #pragma once
 
+#include <dtrace/error.hpp>
 #include <dtrace/probe_desc.hpp>
 #include <dtrace/program.hpp>
 
 #include <chrono>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <span>
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace dt {
 
 class provider_registry;
+struct probe;
 
 // One ECB: a clause enabled on one probe.
 struct enabled_probe {
@@ -68,27 +76,47 @@ public:
 	virtual void drops(std::string_view kind, uint64_t n, uint32_t cpu) = 0;
 };
 
-class engine_error : public std::runtime_error {
+// dt::error from an engine (errc::enable unless said otherwise). `clause`
+// names the program clause at fault when the engine knows it (a probe it
+// cannot attach, a clause the verifier refused), so that the caller can
+// name the command-line piece it came from.
+class engine_error : public error {
 public:
-	using std::runtime_error::runtime_error;
+	explicit engine_error(const std::string &message, errc code = errc::enable,
+			      std::optional<uint32_t> clause = std::nullopt)
+		: error(code, message), clause_(clause)
+	{
+	}
+	engine_error(const std::string &message, uint32_t clause)
+		: error(errc::enable, message), clause_(clause)
+	{
+	}
+	[[nodiscard]] std::optional<uint32_t> clause() const { return clause_; }
+
+private:
+	std::optional<uint32_t> clause_;
 };
 
-class engine {
-public:
-	virtual ~engine() = default;
-	[[nodiscard]] virtual std::string_view name() const = 0;
-	// Throws engine_error with DTrace's wording, e.g. "probe description
-	// syscall::read:entry does not match any probes" or "the user engine
-	// cannot enable syscall::read:entry: ...".
-	virtual std::vector<enabled_probe> enable(const program &p) = 0;
-	virtual void go() = 0;
-	virtual void stop() = 0;
-	// Block until something may be ready to drain, or for at most t.
-	virtual void wait(std::chrono::nanoseconds t) = 0;
-	virtual void drain(engine_sink &sink) = 0;
-	// exit() ran: no more firings but END's.
-	[[nodiscard]] virtual bool exiting() const = 0;
+// The front half shared by the engines: the program's descriptions
+// matched to probes once. ECBs are in clause order, and within a clause in
+// description order, then the registry's id order; EPIDs are dense from 1.
+// The user and bpf engines enable exactly these; the kmod engine hands the
+// descriptions to dtrace.ko, which matches them against its own probes.
+struct enabling {
+	std::vector<enabled_probe> eps;
+	std::vector<const probe *> probes; // probes[i] is the probe of eps[i]
+	std::vector<uint32_t> matched;	   // per clause: ECBs it created
+	// Descriptions that matched no probe, with their clause, in order.
+	std::vector<std::pair<uint32_t, probe_desc>> unmatched;
 };
+
+// Match every description of `p` on `reg`.
+[[nodiscard]] enabling match_program(const program &p, provider_registry &reg);
+
+// Unless zero_ok (-Z): the first unmatched description throws engine_error
+// (errc::no_match, with its clause) "probe description D does not match
+// any probes".
+void require_matched(const enabling &en, bool zero_ok);
 
 struct engine_settings {
 	provider_registry *registry = nullptr;
@@ -96,6 +124,37 @@ struct engine_settings {
 	bool destructive = false; // -w
 	std::vector<int32_t> procs; // -c/-p targets ($target first)
 };
+
+class engine {
+public:
+	virtual ~engine();
+	[[nodiscard]] virtual std::string_view name() const = 0;
+	// Enable `p` with the ECBs the front half matched (`en`, from
+	// match_program on this engine's registry). Throws engine_error with
+	// DTrace's wording, e.g. "the user engine cannot enable
+	// syscall::read:entry: ...", and the clause at fault when known.
+	virtual std::vector<enabled_probe> enable(const program &p, const enabling &en) = 0;
+	// match_program() on the engine's registry (engine_settings::registry,
+	// else one of its own), then enable(p, en).
+	std::vector<enabled_probe> enable(const program &p);
+	virtual void go() = 0;
+	virtual void stop() = 0;
+	// Block until something may be ready to drain, or for at most t.
+	virtual void wait(std::chrono::nanoseconds t) = 0;
+	virtual void drain(engine_sink &sink) = 0;
+	// exit() ran: no more firings but END's.
+	[[nodiscard]] virtual bool exiting() const = 0;
+
+protected:
+	[[nodiscard]] virtual const engine_settings &settings() const = 0;
+	// settings().registry, else a registry of the engine's own (made once,
+	// on the default plugin path, for the settings' processes).
+	[[nodiscard]] provider_registry &registry();
+
+private:
+	std::unique_ptr<provider_registry> own_registry_;
+};
+
 
 // The in-process engine. Throws engine_error if the program names probes it
 // cannot run (anything but dtrace:::BEGIN/END/ERROR and profile:::tick-N).
@@ -107,10 +166,10 @@ struct engine_settings {
 // attach, with the plugin's reason when it gave one.
 [[nodiscard]] std::unique_ptr<engine> make_bpf_engine(const engine_settings &s);
 
-// Can this process use the bpf engine here? If not, `why` says so in
-// DTrace's words ("DTrace requires additional privileges", "this kernel
-// does not support bpf()").
-[[nodiscard]] bool bpf_engine_available(std::string *why = nullptr);
+// Can this process use the bpf engine here? nullopt if so; else why not,
+// in DTrace's words: errc::privilege "DTrace requires additional
+// privileges", errc::unsupported "this kernel does not support bpf()".
+[[nodiscard]] std::optional<error> bpf_engine_refusal();
 
 // The kmod engine (core/engine/kmod): programs run by the kernel core
 // dtrace.ko through /dev/dtrace. enable() loads the core and the provider
@@ -121,8 +180,8 @@ struct engine_settings {
 [[nodiscard]] std::unique_ptr<engine> make_kmod_engine(const engine_settings &s);
 
 // Can this process use the kmod engine here? /dev/dtrace exists, or
-// dtrace.ko could be loaded (this call loads it). If not, `why` says why.
-[[nodiscard]] bool kmod_engine_available(std::string *why = nullptr);
+// dtrace.ko could be loaded (this call loads it): nullopt. If not, why.
+[[nodiscard]] std::optional<error> kmod_engine_refusal();
 
 // `dtrace -x engine=kmod -l` (issue 4): the kernel's probes matching `d`
 // (empty fields match anything), in the kernel's id order, read with

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 //
-// engine_choice.hpp - which engine runs a program (DESIGN.md §2):
+// engine_choice.hpp - which engine runs a program (docs/architecture.md;
+// internal to core/session):
 //
 //   -x engine=user    the in-process engine (BEGIN, END, ERROR, tick-N)
 //   -x engine=bpf     the bpf engine (needs bpf(): root)
@@ -21,30 +22,21 @@
 #include <dtrace/engine.hpp>
 #include <dtrace/program.hpp>
 #include <dtrace/provider.hpp>
+#include <dtrace/session.hpp>
 
 #include <memory>
 #include <optional>
 #include <string>
 
-namespace dt::cli {
+namespace dt::detail {
 
-enum class engine_kind { automatic, user, bpf, kmod };
+// Can engine k run probe p, as far as can be told without building it?
+// nullopt if so, else why not (the capability query of the session).
+[[nodiscard]] std::optional<std::string> cannot_run(engine_kind k, const probe &p);
 
-// The -x engine value; nullopt (and `why`) when it names no engine we have.
-[[nodiscard]] std::optional<engine_kind> parse_engine(const std::string &v, std::string &why);
-
-struct engine_decision {
-	engine_kind kind = engine_kind::user; // user, bpf or kmod
-	std::string reason;		      // for -v: "chosen with -x engine", ...
-	std::string failure; // non-empty: cannot run at all ("DTrace requires ...")
-};
-
-// Decide for `p` (compiled; its descriptions are matched on `reg`).
-[[nodiscard]] engine_decision choose_engine(engine_kind asked, const program &p,
-					    provider_registry &reg);
+// Decide for the probes the program matched (`en`, the front half).
+[[nodiscard]] engine_decision choose_engine(engine_kind asked, const enabling &en);
 
 [[nodiscard]] std::unique_ptr<engine> make_engine(engine_kind k, const engine_settings &s);
 
-[[nodiscard]] const char *engine_name(engine_kind k);
-
-} // namespace dt::cli
+} // namespace dt::detail

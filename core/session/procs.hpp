@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 //
-// procs.hpp - the processes dtrace(1) follows: -c CMD (created and held
-// at the executable's entry point -- the program and its shared libraries
+// procs.hpp - the processes a session follows (illumos libdtrace's
+// dt_proc.c; internal to core/session): -c CMD (created and held at the
+// executable's entry point -- the program and its shared libraries
 // mapped and relocated, main() not yet run, as libdtrace's default
 // evaltime=postinit -- until tracing begins; killed if still running when
 // dtrace exits, as libdtrace does with processes it created) and -p PID
@@ -17,7 +18,7 @@
 #include <string>
 #include <vector>
 
-namespace dt::cli {
+namespace dt::detail {
 
 class procs {
 public:
@@ -29,7 +30,7 @@ public:
 	// fork and exec the command (split on blanks, as illumos
 	// make_argv()) under ptrace, and run it to its executable's entry
 	// point, where it stays stopped until release(). Throws
-	// std::runtime_error with DTrace's message ("failed to execute CMD:
+	// dt::error (errc::process) with DTrace's message ("failed to execute CMD:
 	// cannot find executable file", "failed to control pid N: process
 	// exited with status S").
 	pid_t create(const std::string &cmd);
@@ -37,10 +38,10 @@ public:
 	// command. "exec": just after exec, before the dynamic linker has
 	// run; "preinit", "postinit" (the default), "main": at the
 	// executable's entry point, its libraries mapped and initialised.
-	// Throws std::runtime_error ("failed to set -x evaltime: Invalid value
+	// Throws dt::error (errc::usage) ("failed to set -x evaltime: Invalid value
 	// for specified option").
 	void evaltime(const std::string &when);
-	// Watch an existing process. Throws std::runtime_error ("failed to
+	// Watch an existing process. Throws dt::error (errc::process) ("failed to
 	// grab pid N: No such process").
 	void grab(pid_t pid);
 	// Let created processes run (detach from them).
@@ -65,4 +66,4 @@ private:
 	bool to_entry_ = true; // evaltime: run created commands to their entry point
 };
 
-} // namespace dt::cli
+} // namespace dt::detail

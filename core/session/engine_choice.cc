@@ -2,7 +2,7 @@
 // Choosing the engine (see engine_choice.hpp).
 #include "engine_choice.hpp"
 
-namespace dt::cli {
+namespace dt::detail {
 namespace {
 
 // Can the user engine run this probe? (Its enable() refuses the rest;
@@ -27,78 +27,73 @@ bool has_kmod(const probe &p)
 
 } // namespace
 
-std::optional<engine_kind> parse_engine(const std::string &v, std::string &why)
-{
-	if (v == "user")
-		return engine_kind::user;
-	if (v == "bpf")
-		return engine_kind::bpf;
-	if (v == "kmod")
-		return engine_kind::kmod;
-	if (v == "auto" || v.empty())
-		return engine_kind::automatic;
-	why = "invalid value for option engine: " + v + " (user, bpf, kmod or auto)";
-	return std::nullopt;
-}
-
-const char *engine_name(engine_kind k)
+std::optional<std::string> cannot_run(engine_kind k, const probe &p)
 {
 	switch (k) {
-	case engine_kind::bpf: return "bpf";
-	case engine_kind::kmod: return "kmod";
-	case engine_kind::user: return "user";
-	default: return "auto";
+	case engine_kind::user:
+		if (user_runs(p))
+			return std::nullopt;
+		return "the user engine runs only dtrace:::BEGIN, dtrace:::END, dtrace:::ERROR and "
+		       "profile:::tick-N";
+	case engine_kind::kmod:
+		if (p.prov != nullptr && std::string_view(p.prov->name()) == "dtrace")
+			return std::nullopt;
+		if (has_kmod(p))
+			return std::nullopt;
+		return std::string("provider ") + (p.prov ? p.prov->name() : "?") +
+		       " has no kernel module";
+	case engine_kind::bpf:
+		if (p.prov == nullptr || std::string_view(p.prov->name()) == "dtrace" ||
+		    (DT_ABI_HAS(&p.prov->ops(), bpf) && p.prov->ops().bpf != nullptr))
+			return std::nullopt;
+		return std::string("the ") + p.prov->name() + " provider does not support it";
+	default: return std::nullopt;
 	}
 }
 
-engine_decision choose_engine(engine_kind asked, const program &p, provider_registry &reg)
+engine_decision choose_engine(engine_kind asked, const enabling &en)
 {
 	engine_decision d;
-	std::string why;
-	if (asked == engine_kind::user) {
+	switch (asked) {
+	case engine_kind::user:
 		d.kind = engine_kind::user;
 		d.reason = "chosen with -x engine=user";
 		return d;
-	}
-	if (asked == engine_kind::kmod) {
+	case engine_kind::kmod:
 		d.kind = engine_kind::kmod;
 		d.reason = "chosen with -x engine=kmod";
-		if (!kmod_engine_available(&why))
-			d.failure = why;
+		d.refusal = kmod_engine_refusal();
 		return d;
-	}
-	if (asked == engine_kind::bpf) {
+	case engine_kind::bpf:
 		d.kind = engine_kind::bpf;
 		d.reason = "chosen with -x engine=bpf";
-		if (!bpf_engine_available(&why))
-			d.failure = why;
+		d.refusal = bpf_engine_refusal();
 		return d;
+	default: break;
 	}
 	bool kernel = false, kmod_all = true;
 	std::string first;
-	for (const clause &c : p.clauses)
-		for (const probe_desc &desc : c.descs)
-			for (const probe *pr : reg.match(desc)) {
-				if (user_runs(*pr))
-					continue;
-				kmod_all = kmod_all && has_kmod(*pr);
-				if (!kernel) {
-					kernel = true;
-					first = pr->desc.str();
-				}
-			}
+	for (const probe *pr : en.probes) {
+		if (!cannot_run(engine_kind::user, *pr))
+			continue;
+		kmod_all = kmod_all && !cannot_run(engine_kind::kmod, *pr);
+		if (!kernel) {
+			kernel = true;
+			first = pr->desc.str();
+		}
+	}
 	if (!kernel) {
 		d.kind = engine_kind::user;
 		d.reason = "the program's probes need no kernel engine";
 		return d;
 	}
-	std::string kwhy;
-	if (kmod_all && kmod_engine_available(&kwhy)) {
+	if (kmod_all && !kmod_engine_refusal()) {
 		d.kind = engine_kind::kmod;
 		d.reason = "probe " + first + " needs a kernel engine; dtrace.ko is available";
 		return d;
 	}
-	if (bpf_engine_available(&why)) {
+	std::optional<error> no_bpf = bpf_engine_refusal();
+	if (!no_bpf) {
 		d.kind = engine_kind::bpf;
 		d.reason = "probe " + first + " needs a kernel engine";
 		return d;
@@ -106,9 +101,9 @@ engine_decision choose_engine(engine_kind asked, const program &p, provider_regi
 	// No kernel engine: the user engine refuses the probe by name, unless
 	// what is missing is privilege, which DTrace reports as such.
 	d.kind = engine_kind::user;
-	d.reason = "no kernel engine: " + why;
-	if (why.find("privileges") != std::string::npos)
-		d.failure = why;
+	d.reason = std::string("no kernel engine: ") + no_bpf->what();
+	if (no_bpf->code() == errc::privilege)
+		d.refusal = no_bpf;
 	return d;
 }
 
@@ -119,4 +114,4 @@ std::unique_ptr<engine> make_engine(engine_kind k, const engine_settings &s)
 	return k == engine_kind::bpf ? make_bpf_engine(s) : make_user_engine(s);
 }
 
-} // namespace dt::cli
+} // namespace dt::detail

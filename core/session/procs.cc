@@ -9,6 +9,8 @@
 // probes in place.
 #include "procs.hpp"
 
+#include <dtrace/error.hpp>
+
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
@@ -28,7 +30,7 @@
 #include <sstream>
 #include <stdexcept>
 
-namespace dt::cli {
+namespace dt::detail {
 namespace {
 
 std::vector<std::string> split_blanks(const std::string &s)
@@ -194,13 +196,13 @@ pid_t procs::create(const std::string &cmd)
 {
 	auto argv = split_blanks(cmd);
 	if (argv.empty())
-		throw std::runtime_error("failed to execute : cannot find executable file");
+		throw dt::error(errc::process, "failed to execute : cannot find executable file");
 	std::string path = find_exec(argv[0]);
 	if (path.empty())
-		throw std::runtime_error("failed to execute " + argv[0] +
+		throw dt::error(errc::process, "failed to execute " + argv[0] +
 					 ": cannot find executable file");
 	auto failed = [&](const std::string &why) {
-		return std::runtime_error("failed to execute " + argv[0] + ": " + why);
+		return dt::error(errc::process, "failed to execute " + argv[0] + ": " + why);
 	};
 	// The child reports a failed exec's errno here; a successful exec
 	// closes it (O_CLOEXEC).
@@ -252,7 +254,7 @@ pid_t procs::create(const std::string &cmd)
 	if (w != pid || !WIFSTOPPED(ws)) {
 		if (w != pid)
 			throw failed(exec_error(errno));
-		throw std::runtime_error(ended_early(pid, ws));
+		throw dt::error(errc::process, ended_early(pid, ws));
 	}
 	// Stopped after exec. Should dtrace die, the process dies too.
 	list_.push_back({pid, true, true, true, -1});
@@ -263,10 +265,10 @@ pid_t procs::create(const std::string &cmd)
 		if (why == "ended") {
 			list_.back().live = false;
 			list_.back().held = false;
-			throw std::runtime_error(ended_early(pid, ws));
+			throw dt::error(errc::process, ended_early(pid, ws));
 		}
 		if (!why.empty())
-			throw std::runtime_error("failed to control pid " + std::to_string(pid) +
+			throw dt::error(errc::process, "failed to control pid " + std::to_string(pid) +
 						 ": " + why);
 	}
 #endif
@@ -276,7 +278,7 @@ pid_t procs::create(const std::string &cmd)
 void procs::evaltime(const std::string &when)
 {
 	if (when != "exec" && when != "preinit" && when != "postinit" && when != "main")
-		throw std::runtime_error("failed to set -x evaltime: Invalid value for specified "
+		throw dt::error(errc::usage, "failed to set -x evaltime: Invalid value for specified "
 					 "option");
 	to_entry_ = when != "exec";
 }
@@ -286,11 +288,11 @@ void procs::grab(pid_t pid)
 	int fd = static_cast<int>(syscall(SYS_pidfd_open, pid, 0));
 	if (fd < 0) {
 		if (errno == ESRCH)
-			throw std::runtime_error("failed to grab pid " + std::to_string(pid) +
+			throw dt::error(errc::process, "failed to grab pid " + std::to_string(pid) +
 						 ": No such process");
 		// No pidfd support: fall back to polling /proc.
 		if (kill(pid, 0) != 0 && errno == ESRCH)
-			throw std::runtime_error("failed to grab pid " + std::to_string(pid) +
+			throw dt::error(errc::process, "failed to grab pid " + std::to_string(pid) +
 						 ": No such process");
 	}
 	list_.push_back({pid, false, true, false, fd});
@@ -365,4 +367,4 @@ std::vector<std::string> procs::poll()
 	return notes;
 }
 
-} // namespace dt::cli
+} // namespace dt::detail

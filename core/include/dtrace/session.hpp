@@ -1,0 +1,169 @@
+// SPDX-License-Identifier: MIT
+//
+// dtrace/session.hpp - one tracing session: what illumos' dtrace_hdl_t is to
+// libdtrace. dtrace(1) is argument parsing and printing over these calls
+// (illumos dtrace.c main()); a test or any other consumer gets the same
+// behaviour from the same calls (docs/architecture.md).
+//
+//   session s(settings)          dtrace_open(): settings, no work yet
+//   s.set_option(name, value)    dtrace_setopt(): -x, -b (validated)
+//   s.create_process(cmd)        -c: created, held at its entry point
+//   s.grab_process(pid)          -p: watched ($target: the first of either)
+//   s.registry()                 the providers (made once, knowing the
+//                                processes: pid$target)
+//   s.compile(input) ...         one command-line piece at a time, each
+//                                compiled with the pieces before it
+//   s.enable()                   the front half (descriptions -> probes,
+//                                once, no engine), the engine's choice
+//                                (engine_decision), its enable(): per-piece
+//                                match counts, or enable_error naming the
+//                                piece at fault
+//   s.go()                       dtrace_go(): BEGIN fires
+//   s.work(consumer)             dtrace_work(): the first call lets -c
+//   loop: s.sleep()              processes run; each drains the engine into
+//         s.work(consumer, ...)  the consumer, watches the processes, and
+//                                stops the engine on exit(), ^C, a full fill
+//                                buffer or the processes' end
+//   ~session                     dtrace_close(): held processes are killed
+//
+// Nothing here prints: warnings (plugins, the compiler) and notices ("pid
+// N has exited") go to the settings' callbacks; failures are dt::error
+// (dtrace/error.hpp) with DTrace's message, which the caller prefixes.
+#pragma once
+
+#include <dtrace/compiler.hpp>
+#include <dtrace/engine.hpp>
+#include <dtrace/error.hpp>
+#include <dtrace/program.hpp>
+
+#include <chrono>
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace dt {
+
+class consumer;
+class provider_registry;
+
+enum class engine_kind { automatic, user, bpf, kmod };
+
+// The -x engine value (user, bpf, kmod, auto or ""); nullopt when it names
+// no engine we have.
+[[nodiscard]] std::optional<engine_kind> parse_engine(const std::string &v);
+[[nodiscard]] const char *engine_name(engine_kind k);
+
+// Which engine runs the program, and why (dtrace -v: "dtrace: engine bpf
+// (probe syscall::read:entry needs a kernel engine)").
+struct engine_decision {
+	engine_kind kind = engine_kind::user; // user, bpf or kmod
+	std::string reason;
+	// Set when the program cannot run at all ("DTrace requires additional
+	// privileges"): dtrace(1) says "failed to initialize dtrace: ...".
+	std::optional<error> refusal;
+};
+
+struct session_settings {
+	engine_kind engine = engine_kind::automatic; // -x engine
+	bool destructive = false;		     // -w
+	bool zero_ok = false;			     // -Z
+	bool cpp = false;			     // -C
+	std::vector<std::string> cpp_args;	     // -D -U -I as "-DNAME=V" ...
+	std::vector<std::string> libdirs;	     // -L, after the D library's
+	std::vector<std::string> macro_args;	     // $0, $1 ...
+	// Warnings from plugins and the compiler (without "dtrace: ").
+	std::function<void(const std::string &)> warn;
+	// Notices about the processes ("pid 12 has exited"), not shown by
+	// quiet callers (without "dtrace: ").
+	std::function<void(const std::string &)> notice;
+};
+
+// enable() failed: the engine's error, and the command-line piece (index
+// of compile() calls) whose clauses it concerns.
+class enable_error : public error {
+public:
+	enable_error(const error &e, size_t piece) : error(e), piece_(piece) {}
+	[[nodiscard]] size_t piece() const { return piece_; }
+
+private:
+	size_t piece_;
+};
+
+class session {
+public:
+	explicit session(session_settings s);
+	~session();
+	session(const session &) = delete;
+	session &operator=(const session &) = delete;
+
+	// dtrace_setopt(): an option (-x name=value, has_value false for a
+	// bare -x name; -b is bufsize) for the compiler and the engines, before
+	// the program's pragmas. Throws dt::error (errc::usage) with illumos'
+	// words: "Invalid option name", "Invalid value for specified option".
+	// A run-time option given no/off/false... is left unset.
+	void set_option(const std::string &name, const std::string &value, bool has_value = true);
+
+	// Process control (illumos dt_proc.c). Throw dt::error (errc::process,
+	// or errc::usage for a bad -x evaltime) with DTrace's message.
+	pid_t create_process(const std::string &cmd);
+	void grab_process(pid_t pid);
+	// $target: the first process created or grabbed.
+	[[nodiscard]] std::optional<int32_t> target() const;
+	// Every created and grabbed process, $target first.
+	[[nodiscard]] const std::vector<int32_t> &processes() const { return pids_; }
+
+	// The providers, made on first use with the processes known so far
+	// (the pid provider's processes: every one created or grabbed).
+	provider_registry &registry();
+
+	// Compile one more piece; the program is then every piece so far
+	// (they share variables and aggregations). Throws compile_error.
+	void compile(const compiler::input &in);
+	[[nodiscard]] const program &prog() const { return prog_; }
+	[[nodiscard]] size_t pieces() const { return first_clause_.size(); }
+	// dtrace -S: the program's DIF.
+	[[nodiscard]] std::string disassemble() const;
+
+	// The engine that enable() will use, and why; made once.
+	const engine_decision &choose_engine();
+	// Match, choose, enable. Returns the number of probes each piece
+	// matched (counted by the front half: no engine is built to count).
+	// Throws enable_error; its code() is errc::no_match for a description
+	// that matches nothing (without -Z).
+	std::vector<size_t> enable();
+	// What each piece matched, as enable() counted it (also after it threw:
+	// the pieces before enable_error::piece() were enabled).
+	[[nodiscard]] const std::vector<size_t> &matched() const { return matched_; }
+	// The ECBs the engine enabled (what a consumer is built with).
+	[[nodiscard]] const std::vector<enabled_probe> &enabled() const { return eps_; }
+
+	// BEGIN fires; probes are live. Throws engine_error.
+	void go();
+	// Block for a switchrate (less with processes to watch), or until the
+	// engine has data.
+	void sleep();
+	// One round of dtrace_work(). The first call after go() reads the
+	// processes' mappings into the consumer and lets -c processes run;
+	// every call drains the engine into `c`. stop: end tracing now (^C);
+	// abandon: a second ^C, nothing more is drained. Process notices go
+	// to settings.notice. Returns false once tracing has stopped and all
+	// that remained was drained (or abandoned).
+	bool work(consumer &c, bool stop = false, bool abandon = false);
+
+private:
+	struct impl;
+	std::unique_ptr<impl> impl_;
+	session_settings s_;
+	std::vector<compiler::input> inputs_;
+	program prog_;
+	std::vector<size_t> first_clause_; // of each piece
+	std::vector<int32_t> pids_;
+	std::vector<enabled_probe> eps_;
+	std::vector<size_t> matched_;
+};
+
+} // namespace dt

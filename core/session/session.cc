@@ -1,0 +1,303 @@
+// SPDX-License-Identifier: MIT
+//
+// The session (dtrace/session.hpp): the calls illumos' dtrace.c makes of
+// libdtrace, in that order:
+//
+//   processes     procs.cc (dt_proc.c): -c held at entry, -p watched
+//   registry      made once, after the processes (pid$target)
+//   compile       piece by piece, each with the pieces before it
+//   enable        match_program() once (the front half, engine.hpp) ─►
+//                 choose_engine() (engine_choice.cc) ─► engine.enable()
+//                 A failure names its piece: the clause the engine names,
+//                 else the first prefix of pieces that fails on its own
+//                 (only on this error path are engines built again).
+//   go            engine.go(): BEGIN
+//   work          first: mappings noted, -c processes released; then
+//                 drain ─► consumer; processes polled; stop on exit(),
+//                 ^C, a full fill buffer or the processes' end
+#include <dtrace/consumer.hpp>
+#include <dtrace/provider.hpp>
+#include <dtrace/session.hpp>
+
+#include "engine/options.hpp"
+#include "engine_choice.hpp"
+#include "procs.hpp"
+#include "util/assert.hpp"
+
+#include <algorithm>
+#include <filesystem>
+
+namespace dt {
+
+struct session::impl {
+	detail::procs procs;
+	std::unique_ptr<provider_registry> registry;
+	std::map<std::string, std::string> options; // -x, before the pragmas
+	std::optional<engine_decision> decision;
+	std::unique_ptr<engine> eng;
+	uint64_t switchrate = 1'000'000'000;
+	bool released = false;
+};
+
+std::optional<engine_kind> parse_engine(const std::string &v)
+{
+	if (v == "user")
+		return engine_kind::user;
+	if (v == "bpf")
+		return engine_kind::bpf;
+	if (v == "kmod")
+		return engine_kind::kmod;
+	if (v == "auto" || v.empty())
+		return engine_kind::automatic;
+	return std::nullopt;
+}
+
+const char *engine_name(engine_kind k)
+{
+	switch (k) {
+	case engine_kind::bpf: return "bpf";
+	case engine_kind::kmod: return "kmod";
+	case engine_kind::user: return "user";
+	default: return "auto";
+	}
+}
+
+session::session(session_settings s) : impl_(std::make_unique<impl>()), s_(std::move(s))
+{
+}
+
+session::~session() = default;
+
+void session::set_option(const std::string &name, const std::string &value, bool has_value)
+{
+	if (const char *why = engines::option_error(name, value, has_value))
+		throw error(errc::usage, why);
+	if (name == "evaltime")
+		impl_->procs.evaltime(value);
+	if (engines::option_unsets(name, value))
+		impl_->options.erase(name);
+	else
+		impl_->options[name] = value;
+}
+
+pid_t session::create_process(const std::string &cmd)
+{
+	DT_ASSERT(!impl_->registry); // pid$target is resolved by the registry
+	pid_t pid = impl_->procs.create(cmd);
+	pids_.push_back(pid);
+	return pid;
+}
+
+void session::grab_process(pid_t pid)
+{
+	DT_ASSERT(!impl_->registry);
+	impl_->procs.grab(pid);
+	pids_.push_back(pid);
+}
+
+std::optional<int32_t> session::target() const
+{
+	if (pids_.empty())
+		return std::nullopt;
+	return pids_.front();
+}
+
+provider_registry &session::registry()
+{
+	if (!impl_->registry) {
+		warning_fn warn = s_.warn;
+		if (!warn)
+			warn = [](const std::string &) {};
+		impl_->registry = std::make_unique<provider_registry>(plugin_search_path(), pids_,
+								      std::move(warn));
+	}
+	return *impl_->registry;
+}
+
+namespace {
+
+// The D library (translators, psinfo_t ...): <exe>/../<libdir>/dtrace in
+// a build tree or a relocated install, else the configured install dir.
+std::optional<std::string> dlib_dir()
+{
+	std::error_code ec;
+	std::filesystem::path exe = std::filesystem::read_symlink("/proc/self/exe", ec);
+	std::filesystem::path rel = exe.parent_path().parent_path() / DTRACE_DLIB_SUBDIR;
+	if (!ec && std::filesystem::is_directory(rel, ec))
+		return rel.lexically_normal().string();
+	if (std::filesystem::is_directory(DTRACE_DLIB_INSTALL_DIR, ec))
+		return DTRACE_DLIB_INSTALL_DIR;
+	return std::nullopt;
+}
+
+} // namespace
+
+void session::compile(const compiler::input &in)
+{
+	DT_ASSERT(!impl_->eng); // the program is fixed once enabled
+	compiler::settings cs;
+	cs.registry = &registry();
+	cs.target = target();
+	cs.cpp = s_.cpp;
+	cs.cpp_args = s_.cpp_args;
+	cs.destructive = s_.destructive;
+	cs.zero_ok = s_.zero_ok;
+	cs.engine = s_.engine == engine_kind::automatic ? "user" : engine_name(s_.engine);
+	if (auto d = dlib_dir())
+		cs.libdirs.push_back(*d);
+	cs.libdirs.insert(cs.libdirs.end(), s_.libdirs.begin(), s_.libdirs.end());
+	cs.options = impl_->options;
+	cs.warn = s_.warn;
+	cs.macro_args = s_.macro_args;
+
+	// Each piece is compiled with every piece before it, so that an error
+	// names the piece at fault; the program is the last compilation.
+	inputs_.push_back(in);
+	try {
+		program p = compiler::compile(inputs_, cs);
+		first_clause_.push_back(prog_.clauses.size());
+		prog_ = std::move(p);
+	} catch (...) {
+		inputs_.pop_back();
+		throw;
+	}
+}
+
+std::string session::disassemble() const
+{
+	return compiler::disassemble(prog_);
+}
+
+namespace {
+
+// The piece (index into first_clause) that clause `c` belongs to.
+size_t piece_of(const std::vector<size_t> &first_clause, uint32_t c)
+{
+	DT_ASSERT(!first_clause.empty());
+	auto it = std::upper_bound(first_clause.begin(), first_clause.end(), size_t{c});
+	return static_cast<size_t>(it - first_clause.begin()) - 1;
+}
+
+} // namespace
+
+const engine_decision &session::choose_engine()
+{
+	if (!impl_->decision)
+		impl_->decision =
+			detail::choose_engine(s_.engine, match_program(prog_, registry()));
+	return *impl_->decision;
+}
+
+std::vector<size_t> session::enable()
+{
+	DT_ASSERT(!impl_->eng && !first_clause_.empty());
+	const engine_decision &d = choose_engine();
+	DT_ASSERT(!d.refusal);
+
+	engine_settings es;
+	es.registry = &registry();
+	es.zero_ok = s_.zero_ok;
+	es.destructive = s_.destructive;
+	es.procs = pids_;
+
+	// What each piece matched, from the front half: no engine is built
+	// to count.
+	enabling en = match_program(prog_, registry());
+	matched_.assign(first_clause_.size(), 0);
+	for (const enabled_probe &ep : en.eps)
+		matched_[piece_of(first_clause_, ep.clause)]++;
+	try {
+		require_matched(en, s_.zero_ok);
+		auto eng = detail::make_engine(d.kind, es);
+		eps_ = eng->enable(prog_, en);
+		impl_->eng = std::move(eng);
+		// What was enabled: the front half's ECBs on the user and bpf
+		// engines; the kernel's own match on the kmod engine.
+		matched_.assign(first_clause_.size(), 0);
+		for (const enabled_probe &ep : eps_)
+			matched_[piece_of(first_clause_, ep.clause)]++;
+	} catch (const engine_error &e) {
+		if (e.clause())
+			throw enable_error(e, piece_of(first_clause_, *e.clause()));
+		// The engine could not say which clause: the first prefix of
+		// the pieces that fails on its own is the piece at fault, as
+		// when each piece is enabled after the ones before it.
+		for (size_t i = 0; i + 1 < first_clause_.size(); i++) {
+			program part = prog_;
+			part.clauses.resize(first_clause_[i + 1]);
+			try {
+				auto eng = detail::make_engine(d.kind, es);
+				enabling pen = match_program(part, registry());
+				require_matched(pen, s_.zero_ok);
+				(void)eng->enable(part, pen);
+			} catch (const engine_error &) {
+				throw enable_error(e, i);
+			}
+		}
+		throw enable_error(e, first_clause_.size() - 1);
+	}
+
+	// dt_opt_rate()'s reading of switchrate (validated before compiling);
+	// with processes to watch, at least every 50 ms.
+	if (auto v = prog_.option("switchrate")) {
+		try {
+			impl_->switchrate = engines::parse_rate_option("switchrate", *v);
+		} catch (const engine_error &) {
+		}
+	}
+	if (!impl_->procs.empty())
+		impl_->switchrate = std::min<uint64_t>(impl_->switchrate, 50'000'000);
+	return matched_;
+}
+
+void session::go()
+{
+	DT_ASSERT(impl_->eng);
+	impl_->eng->go();
+}
+
+void session::sleep()
+{
+	DT_ASSERT(impl_->eng);
+	impl_->eng->wait(std::chrono::nanoseconds(impl_->switchrate));
+}
+
+bool session::work(consumer &c, bool stop, bool abandon)
+{
+	impl &m = *impl_;
+	DT_ASSERT(m.eng);
+	if (!m.released) {
+		// Their mappings while they are held (and again at each round
+		// below): what they trace may be printed after they have exited.
+		for (pid_t pid : m.procs.live_pids())
+			c.note_process(pid);
+		m.procs.release();
+		m.released = true;
+		// What BEGIN traced is consumed at once, as dtrace_work() does
+		// on its first call, before the first sleep.
+		m.eng->drain(c);
+		return true;
+	}
+	bool done = false;
+	bool procs_gone = false;
+	if (!m.procs.empty()) {
+		for (pid_t pid : m.procs.live_pids())
+			c.note_process(pid);
+		for (const std::string &n : m.procs.poll())
+			if (s_.notice)
+				s_.notice(n);
+		procs_gone = m.procs.live() == 0;
+	}
+	if (stop || procs_gone || m.eng->exiting() || c.exit_status()) {
+		done = true;
+		m.eng->stop();
+	}
+	if (abandon)
+		return false;
+	m.eng->drain(c);
+	if (c.exit_status())
+		done = true;
+	return !done;
+}
+
+} // namespace dt
