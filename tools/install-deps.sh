@@ -7,7 +7,7 @@ set -euo pipefail
 packages=(
 	# build
 	cmake ninja-build g++ pkg-config
-	# libraries (DESIGN.md §3)
+	# libraries (docs/architecture.md §6)
 	libpoco-dev libelf-dev libdw-dev libbpf-dev libcapstone-dev
 	# tests and benchmarks
 	googletest libgtest-dev libbenchmark-dev binutils

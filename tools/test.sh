@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The README's second command: install what is needed, build with
 # warnings as errors, run every test tier (ctest labels unit, cli, golden,
-# host, sdk, vm: DESIGN.md §5), then the fuzzers for a bounded time
+# host, sdk, vm: docs/architecture.md §7), then the fuzzers for a bounded time
 # (tools/fuzz.sh; FUZZ_TIME seconds each, default 60). Run as root: the
 # host tier reads this machine's kernel, the vm tier boots it in QEMU.
 set -euo pipefail

@@ -3,7 +3,7 @@
  * dif_compat.h - the only headers the DIF VM sources may use.
  *
  * The VM (dif_validate.c, dif_emulate.c) is one freestanding C11 source
- * compiled into libdtrace and into dtrace.ko (DESIGN.md §2, prior-art §5.4):
+ * compiled into libdtrace and into dtrace.ko (docs/architecture.md §1):
  * no libc, no floating point, no recursion, no VLAs, no mutable globals.
  * In the kernel the fixed-width types come from <linux/types.h>; anywhere
  * else from the compiler's own freestanding <stdint.h>/<stddef.h>/<stdbool.h>

@@ -30,6 +30,37 @@ program speculating_program()
 	return p;
 }
 
+// dtrace.ko's dten_erroff for a refused ECB points into its section: the
+// range each ecb_origin records is exactly that section's (so the engine
+// names the description without reading the kernel's message).
+TEST(kmod_blob, each_ecb_knows_its_section)
+{
+	program p = speculating_program();
+	p.clauses.push_back(clause_on("dtrace", "END", 16));
+	p.clauses[1].descs.push_back({"profile", "", "", "tick-1s"});
+	kmod::program_blob b = kmod::make_program_blob(p, {});
+	ASSERT_EQ(b.ecbs.size(), 3u);
+	std::vector<std::pair<uint32_t, uint32_t>> sections;
+	size_t off = sizeof(dtrace_prog_hdr_t);
+	while (off + sizeof(dtrace_prog_sec_t) <= b.bytes.size()) {
+		dtrace_prog_sec_t s;
+		std::memcpy(&s, b.bytes.data() + off, sizeof(s));
+		ASSERT_GT(s.dtps_size, 0u);
+		if (s.dtps_type == DTRACE_PSEC_ECB)
+			sections.emplace_back(off, off + s.dtps_size);
+		off += s.dtps_size;
+	}
+	ASSERT_EQ(sections.size(), 4u); // three ECBs, then the engine's ERROR
+	for (size_t i = 0; i < b.ecbs.size(); i++) {
+		EXPECT_EQ(b.ecbs[i].begin, sections[i].first) << i;
+		EXPECT_EQ(b.ecbs[i].end, sections[i].second) << i;
+	}
+	EXPECT_EQ(b.ecbs[0].clause, 0u);
+	EXPECT_EQ(b.ecbs[1].clause, 1u);
+	EXPECT_EQ(b.ecbs[2].clause, 1u);
+	EXPECT_EQ(b.ecbs[2].desc.name, "tick-1s");
+}
+
 TEST(kmod_blob, speculation_defaults_are_one_buffer_of_32k)
 {
 	dtrace_prog_hdr_t h = header_of(kmod::make_program_blob(speculating_program(), {}));

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 //
-// The golden tier (DESIGN.md §5): D scripts run by the built dtrace(1),
+// The golden tier (docs/architecture.md §7): D scripts run by the built dtrace(1),
 // compared with what DTrace prints. One GoogleTest test -- and so one
 // ctest test -- per case, named <area>_<file name>:
 //
@@ -31,7 +31,7 @@
 // Built a second time as golden_bpf_tests (DTRACE_GOLDEN_ENGINE="bpf",
 // label host): every case runs again with -x engine=bpf and must give the
 // same output, except the cases listed in engine-bpf.skip, each with the
-// reason printed when it is skipped (DESIGN.md §2: one golden suite proves
+// reason printed when it is skipped (docs/architecture.md §2: one golden suite proves
 // that every engine gives the same output).
 //
 // DTRACE_GOLDEN_ENGINE=<name> in the environment chooses the engine at

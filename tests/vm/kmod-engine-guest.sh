@@ -169,6 +169,16 @@ syscall::openat:entry /execname == "tail"/ { exit(0); }' >"$w/spec2.out" 2>"$w/s
 		bash -c "! grep -q -i 'speculat' '$w/spec2.err'"
 fi
 
+# 8b. dtrace.ko refuses one ECB (an action it does not run yet): the error
+#    names that description and the command-line piece it came from (the
+#    blob offset dtrace.ko reports lies in that ECB's section), after the
+#    pieces before it were counted.
+dt refused -x engine=kmod -w -n 'BEGIN { exit(0); }' -n 'END { raise(9); }'
+check "refused ECB: exit 1" [ "$(rc refused)" = 1 ]
+check "refused ECB: the first piece matched" has "$w/refused.err" "^dtrace: description 'BEGIN ' matched 1 probe\$"
+check "refused ECB: names its piece and description" has "$w/refused.err" "^dtrace: failed to enable 'END ': the kmod engine cannot enable dtrace:::END: ECB 2 action 1: "
+check "no consumer left open after the refusal" [ "$(consumers)" = 0 ]
+
 # 9. kill -9 of a consumer mid-trace: the kernel tears its enabling down,
 #    then both modules unload.
 "$dtrace" -x engine=kmod -qn 'syscall:::entry { @[execname, probefunc] = count(); } syscall:::return { self->x++; }' \

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Fetch Debian's stock amd64 kernel and its kbuild headers for the VM tier
-# (DESIGN.md §4) and unpack them into a cache; print the kernel release.
+# (docs/architecture.md §6) and unpack them into a cache; print the kernel release.
 #
 # Usage: fetch-kernel.sh [--print-root]
 #   Cache: $DTRACE_VM_CACHE, default <top>/build/vm. Layout:

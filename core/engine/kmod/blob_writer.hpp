@@ -13,6 +13,7 @@
 //   n = b.add_difo(...)            DIF objects are numbered 1, 2, ... in order
 //   b.add(dtrace_prog_agg_t)       one aggregation
 //   b.add(ecb_desc)                one clause for one probe description
+//                                  (returns the section's byte range)
 //   b.bytes()                      the blob, dtph_size and dtph_nsecs filled in
 //
 // Header-only and dependency-free (the uapi headers and the standard
@@ -30,6 +31,7 @@ extern "C" {
 #include <span>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace dt::kmod {
@@ -102,8 +104,11 @@ public:
 		section(DTRACE_PSEC_AGG, p);
 	}
 
-	void add(const ecb_desc &e)
+	// Returns where the section lies in the blob, [first, second): the
+	// kernel's dten_erroff for an error in this ECB falls inside.
+	std::pair<uint32_t, uint32_t> add(const ecb_desc &e)
 	{
+		const auto begin = static_cast<uint32_t>(sizeof(hdr) + body_.size());
 		std::vector<uint8_t> p;
 		dtrace_prog_ecb_t h{};
 		copy(h.dtpe_provider, e.provider, sizeof(h.dtpe_provider));
@@ -129,6 +134,7 @@ public:
 			put(p, &r, sizeof(r));
 		}
 		section(DTRACE_PSEC_ECB, p);
+		return {begin, static_cast<uint32_t>(sizeof(hdr) + body_.size())};
 	}
 
 	[[nodiscard]] uint32_t ndifos() const { return ndifos_; }

@@ -193,13 +193,12 @@ std::vector<enabled_probe> kmod_engine::enable(const program &p, const enabling 
 	err = dev_.enable(blob_.bytes, en);
 	if (err != 0) {
 		std::string msg = en.dten_errmsg;
-		// "ECB n ..." names our ECB section n: say which description.
-		unsigned n = 0;
-		if (std::sscanf(msg.c_str(), "ECB %u", &n) == 1 && n >= 1 &&
-		    n <= blob_.ecbs.size())
-			throw engine_error("the kmod engine cannot enable " +
-						   blob_.ecbs[n - 1].desc.str() + ": " + msg,
-					   blob_.ecbs[n - 1].clause);
+		// dten_erroff inside an ECB section: say which description.
+		for (const dt::kmod::ecb_origin &o : blob_.ecbs)
+			if (!msg.empty() && en.dten_erroff >= o.begin && en.dten_erroff < o.end)
+				throw engine_error("the kmod engine cannot enable " + o.desc.str() +
+							   ": " + msg,
+						   o.clause);
 		if (msg.empty())
 			msg = std::strerror(err);
 		throw engine_error("the kmod engine cannot enable the program: " + msg);

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 //
 // modules.hpp - loading dtrace.ko and provider modules on demand for the
-// kmod engine (issue 4, DESIGN.md §2).
+// kmod engine (issue 4, docs/architecture.md §2).
 //
 // Where modules are looked for, first match wins, each directory holding
 // <module>.ko built for the running kernel:

@@ -8,6 +8,7 @@
 #include <cerrno>
 #include <cstdlib>
 #include <map>
+#include <tuple>
 
 namespace dt::kmod {
 namespace {
@@ -259,7 +260,7 @@ private:
 			e.acts = acts;
 			out.ecbs.push_back({ci, d});
 			e.cookie = static_cast<uint32_t>(out.ecbs.size());
-			b_.add(e);
+			std::tie(out.ecbs.back().begin, out.ecbs.back().end) = b_.add(e);
 		}
 	}
 

@@ -50,6 +50,9 @@ struct blob_options {
 struct ecb_origin {
 	uint32_t clause = 0;
 	probe_desc desc;
+	// The ECB section's bytes in the blob, [begin, end): where dtrace.ko's
+	// dten_erroff points when it refuses this ECB.
+	uint32_t begin = 0, end = 0;
 };
 
 struct program_blob {

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-only WITH Linux-syscall-note OR MIT */
 /*
  * uapi/dtrace/dif.h - the DTrace Intermediate Format (DIF): the instruction
- * set every engine runs (DESIGN.md §2 "One IR: DIF").
+ * set every engine runs (docs/architecture.md §1).
  *
  * This header is shared verbatim by the MIT userspace (compiler, user engine,
  * BPF translator, `dtrace -S`) and the GPL kernel core (kmod/), hence the dual
