@@ -1,21 +1,17 @@
 // SPDX-License-Identifier: MIT
-// `dtrace -l`: listing probes in DTrace's format.
+// `dtrace -l`: listing probes in DTrace's format (list.cc).
 #pragma once
 
 #include "options.hpp"
 
-#include <dtrace/provider.hpp>
+#include <dtrace/session.hpp>
 
 #include <cstdio>
 
 namespace dt::cli {
 
-// Expand macro variables ($target, $pid, $1 ...) in a probe specifier.
-// Returns false with `why` set for an undefined $N.
-[[nodiscard]] bool expand_macros(const std::string &in, const options &o,
-				 std::string &out, std::string &why);
-
-// The -l mode. Returns the exit status.
-int list_probes(const options &o, provider_registry &reg, FILE *out);
+// The -l mode: a session, its processes created or grabbed, the probes
+// listed to stdout or -o. Prints DTrace's messages; returns the status.
+int list_main(const options &o, const char *argv0);
 
 } // namespace dt::cli

@@ -3,8 +3,9 @@
 // dtrace(1): the command-line consumer.
 //
 //   parse options (options.cc)
-//     ─► -l: grab -p processes ─► provider registry ─► list probes (list.cc)
+//     ─► -l: list the probes the pieces match (list.cc)
 //     ─► otherwise: compile, enable, trace and consume (run.cc)
+//   both over libdtrace's session (dtrace/session.hpp), which does the work
 //
 // An interpreter file's "#!/usr/sbin/dtrace -q -s" line reaches us as one
 // argument "-q -s" on Linux (illumos passes it the same way, but its
@@ -17,11 +18,7 @@
 #include "options.hpp"
 #include "run.hpp"
 
-#include <dtrace/provider.hpp>
-#include <dtrace/session.hpp>
-
 #include <Poco/Exception.h>
-
 
 #include <cerrno>
 #include <cstdio>
@@ -49,46 +46,13 @@ int run(int argc, char **argv)
 		return E_SUCCESS;
 	}
 
-	if (!o.list) {
-		if (o.commands.empty()) {
-			std::fprintf(stderr, "dtrace: no probes specified\n");
-			return E_ERROR;
-		}
-		return run_program(o, argv[0]);
+	if (o.list)
+		return list_main(o, argv[0]);
+	if (o.commands.empty()) {
+		std::fprintf(stderr, "dtrace: no probes specified\n");
+		return E_ERROR;
 	}
-
-	// -c commands are created (held at their entry point, as for
-	// tracing) so that their probes can be listed; $target is the first
-	// of them, else the first -p. illumos kills a created process it
-	// still holds when dtrace closes: so does the session.
-	dt::session_settings ss;
-	ss.warn = [](const std::string &msg) {
-		std::fflush(stdout);
-		std::fprintf(stderr, "dtrace: %s\n", msg.c_str());
-	};
-	dt::session s(std::move(ss));
-	start_processes(o, s);
-	options lo = o;
-	lo.grab = s.processes();
-
-	FILE *out = stdout;
-	if (!o.outfile.empty()) {
-		out = std::fopen(o.outfile.c_str(), "a");
-		if (out == nullptr) {
-			std::fprintf(stderr, "dtrace: failed to open output file '%s': %s\n",
-				     o.outfile.c_str(), std::strerror(errno));
-			return E_ERROR;
-		}
-	}
-
-	status = list_probes(lo, s.registry(), out);
-	if (std::fflush(out) != 0 && status == E_SUCCESS) {
-		std::fprintf(stderr, "dtrace: failed to write output: %s\n", std::strerror(errno));
-		status = E_ERROR;
-	}
-	if (out != stdout)
-		std::fclose(out);
-	return status;
+	return run_program(o, argv[0]);
 }
 
 // "-q -s" from an interpreter line: split into "-q" "-s".

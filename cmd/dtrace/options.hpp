@@ -18,22 +18,22 @@ struct command {
 };
 
 struct options {
-	bool list = false;     // -l
-	bool verbose = false;  // -v
-	bool quiet = false;    // -q
-	bool version = false;  // -V
-	bool zdefs = false;    // -Z
-	bool destructive = false; // -w
+	bool list = false;	   // -l
+	bool verbose = false;	   // -v
+	bool quiet = false;	   // -q
+	bool version = false;	   // -V
+	bool zdefs = false;	   // -Z
+	bool destructive = false;  // -w
 	bool compile_only = false; // -e
 	bool show_dif = false;	   // -S
 	bool cpp = false;	   // -C
 	std::string outfile;	   // -o
 	std::vector<command> commands;
-	std::vector<std::string> cpp_args;    // -D -U -I, as given
+	std::vector<std::string> cpp_args;			// -D -U -I, as given
 	std::vector<std::pair<std::string, std::string>> xopts; // -x opt[=val]
-	std::vector<int32_t> grab;	      // -p
-	std::vector<std::string> run;	      // -c
-	std::vector<std::string> macro_args;  // operands: $1, $2 ...
+	std::vector<int32_t> grab;				// -p
+	std::vector<std::string> run;				// -c
+	std::vector<std::string> macro_args;			// operands: $1, $2 ...
 };
 
 // Parse argv. Prints DTrace's diagnostics itself and returns false with

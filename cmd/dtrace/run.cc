@@ -1,24 +1,12 @@
 // SPDX-License-Identifier: MIT
 //
 // dtrace(1)'s run path: illumos dtrace.c main() over the session
-// (dtrace/session.hpp), which does the work; here are the options'
-// meaning on the command line, the messages and the signals.
-//
-//   -c / -p          session.create_process / grab_process
-//   -x -b            session.set_option: "failed to set -x NAME: why"
-//   compile          each piece in command-line order: "failed to compile
-//                    script F: ..." (-s) or "invalid probe specifier S: ..."
-//   -S               the DIF of the program, to stderr; -e stops here
-//   engine           -v or DTRACE_DEBUG: "dtrace: engine bpf (why)"
-//   enable           "description 'BEGIN' matched 1 probe" (not quiet),
-//                    "failed to enable 'S': ..."
-//   go               "could not enable tracing: ..."; SIGINT/SIGTERM handled
-//   loop             sleep ─► work (drain into the consumer) until exit(),
-//                    a full fill buffer, ^C (a second ^C abandons the
-//                    aggregations) or the processes are gone
-//   finish           consumer.finish(): the final "\n", then the
-//                    aggregations no printa() printed
-//   status           exit()'s value, else 0; 1 on failure, 2 on usage
+// (dtrace/session.hpp, which does the work: compile by piece, enable, go,
+// work). Here: the options' meaning on the command line, DTrace's messages
+// ("failed to compile script F", "invalid probe specifier S", "description
+// 'S' matched N probes", "failed to enable 'S'"), the signals (^C stops
+// tracing, a second ^C abandons the aggregations) and the exit status
+// (exit()'s value, else 0; 1 on failure, 2 on usage).
 #include "run.hpp"
 
 #include <dtrace/consumer.hpp>
@@ -31,8 +19,8 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <fstream>
-#include <sstream>
+#include <functional>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -66,18 +54,6 @@ void install_handlers()
 	sigaction(SIGCHLD, &act, nullptr);
 }
 
-compiler::input::kind kind_of(char opt)
-{
-	switch (opt) {
-	case 'P': return compiler::input::kind::provider;
-	case 'm': return compiler::input::kind::module;
-	case 'f': return compiler::input::kind::function;
-	case 'i': return compiler::input::kind::id;
-	case 's': return compiler::input::kind::script;
-	default: return compiler::input::kind::name;
-	}
-}
-
 void message(const std::string &msg)
 {
 	std::fflush(stdout);
@@ -90,16 +66,6 @@ void message(const std::string &msg)
 	std::exit(status);
 }
 
-std::string read_script(const std::string &path)
-{
-	std::ifstream in(path, std::ios::binary);
-	if (!in)
-		fail(E_ERROR, "failed to open " + path + ": " + std::strerror(errno));
-	std::stringstream ss;
-	ss << in.rdbuf();
-	return ss.str();
-}
-
 // What "matched N probes" and "failed to enable" call a piece.
 std::string piece_name(const command &c)
 {
@@ -109,108 +75,105 @@ std::string piece_name(const command &c)
 	return p == std::string::npos ? c.arg : c.arg.substr(0, p);
 }
 
-// -x and -b, in command-line order (illumos dtrace.c: dfatal("failed to
-// set -x %s") / ("-b %s")); the flags that select modes we lack are
-// refused. Returns -x errtags.
-bool apply_options(const options &o, session &s)
+} // namespace
+
+compiler::input input_of(const command &c)
 {
-	bool errtags = false;
-	for (const auto &[k, v] : o.xopts) {
-		if (k == "-a" || k == "-A" || k == "-G" || k == "-h")
-			// Anonymous tracing, ELF linking, header generation.
-			fail(E_USAGE, "option " + k + " is not supported by this implementation");
-		if (k == "-F")
-			s.set_option("flowindent", "", false);
-		if ((k.starts_with("-") && k != "-b") || k == "engine")
-			continue; // -L, engine (settings), -F (above), -H, -X: cpp details
-		if (k == "errtags") {
-			errtags = true; // "[D_TAG] " before compiler messages
-			continue;
-		}
-		try {
-			s.set_option(k == "-b" ? "bufsize" : k, v);
-		} catch (const error &e) {
-			fail(E_ERROR,
-			     (k == "-b" ? "failed to set -b " + v : "failed to set -x " + k) +
-				     ": " + e.what());
-		}
+	using k = compiler::input::kind;
+	compiler::input in{k::name, c.arg, ""};
+	switch (c.opt) {
+	case 'P': in.k = k::provider; break;
+	case 'm': in.k = k::module; break;
+	case 'f': in.k = k::function; break;
+	case 'i': in.k = k::id; break;
+	case 's': in = {k::script, "", c.arg}; break; // the session reads the file
+	default: break;
 	}
-	if (o.quiet)
-		s.set_option("quiet", "", false);
-	if (o.destructive)
-		s.set_option("destructive", "", false);
-	return errtags;
+	return in;
 }
 
-session_settings settings_of(const options &o, const char *argv0)
+FILE *open_output(const options &o)
+{
+	if (o.outfile.empty())
+		return stdout;
+	FILE *out = std::fopen(o.outfile.c_str(), "a");
+	if (out == nullptr)
+		fail(E_ERROR,
+		     "failed to open output file '" + o.outfile + "': " + std::strerror(errno));
+	return out;
+}
+
+// In the order of illumos dtrace.c main(): the settings, then -x and -b
+// ("failed to set -x NAME: why"; the modes we lack refused), then the -c
+// and -p processes.
+std::unique_ptr<session> open_session(const options &o, const char *argv0,
+				      std::function<void(const std::string &)> notice)
 {
 	session_settings ss;
-	for (const auto &[k, v] : o.xopts) {
-		if (k == "engine") {
-			// -x engine=kmod|bpf|user|auto (docs/architecture.md).
-			auto e = parse_engine(v);
-			if (!e)
-				fail(E_ERROR, "invalid value for option engine: " + v +
-						      " (user, bpf, kmod or auto)");
-			ss.engine = *e;
-		} else if (k == "-L") {
-			ss.libdirs.push_back(v);
-		}
-	}
 	ss.destructive = o.destructive;
 	ss.zero_ok = o.zdefs;
 	ss.cpp = o.cpp;
 	ss.cpp_args = o.cpp_args;
 	// $0 is the first script's name, else how dtrace was invoked.
-	std::string dollar0 = argv0;
+	ss.macro_args.emplace_back(argv0);
 	for (const command &c : o.commands)
 		if (c.opt == 's') {
-			dollar0 = c.arg;
+			ss.macro_args[0] = c.arg;
 			break;
 		}
-	ss.macro_args.push_back(dollar0);
 	ss.macro_args.insert(ss.macro_args.end(), o.macro_args.begin(), o.macro_args.end());
+	for (const auto &[k, v] : o.xopts)
+		if (k == "-L")
+			ss.libdirs.push_back(v);
 	ss.warn = message;
-	return ss;
-}
-
-} // namespace
-
-void start_processes(const options &o, session &s)
-{
+	ss.notice = std::move(notice);
+	auto s = std::make_unique<session>(std::move(ss));
+	for (const auto &[k, v] : o.xopts) {
+		if (k == "-a" || k == "-A" || k == "-G" || k == "-h")
+			// Anonymous tracing, ELF linking, header generation.
+			fail(E_USAGE, "option " + k + " is not supported by this implementation");
+		if (k.starts_with("-") && k != "-b" && k != "-F")
+			continue; // -L (above), -H, -X: cpp details
+		try {
+			if (k == "-F")
+				s->set_option("flowindent", "", false);
+			else
+				s->set_option(k == "-b" ? "bufsize" : k, v);
+		} catch (const error &e) {
+			fail(E_ERROR, (k == "-b" ? "failed to set -b " : "failed to set -x ") +
+					      (k == "-b" ? v : k) + ": " + e.what());
+		}
+	}
+	if (o.quiet)
+		s->set_option("quiet", "", false);
+	if (o.destructive)
+		s->set_option("destructive", "", false);
 	try {
-		for (const auto &[k, v] : o.xopts)
-			if (k == "evaltime")
-				s.set_option(k, v);
 		for (const std::string &cmd : o.run)
-			s.create_process(cmd);
+			s->create_process(cmd);
 		for (int32_t pid : o.grab)
-			s.grab_process(pid);
+			s->grab_process(pid);
 	} catch (const error &e) {
 		fail(E_ERROR, e.what());
 	}
+	return s;
 }
 
 int run_program(const options &o, const char *argv0)
 {
 	bool quiet = o.quiet;
-	session_settings ss = settings_of(o, argv0);
-	ss.notice = [&quiet](const std::string &n) {
+	auto sp = open_session(o, argv0, [&quiet](const std::string &n) {
 		if (!quiet)
 			message(n);
-	};
-	session s(std::move(ss));
-	start_processes(o, s);
-	const bool errtags = apply_options(o, s);
+	});
+	session &s = *sp;
+	bool errtags = false; // -x errtags: "[D_TAG] " before compiler messages
+	for (const auto &x : o.xopts)
+		errtags = errtags || x.first == "errtags";
 
 	for (const command &c : o.commands) {
-		compiler::input in;
-		in.k = kind_of(c.opt);
-		in.text = c.opt == 's' ? read_script(c.arg) : c.arg;
-		if (c.opt == 's')
-			in.file = c.arg;
 		try {
-			s.compile(in);
+			s.compile(input_of(c));
 		} catch (const compiler::compile_error &e) {
 			std::string msg = e.what();
 			if (errtags)
@@ -218,6 +181,8 @@ int run_program(const options &o, const char *argv0)
 			fail(E_ERROR, (c.opt == 's' ? "failed to compile script "
 						    : "invalid probe specifier ") +
 					      c.arg + ": " + msg);
+		} catch (const error &e) {
+			fail(E_ERROR, e.what()); // a script that cannot be read
 		}
 	}
 	quiet = o.quiet || s.prog().option("quiet").has_value();
@@ -229,14 +194,7 @@ int run_program(const options &o, const char *argv0)
 	if (o.compile_only)
 		return E_SUCCESS;
 
-	FILE *out = stdout;
-	if (!o.outfile.empty()) {
-		out = std::fopen(o.outfile.c_str(), "a");
-		if (out == nullptr)
-			fail(E_ERROR, "failed to open output file '" + o.outfile +
-					      "': " + std::strerror(errno));
-	}
-
+	FILE *out = open_output(o);
 	const engine_decision &chosen = s.choose_engine();
 	if (o.verbose || std::getenv("DTRACE_DEBUG") != nullptr)
 		message(std::string("engine ") + engine_name(chosen.kind) + " (" + chosen.reason +

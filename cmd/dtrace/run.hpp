@@ -4,15 +4,25 @@
 
 #include "options.hpp"
 
-namespace dt {
-class session;
-}
+#include <dtrace/session.hpp>
+
+#include <cstdio>
+#include <functional>
+#include <memory>
+#include <string>
 
 namespace dt::cli {
 
-// -x evaltime, -c and -p on the session (dtrace prints what fails and
-// exits).
-void start_processes(const options &o, session &s);
+// A piece of the program as the compiler takes it.
+[[nodiscard]] compiler::input input_of(const command &c);
+
+// stdout, or the -o file (appended to, as illumos).
+[[nodiscard]] FILE *open_output(const options &o);
+
+// The session for the command line: its settings, -x/-b options and -c/-p
+// processes (dtrace prints what fails and exits). `notice`: process ends.
+[[nodiscard]] std::unique_ptr<session> open_session(
+	const options &o, const char *argv0, std::function<void(const std::string &)> notice = {});
 
 // Compile the program pieces in `o`, enable them on the chosen engine and
 // consume until exit(), ^C, or the -c/-p processes are gone. Prints

@@ -53,6 +53,11 @@ struct provider_registry::impl {
 
 	using key = std::tuple<std::string, std::string, std::string, std::string>;
 	std::map<key, std::unique_ptr<probe>> by_name;
+	// match()'s answers, while no further plugin is loaded: the compiler,
+	// the engine choice, the front half and a listing ask for the same
+	// descriptions, and a provider answers (and warns) once.
+	std::map<key, std::vector<const probe *>> matched;
+	size_t matched_nloaded = 0;
 	uint32_t next_id = 1;
 
 	void discover()
@@ -89,8 +94,8 @@ struct provider_registry::impl {
 	}
 
 	// The host's log callback: plugin messages become warnings.
-	static void host_log(const dt_plugin_host_t *host, int level,
-			     const char *fmt, ...) __attribute__((format(printf, 3, 4)))
+	static void host_log(const dt_plugin_host_t *host, int level, const char *fmt, ...)
+		__attribute__((format(printf, 3, 4)))
 	{
 		if (level == DT_LOG_DEBUG && std::getenv("DTRACE_DEBUG") == nullptr)
 			return;
@@ -118,8 +123,8 @@ struct provider_registry::impl {
 			return true;
 		if (!glob.starts_with(name) || glob.size() == name.size())
 			return false;
-		return std::all_of(glob.begin() + static_cast<long>(name.size()),
-				   glob.end(), [](char c) { return c >= '0' && c <= '9'; });
+		return std::all_of(glob.begin() + static_cast<long>(name.size()), glob.end(),
+				   [](char c) { return c >= '0' && c <= '9'; });
 	}
 };
 
@@ -142,10 +147,9 @@ provider_registry::provider_registry(std::vector<std::string> search_path,
 	impl_->discover();
 	// The dtrace provider's probes are always IDs 1-3, as on illumos.
 	impl_->builtin = detail::make_dtrace_provider();
-	impl_->builtin->probes(dt_probe_query_t{sizeof(dt_probe_query_t), "", "", "", ""},
-			       [this](const dt_probe_info_t &info) {
-				       intern(impl_->builtin.get(), info);
-			       });
+	impl_->builtin->probes(
+		dt_probe_query_t{sizeof(dt_probe_query_t), "", "", "", ""},
+		[this](const dt_probe_info_t &info) { intern(impl_->builtin.get(), info); });
 }
 
 provider_registry::~provider_registry() = default;
@@ -198,10 +202,17 @@ provider *provider_registry::find_provider(std::string_view name) const
 std::vector<const probe *> provider_registry::match(const probe_desc &d)
 {
 	load_matching(d.provider);
+	if (impl_->matched_nloaded != impl_->loaded.size()) {
+		impl_->matched.clear();
+		impl_->matched_nloaded = impl_->loaded.size();
+	}
+	impl::key k{d.provider, d.mod, d.func, d.name};
+	if (auto it = impl_->matched.find(k); it != impl_->matched.end())
+		return it->second;
 	std::vector<const probe *> out;
 	std::set<const probe *> seen;
-	dt_probe_query_t q{sizeof(q), d.provider.c_str(), d.mod.c_str(),
-			   d.func.c_str(), d.name.c_str()};
+	dt_probe_query_t q{sizeof(q), d.provider.c_str(), d.mod.c_str(), d.func.c_str(),
+			   d.name.c_str()};
 	for (provider *prov : providers()) {
 		if (!prov->could_match(d.provider))
 			continue;
@@ -218,6 +229,7 @@ std::vector<const probe *> provider_registry::match(const probe_desc &d)
 	}
 	std::sort(out.begin(), out.end(),
 		  [](const probe *a, const probe *b) { return a->id < b->id; });
+	impl_->matched.emplace(std::move(k), out);
 	return out;
 }
 
@@ -233,8 +245,8 @@ std::vector<arg_desc> provider_registry::args(const probe &p)
 	int rc = p.prov->args(p, out);
 	if (rc < 0)
 		impl_->warn("provider " + std::string(p.prov->name()) +
-			    " could not describe the arguments of " + p.desc.str() +
-			    ": " + std::strerror(-rc));
+			    " could not describe the arguments of " + p.desc.str() + ": " +
+			    std::strerror(-rc));
 	std::sort(out.begin(), out.end(),
 		  [](const arg_desc &a, const arg_desc &b) { return a.ndx < b.ndx; });
 	return out;

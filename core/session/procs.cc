@@ -11,10 +11,10 @@
 
 #include <dtrace/error.hpp>
 
+#include <elf.h>
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
-#include <elf.h>
 #include <sys/ptrace.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
@@ -124,11 +124,17 @@ bool set_regs(pid_t pid, user_regs_struct &r)
 }
 
 #if defined(__x86_64__)
-decltype(user_regs_struct::rip) &pc_of(user_regs_struct &r) { return r.rip; }
+decltype(user_regs_struct::rip) &pc_of(user_regs_struct &r)
+{
+	return r.rip;
+}
 // int3; the trap leaves the pc after it.
 constexpr uint64_t k_trap_insn = 0xcc, k_trap_mask = 0xff, k_trap_pc_adjust = 1;
 #else
-decltype(user_regs_struct::pc) &pc_of(user_regs_struct &r) { return r.pc; }
+decltype(user_regs_struct::pc) &pc_of(user_regs_struct &r)
+{
+	return r.pc;
+}
 // brk #0; the trap leaves the pc on it.
 constexpr uint64_t k_trap_insn = 0xd4200000, k_trap_mask = 0xffffffff, k_trap_pc_adjust = 0;
 #endif
@@ -138,7 +144,7 @@ constexpr uint64_t k_trap_insn = 0xd4200000, k_trap_mask = 0xffffffff, k_trap_pc
 // Returns "" or what went wrong; `ws` holds its status if it ended.
 std::string run_to(pid_t pid, uint64_t entry, int &ws)
 {
-	user_regs_struct regs {};
+	user_regs_struct regs{};
 	if (!get_regs(pid, regs))
 		return std::strerror(errno);
 	if (pc_of(regs) == entry)
@@ -199,8 +205,8 @@ pid_t procs::create(const std::string &cmd)
 		throw dt::error(errc::process, "failed to execute : cannot find executable file");
 	std::string path = find_exec(argv[0]);
 	if (path.empty())
-		throw dt::error(errc::process, "failed to execute " + argv[0] +
-					 ": cannot find executable file");
+		throw dt::error(errc::process,
+				"failed to execute " + argv[0] + ": cannot find executable file");
 	auto failed = [&](const std::string &why) {
 		return dt::error(errc::process, "failed to execute " + argv[0] + ": " + why);
 	};
@@ -268,8 +274,8 @@ pid_t procs::create(const std::string &cmd)
 			throw dt::error(errc::process, ended_early(pid, ws));
 		}
 		if (!why.empty())
-			throw dt::error(errc::process, "failed to control pid " + std::to_string(pid) +
-						 ": " + why);
+			throw dt::error(errc::process, "failed to control pid " +
+							       std::to_string(pid) + ": " + why);
 	}
 #endif
 	return pid;
@@ -278,8 +284,7 @@ pid_t procs::create(const std::string &cmd)
 void procs::evaltime(const std::string &when)
 {
 	if (when != "exec" && when != "preinit" && when != "postinit" && when != "main")
-		throw dt::error(errc::usage, "failed to set -x evaltime: Invalid value for specified "
-					 "option");
+		throw dt::error(errc::usage, "Invalid value for specified option");
 	to_entry_ = when != "exec";
 }
 
@@ -289,11 +294,11 @@ void procs::grab(pid_t pid)
 	if (fd < 0) {
 		if (errno == ESRCH)
 			throw dt::error(errc::process, "failed to grab pid " + std::to_string(pid) +
-						 ": No such process");
+							       ": No such process");
 		// No pidfd support: fall back to polling /proc.
 		if (kill(pid, 0) != 0 && errno == ESRCH)
 			throw dt::error(errc::process, "failed to grab pid " + std::to_string(pid) +
-						 ": No such process");
+							       ": No such process");
 	}
 	list_.push_back({pid, false, true, false, fd});
 }

@@ -38,7 +38,7 @@ public:
 	// command. "exec": just after exec, before the dynamic linker has
 	// run; "preinit", "postinit" (the default), "main": at the
 	// executable's entry point, its libraries mapped and initialised.
-	// Throws dt::error (errc::usage) ("failed to set -x evaltime: Invalid value
+	// Throws dt::error (errc::usage) ("Invalid value
 	// for specified option").
 	void evaltime(const std::string &when);
 	// Watch an existing process. Throws dt::error (errc::process) ("failed to

@@ -25,7 +25,12 @@
 #include "util/assert.hpp"
 
 #include <algorithm>
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
 #include <filesystem>
+#include <fstream>
+#include <sstream>
 
 namespace dt {
 
@@ -72,6 +77,16 @@ void session::set_option(const std::string &name, const std::string &value, bool
 {
 	if (const char *why = engines::option_error(name, value, has_value))
 		throw error(errc::usage, why);
+	if (name == "engine") { // not a program option: which engine runs it
+		std::optional<engine_kind> k = parse_engine(value);
+		if (!k)
+			throw error(errc::usage,
+				    "Invalid value for specified option (user, bpf, kmod or auto)");
+		s_.engine = *k;
+		return;
+	}
+	if (name == "errtags")
+		return; // how the caller prints compile errors (compile_error::diag())
 	if (name == "evaltime")
 		impl_->procs.evaltime(value);
 	if (engines::option_unsets(name, value))
@@ -153,6 +168,18 @@ void session::compile(const compiler::input &in)
 	// Each piece is compiled with every piece before it, so that an error
 	// names the piece at fault; the program is the last compilation.
 	inputs_.push_back(in);
+	if (in.k == compiler::input::kind::script && in.text.empty() && !in.file.empty()) {
+		std::ifstream f(in.file, std::ios::binary);
+		if (!f) {
+			int err = errno;
+			inputs_.pop_back();
+			throw error(errc::io,
+				    "failed to open " + in.file + ": " + std::strerror(err));
+		}
+		std::stringstream ss;
+		ss << f.rdbuf();
+		inputs_.back().text = ss.str();
+	}
 	try {
 		program p = compiler::compile(inputs_, cs);
 		first_clause_.push_back(prog_.clauses.size());
@@ -179,6 +206,82 @@ size_t piece_of(const std::vector<size_t> &first_clause, uint32_t c)
 }
 
 } // namespace
+
+namespace {
+
+listed_probe listed(const probe &p)
+{
+	return {p.id, p.desc, &p, p.prov};
+}
+
+// A kernel probe, described by the plugin probe of the same name when
+// there is one.
+listed_probe listed(const kernel_probe &k, provider_registry &reg)
+{
+	for (const probe *p : reg.match(k.desc))
+		if (p->desc == k.desc)
+			return {k.id, k.desc, p, p->prov};
+	return {k.id, k.desc, nullptr, reg.find_provider(k.desc.provider)};
+}
+
+} // namespace
+
+std::vector<listed_probe> session::list_all()
+{
+	std::vector<listed_probe> out;
+	if (s_.engine == engine_kind::kmod) {
+		for (const kernel_probe &k : kmod_list_probes(registry(), {}))
+			out.push_back(listed(k, registry()));
+		return out;
+	}
+	for (const probe *p : registry().all())
+		out.push_back(listed(*p));
+	return out;
+}
+
+session::listing session::list(const compiler::input &in)
+{
+	listing out;
+	const bool kernel = s_.engine == engine_kind::kmod;
+	if (kernel && in.k == compiler::input::kind::id) {
+		// -i names the kernel's probe id, not the registry's.
+		char *end = nullptr;
+		unsigned long id = std::strtoul(in.text.c_str(), &end, 10);
+		if (end != in.text.c_str() && *end == '\0')
+			for (const kernel_probe &k : kmod_list_probes(registry(), {}))
+				if (k.id == id)
+					out.probes.push_back(listed(k, registry()));
+		if (out.probes.empty())
+			out.unmatched.push_back({"", "", "", in.text});
+		return out;
+	}
+	const bool zero_ok = s_.zero_ok;
+	s_.zero_ok = true; // -l implies -Z (illumos dtrace.c)
+	size_t first = prog_.clauses.size();
+	try {
+		compile(in);
+	} catch (...) {
+		s_.zero_ok = zero_ok;
+		throw;
+	}
+	s_.zero_ok = zero_ok;
+	if (in.k == compiler::input::kind::id && prog_.clauses.size() == first)
+		out.unmatched.push_back({"", "", "", in.text}); // no probe has that id
+	for (size_t ci = first; ci < prog_.clauses.size(); ci++)
+		for (const probe_desc &d : prog_.clauses[ci].descs) {
+			size_t before = out.probes.size();
+			if (kernel) {
+				for (const kernel_probe &k : kmod_list_probes(registry(), d))
+					out.probes.push_back(listed(k, registry()));
+			} else {
+				for (const probe *p : registry().match(d))
+					out.probes.push_back(listed(*p));
+			}
+			if (out.probes.size() == before)
+				out.unmatched.push_back(d);
+		}
+	return out;
+}
 
 const engine_decision &session::choose_engine()
 {

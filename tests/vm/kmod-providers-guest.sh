@@ -197,7 +197,7 @@ check "-l syscall::openat:entry: the id the trace shows ($lid)" \
 	has "$w/topen.out" "^ +[0-9]+ +$lid +openat:entry +1 *\$"
 dt lnone -l -n 'proc:::start'
 check "-l proc:::start: no kernel probe, DTrace's message" \
-	has "$w/lnone.err" 'probe description proc:::start does not match any probes'
+	has "$w/lnone.err" '^dtrace: failed to match proc:::start: No probe matches description$'
 
 # 11. Everything unloads once no consumer is left.
 for m in dtrace_proc dtrace_profile dtrace_syscall dtrace; do

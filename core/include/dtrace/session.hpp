@@ -48,7 +48,9 @@
 namespace dt {
 
 class consumer;
+class provider;
 class provider_registry;
+struct probe;
 
 enum class engine_kind { automatic, user, bpf, kmod };
 
@@ -93,6 +95,15 @@ private:
 	size_t piece_;
 };
 
+// dtrace -l: one probe a listing names (illumos list_probe()).
+struct listed_probe {
+	uint32_t id = 0; // the registry's, or dtrace.ko's with -x engine=kmod
+	probe_desc desc;
+	const probe *p = nullptr;	// the plugin's probe; null: a kernel probe
+					// no plugin describes
+	const provider *prov = nullptr; // its provider, when loaded
+};
+
 class session {
 public:
 	explicit session(session_settings s);
@@ -104,7 +115,8 @@ public:
 	// bare -x name; -b is bufsize) for the compiler and the engines, before
 	// the program's pragmas. Throws dt::error (errc::usage) with illumos'
 	// words: "Invalid option name", "Invalid value for specified option".
-	// A run-time option given no/off/false... is left unset.
+	// A run-time option given no/off/false... is left unset. "engine"
+	// sets settings.engine (before compile()).
 	void set_option(const std::string &name, const std::string &value, bool has_value = true);
 
 	// Process control (illumos dt_proc.c). Throw dt::error (errc::process,
@@ -121,12 +133,28 @@ public:
 	provider_registry &registry();
 
 	// Compile one more piece; the program is then every piece so far
-	// (they share variables and aggregations). Throws compile_error.
+	// (they share variables and aggregations). Throws compile_error; a
+	// script given by its file (in.file, in.text empty) is read here, and
+	// throws dt::error (errc::io) "failed to open F: why" if it cannot be.
 	void compile(const compiler::input &in);
 	[[nodiscard]] const program &prog() const { return prog_; }
 	[[nodiscard]] size_t pieces() const { return first_clause_.size(); }
 	// dtrace -S: the program's DIF.
 	[[nodiscard]] std::string disassemble() const;
+
+	// dtrace -l: every probe (the plugins', or with -x engine=kmod the
+	// kernel's, loading the modules).
+	[[nodiscard]] std::vector<listed_probe> list_all();
+	// dtrace -l -n/-P/-m/-f/-i/-s: compile one more piece, as compile()
+	// does (throws compile_error), and list the probes it matches, in
+	// order (the kernel's with -x engine=kmod). A description that matches
+	// nothing is not an error here (illumos: -l implies -Z) but is
+	// returned in `unmatched`, for "failed to match".
+	struct listing {
+		std::vector<listed_probe> probes;
+		std::vector<probe_desc> unmatched;
+	};
+	[[nodiscard]] listing list(const compiler::input &in);
 
 	// The engine that enable() will use, and why; made once.
 	const engine_decision &choose_engine();
