@@ -26,11 +26,11 @@
 
 #include "engine_choice.hpp"
 #include "procs.hpp"
-#include "engine/options.hpp" // core/engine: parse_rate_option, option_error
 
 #include <dtrace/compiler.hpp>
 #include <dtrace/consumer.hpp>
 #include <dtrace/engine.hpp>
+#include <dtrace/options.hpp>
 #include <dtrace/provider.hpp>
 
 #include <signal.h>
@@ -191,13 +191,13 @@ int run_program(const options &o, const char *argv0)
 		}
 		// illumos dtrace.c: dfatal("failed to set -x %s") / ("-b %s").
 		if (k == "-b") {
-			if (const char *why = engines::option_error("bufsize", v, true))
+			if (const char *why = option_error("bufsize", v, true))
 				fail(E_ERROR, "failed to set -b " + v + ": " + why);
 			cs.options["bufsize"] = v;
 			continue;
 		}
 		if (!k.starts_with("-"))
-			if (const char *why = engines::option_error(k, v, true))
+			if (const char *why = option_error(k, v, true))
 				fail(E_ERROR, "failed to set -x " + k + ": " + why);
 		if (k == "errtags")
 			errtags = true;
@@ -210,7 +210,7 @@ int run_program(const options &o, const char *argv0)
 			fail(E_USAGE, "option " + k + " is not supported by this implementation");
 		else if (k.starts_with("-")) // -H, -X: cpp details we do not have
 			continue;
-		else if (engines::option_unsets(k, v))
+		else if (option_unsets(k, v))
 			cs.options.erase(k);
 		else
 			cs.options[k] = v;
@@ -331,14 +331,8 @@ int run_program(const options &o, const char *argv0)
 	cons_s.refresh = [] {}; // the engine delivers aggregations before records
 	consumer cons(prog, eps, cons_s);
 
-	// Validated (option_error) before compiling; dt_opt_rate()'s reading.
-	uint64_t switchrate = 1000000000;
-	if (auto v = prog.option("switchrate")) {
-		try {
-			switchrate = engines::parse_rate_option("switchrate", *v);
-		} catch (const engine_error &) {
-		}
-	}
+	// Validated (option_error) before compiling: it resolves.
+	uint64_t switchrate = resolve_options(prog.options).switchrate;
 	if (!ps.empty())
 		switchrate = std::min<uint64_t>(switchrate, 50000000); // watch the processes
 
