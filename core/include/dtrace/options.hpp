@@ -109,8 +109,10 @@ public:
 
 enum class buffer_policy : uint8_t { switch_, fill, ring };
 
-// A program's options, typed. Every field comes from the table's default
-// when the option is unset; sizes in bytes, rates in nanoseconds.
+// A program's options, typed: what resolve_options() returns (a value
+// initialised one, `resolved_options{}`, is all zeros, not the defaults).
+// Every field comes from the table's default when the option is unset;
+// sizes in bytes, rates in nanoseconds.
 struct resolved_options {
 	// Buffers.
 	uint64_t bufsize;	 // principal buffer, per CPU
