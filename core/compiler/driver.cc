@@ -21,6 +21,7 @@
 // only for scripts (illumos dt_set_errmsg: -n specifiers get a region,
 // "in action list: ", instead).
 #include <dtrace/compiler.hpp>
+#include <dtrace/options.hpp>
 #include <dtrace/provider.hpp>
 
 #include "codegen/codegen.hpp"
@@ -145,19 +146,21 @@ macro_values make_macros(const settings &s, const std::map<std::string, std::str
 }
 
 // strsize shapes the string type; a pragma may set it before any clause.
+// The -x value was checked by option_error(), a pragma's by the pattern.
 uint32_t find_strsize(const std::vector<input> &inputs, const settings &s)
 {
+	auto strsize = [](const std::string &v) {
+		return static_cast<uint32_t>(resolve_options({{"strsize", v}}).strsize);
+	};
 	auto it = s.options.find("strsize");
 	if (it != s.options.end())
-		return static_cast<uint32_t>(option_int(s.options, "strsize", 256));
+		return strsize(it->second);
 	static const std::regex re(R"(#\s*pragma\s+D\s+option\s+strsize\s*=\s*([0-9]+[kKmM]?))");
-	uint32_t v = 256;
+	uint32_t v = static_cast<uint32_t>(resolve_options({}).strsize); // the default
 	for (const auto &in : inputs) {
 		std::smatch m;
-		if (std::regex_search(in.text, m, re)) {
-			std::map<std::string, std::string> o{{"strsize", m[1]}};
-			v = static_cast<uint32_t>(option_int(o, "strsize", 256));
-		}
+		if (std::regex_search(in.text, m, re))
+			v = strsize(m[1]);
 	}
 	return v;
 }

@@ -11,8 +11,8 @@
 //   faults.cc     fault and drop messages (dt_handle.c)
 #pragma once
 
+#include "../program/printf_format.hpp"
 #include "aggregate.hpp"
-#include "format.hpp"
 #include "symbols.hpp"
 
 #include <dtrace/consumer.hpp>

@@ -16,10 +16,10 @@
 //                 drain ─► consumer; processes polled; stop on exit(),
 //                 ^C, a full fill buffer or the processes' end
 #include <dtrace/consumer.hpp>
+#include <dtrace/options.hpp>
 #include <dtrace/provider.hpp>
 #include <dtrace/session.hpp>
 
-#include "engine/options.hpp"
 #include "engine_choice.hpp"
 #include "procs.hpp"
 #include "util/assert.hpp"
@@ -40,7 +40,7 @@ struct session::impl {
 	std::map<std::string, std::string> options; // -x, before the pragmas
 	std::optional<engine_decision> decision;
 	std::unique_ptr<engine> eng;
-	uint64_t switchrate = 1'000'000'000;
+	uint64_t switchrate = 0; // set by enable()
 	bool released = false;
 };
 
@@ -75,7 +75,7 @@ session::~session() = default;
 
 void session::set_option(const std::string &name, const std::string &value, bool has_value)
 {
-	if (const char *why = engines::option_error(name, value, has_value))
+	if (const char *why = option_error(name, value, has_value))
 		throw error(errc::usage, why);
 	if (name == "engine") { // not a program option: which engine runs it
 		std::optional<engine_kind> k = parse_engine(value);
@@ -89,7 +89,7 @@ void session::set_option(const std::string &name, const std::string &value, bool
 		return; // how the caller prints compile errors (compile_error::diag())
 	if (name == "evaltime")
 		impl_->procs.evaltime(value);
-	if (engines::option_unsets(name, value))
+	if (option_unsets(name, value))
 		impl_->options.erase(name);
 	else
 		impl_->options[name] = value;
@@ -340,14 +340,9 @@ std::vector<size_t> session::enable()
 		throw enable_error(e, first_clause_.size() - 1);
 	}
 
-	// dt_opt_rate()'s reading of switchrate (validated before compiling);
-	// with processes to watch, at least every 50 ms.
-	if (auto v = prog_.option("switchrate")) {
-		try {
-			impl_->switchrate = engines::parse_rate_option("switchrate", *v);
-		} catch (const engine_error &) {
-		}
-	}
+	// The options' table (dtrace/options.hpp) read them when they were
+	// set; with processes to watch, every 50 ms at least.
+	impl_->switchrate = resolve_options(prog_.options).switchrate;
 	if (!impl_->procs.empty())
 		impl_->switchrate = std::min<uint64_t>(impl_->switchrate, 50'000'000);
 	return matched_;

@@ -5,12 +5,13 @@
 // illumos dt_cc.c's dt_action_* and dt_compile_agg).
 #include "sema.hpp"
 
-#include "../../consumer/format.hpp"
+#include "../../program/printf_format.hpp"
 #include "../btf/kernel_types.hpp"
-#include "../../engine/options.hpp"
 #include "../diag.hpp"
 #include "builtins.hpp"
 #include "expr_check.hpp"
+
+#include <dtrace/options.hpp>
 
 #include <algorithm>
 #include <filesystem>
@@ -18,30 +19,7 @@
 
 namespace dt::compiler {
 
-int64_t option_int(const std::map<std::string, std::string> &opts, const std::string &name,
-		   int64_t dflt)
-{
-	auto it = opts.find(name);
-	if (it == opts.end() || it->second.empty())
-		return dflt;
-	try {
-		size_t pos = 0;
-		int64_t v = std::stoll(it->second, &pos, 0);
-		std::string suf = it->second.substr(pos);
-		if (suf == "k" || suf == "K")
-			v *= 1024;
-		else if (suf == "m" || suf == "M")
-			v *= 1024 * 1024;
-		else if (suf == "g" || suf == "G")
-			v *= 1024LL * 1024 * 1024;
-		return v;
-	} catch (...) {
-		return dflt;
-	}
-}
-
 namespace {
-
 
 uint32_t llquantize_top_bucket(int64_t factor, int64_t low, int64_t high, int64_t nsteps)
 {
@@ -135,7 +113,6 @@ void clause_checker::check_value(expr &e)
 			stack_arg_error(e.name, i, e.line);
 		return static_cast<uint32_t>(n.s.value);
 	};
-	const auto &opts = ctx_.options;
 	auto addr = [&](value_type::kind k, uint32_t size) {
 		argc_check(e, 1, 1);
 		ec_.check(*e.kids[0]);
@@ -151,7 +128,7 @@ void clause_checker::check_value(expr &e)
 	switch (ad->a) {
 	case act::stack: {
 		stack_argc(e.name, e.kids.size(), e.line);
-		uint32_t n = frames(0, option_int(opts, "stackframes", 20), 1);
+		uint32_t n = frames(0, resolve_options(ctx_.options).stackframes, 1);
 		t->rec_kind = value_type::kind::stack;
 		t->size = n * 8;
 		break;
@@ -160,11 +137,9 @@ void clause_checker::check_value(expr &e)
 	case act::jstack: {
 		stack_argc(e.name, e.kids.size(), e.line);
 		bool j = ad->a == act::jstack;
-		uint32_t n = frames(0,
-				    j ? option_int(opts, "jstackframes", 50)
-				      : option_int(opts, "ustackframes", 100),
-				    1);
-		uint32_t ss = frames(1, j ? option_int(opts, "jstackstrsize", 512) : 0, 0);
+		const resolved_options ro = resolve_options(ctx_.options);
+		uint32_t n = frames(0, j ? ro.jstackframes : ro.ustackframes, 1);
+		uint32_t ss = frames(1, j ? ro.jstackstrsize : 0, 0);
 		t->rec_kind = value_type::kind::ustack;
 		t->size = ((n + 1) * 8 + ss + 7) & ~7u;
 		break;
@@ -491,7 +466,6 @@ void clause_checker::action(expr &s, const action_def &a)
 		ap.size = size;
 		p.args.push_back(ap);
 	};
-	const auto &opts = ctx_.options;
 	switch (a.a) {
 	case act::trace:
 	case act::print: {
@@ -641,7 +615,7 @@ void clause_checker::action(expr &s, const action_def &a)
 	case act::stack: {
 		stack_argc(s.name, s.kids.size(), s.line);
 		p.kind = DTRACEACT_STACK;
-		p.nframes = frames(0, option_int(opts, "stackframes", 20));
+		p.nframes = frames(0, resolve_options(ctx_.options).stackframes);
 		stack_rec(value_type::kind::stack, p.nframes * 8);
 		break;
 	}
@@ -650,13 +624,9 @@ void clause_checker::action(expr &s, const action_def &a)
 		stack_argc(s.name, s.kids.size(), s.line);
 		bool j = a.a == act::jstack;
 		p.kind = j ? DTRACEACT_JSTACK : DTRACEACT_USTACK;
-		p.nframes = frames(0, j ? option_int(opts, "jstackframes", 50)
-					: option_int(opts, "ustackframes", 100));
-		p.strsize =
-			s.kids.size() > 1
-				? frames(1, 0)
-				: (j ? static_cast<uint32_t>(option_int(opts, "jstackstrsize", 512))
-				     : 0);
+		const resolved_options ro = resolve_options(ctx_.options);
+		p.nframes = frames(0, j ? ro.jstackframes : ro.ustackframes);
+		p.strsize = s.kids.size() > 1 ? frames(1, 0) : (j ? ro.jstackstrsize : 0);
 		uint32_t sz = (p.nframes + 1) * 8 + p.strsize;
 		sz = (sz + 7) & ~7u;
 		stack_rec(value_type::kind::ustack, sz);
@@ -1018,13 +988,13 @@ void apply_pragma(sema_ctx &ctx, const std::string &text, uint32_t line,
 			val = opt.substr(eq + 1);
 			opt = opt.substr(0, eq);
 		}
-		if (const char *why = engines::option_error(opt, val, eq != std::string::npos))
+		if (const char *why = option_error(opt, val, eq != std::string::npos))
 			fail(tag::D_PRAGMA_OPTSET, line,
 			     "failed to set option '" + opt + "'" +
 				     (eq == std::string::npos ? "" : " to '" + val + "'") + ": " + why);
 		if (ctx.set.options.count(opt))
 			return; // the command line's -x wins
-		if (engines::option_unsets(opt, val))
+		if (option_unsets(opt, val))
 			options.erase(opt);
 		else
 			options[opt] = val;

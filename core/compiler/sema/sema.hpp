@@ -8,7 +8,7 @@
 // (built-in variables, user globals, self->/this-> variables, associative
 // arrays, args[], inlines, enumerators, macro constants), checks operators,
 // subroutine prototypes (D_PROTO_LEN / D_PROTO_ARG), actions and their
-// arguments (printf formats through consumer/format.hpp), aggregations
+// arguments (printf formats through program/printf_format.hpp), aggregations
 // (D_AGG_REDEF, lquantize/llquantize parameters), destructive actions
 // (-w) and matches probe descriptions through the registry (D_PDESC_ZERO).
 // Each statement becomes a stmt_plan: what codegen must evaluate and
@@ -121,9 +121,5 @@ struct sema_ctx {
 // inlines and pragmas are applied to syms / options as they come.
 void check_unit(sema_ctx &ctx, translation_unit &u, std::vector<checked_clause> &out,
 		std::map<std::string, std::string> &options);
-
-// Value of an option: -x first, then pragmas, else the default.
-[[nodiscard]] int64_t option_int(const std::map<std::string, std::string> &opts,
-				 const std::string &name, int64_t dflt);
 
 } // namespace dt::compiler

@@ -61,7 +61,6 @@ namespace dt::engines::bpf {
 namespace {
 
 constexpr uint64_t k_slice_ns = 10'000'000; // wait()'s polling slice
-constexpr uint64_t k_default_bufsize = 4 << 20;
 constexpr uint32_t k_max_filter = 1 << 16; // EPID tables' largest index
 
 uint64_t mono_ns()
@@ -125,9 +124,7 @@ private:
 	std::vector<uint32_t> begin_, end_, error_; // EPIDs
 	std::set<uint32_t> error_set_;
 
-	uint64_t bufsize_ = k_default_bufsize;
-	uint32_t nspec_ = 1;		  // speculations (spec_buffer.hpp)
-	uint64_t specsize_ = 32 << 10;
+	resolved_options opts_{}; // read_options()
 	uint64_t spec_unavail_seen_ = 0;
 	plan_options popts_;
 	layout layout_;
@@ -135,7 +132,6 @@ private:
 	unique_fd begin_prog_, end_prog_;
 	std::unique_ptr<ring_reader> ring_;
 	std::vector<dt_bpf_cpustate> seen_; // drop counters delivered so far
-	uint64_t aggrate_ = 1'000'000'000;  // ns between reads of the maps
 	uint64_t last_agg_ = 0;		    // when they were last read (0: never)
 	std::vector<agg_data> pending_aggs_; // read, not yet drained
 	bool started_ = false, stopped_ = false;
@@ -151,9 +147,9 @@ private:
 	void report_drops(engine_sink &sink, bool principal);
 	bool destructive_allowed() const
 	{
-		return !prog_.destructive() || settings_.destructive || prog_.option("destructive");
+		return !prog_.destructive() || settings_.destructive || opts_.destructive;
 	}
-	bool aggs_due() const { return last_agg_ == 0 || mono_ns() - last_agg_ >= aggrate_; }
+	bool aggs_due() const { return last_agg_ == 0 || mono_ns() - last_agg_ >= opts_.aggrate; }
 	void snap_aggs();
 };
 
@@ -172,23 +168,12 @@ private:
 
 void bpf_engine::read_options()
 {
-	if (auto v = prog_.option("bufsize"))
-		bufsize_ = parse_size_option("bufsize", *v);
-	if (auto v = prog_.option("strsize"))
-		popts_.strsize = std::max<uint64_t>(parse_size_option("strsize", *v), 1);
-	if (auto v = prog_.option("dynvarsize"))
-		popts_.dynvarsize = parse_size_option("dynvarsize", *v);
-	if (auto v = prog_.option("aggsize"))
-		popts_.aggsize = parse_size_option("aggsize", *v);
-	if (auto v = prog_.option("nspec"))
-		nspec_ = static_cast<uint32_t>(
-			std::min<uint64_t>(parse_size_option("nspec", *v), UINT32_MAX));
-	if (auto v = prog_.option("specsize"))
-		specsize_ = parse_size_option("specsize", *v);
-	if (auto v = prog_.option("aggrate"))
-		aggrate_ = parse_rate_option("aggrate", *v);
-	if (auto v = prog_.option("bufpolicy"); v && *v != "switch")
-		throw engine_error("bufpolicy " + *v +
+	opts_ = engine_options(prog_);
+	popts_.strsize = opts_.strsize;
+	popts_.dynvarsize = opts_.dynvarsize;
+	popts_.aggsize = opts_.aggsize;
+	if (opts_.bufpolicy != buffer_policy::switch_)
+		throw engine_error("bufpolicy " + *prog_.option("bufpolicy") +
 				   " is not supported by the bpf engine (it switches buffers)");
 }
 
@@ -357,8 +342,8 @@ std::vector<enabled_probe> bpf_engine::enable(const program &p, const enabling &
 	} catch (const translate_error &e) {
 		throw engine_error(e.what());
 	}
-	maps_ = create_maps(layout_, static_cast<uint32_t>(eps_.size()), ring_size(bufsize_));
-	maps_.spec = create_spec_map(nspec_, uses_speculations(prog_));
+	maps_ = create_maps(layout_, static_cast<uint32_t>(eps_.size()), ring_size(opts_.bufsize));
+	maps_.spec = create_spec_map(opts_.nspec, uses_speculations(prog_));
 	for (const enabled_probe &ep : eps_)
 		set_probe(maps_, ep.epid, ep);
 
@@ -378,10 +363,10 @@ std::vector<enabled_probe> bpf_engine::enable(const program &p, const enabling &
 				 "dt_end");
 
 	seen_.assign(maps_.ncpus, dt_bpf_cpustate{});
-	ring_ = std::make_unique<ring_reader>(maps_.ring.get(), bufsize_, [this](uint32_t epid) {
-		return error_set_.contains(epid);
-	});
-	ring_->set_specsize(specsize_);
+	ring_ = std::make_unique<ring_reader>(
+		maps_.ring.get(), opts_.bufsize,
+		[this](uint32_t epid) { return error_set_.contains(epid); });
+	ring_->set_specsize(opts_.specsize);
 	return eps_;
 }
 

@@ -108,7 +108,8 @@ private:
 	// bufpolicy fill or ring: principal buffers are read once, after STOP.
 	bool read_at_stop_ = false, fill_ = false;
 	dtrace_status_t seen_{};
-	uint64_t aggrate_ = 1'000'000'000;
+	resolved_options opts_{}; // enable()
+	uint64_t aggrate_ = 0;	  // opts_.aggrate, at least 1 ms
 	uint64_t last_agg_ = 0;
 	std::vector<agg_data> pending_aggs_;
 	std::map<uint32_t, uint64_t> agg_drops_; // by CPU, since the last drain
@@ -167,8 +168,10 @@ void kmod_engine::load_modules()
 std::vector<enabled_probe> kmod_engine::enable(const program &p, const enabling &)
 {
 	prog_ = p;
-	if (auto v = prog_.option("aggrate"))
-		aggrate_ = std::max<uint64_t>(dt::kmod::parse_rate_option("aggrate", *v), 1'000'000);
+	opts_ = engine_options(prog_);
+	// Reading the aggregation buffer more often than every 1 ms is
+	// this engine's floor.
+	aggrate_ = std::max<uint64_t>(opts_.aggrate, 1'000'000);
 	load_modules();
 
 	int err = dev_.open();
@@ -184,10 +187,10 @@ std::vector<enabled_probe> kmod_engine::enable(const program &p, const enabling 
 				   std::to_string(DTRACE_IOCTL_VERSION));
 
 	dt::kmod::blob_options bo;
-	bo.strip_destructive = !s_.destructive && !prog_.option("destructive");
+	bo.strip_destructive = !s_.destructive && !opts_.destructive;
 	bo.destructive = !bo.strip_destructive;
 	bo.max_bufsize = conf_.dtc_max_bufsize ? conf_.dtc_max_bufsize : bo.max_bufsize;
-	blob_ = dt::kmod::make_program_blob(prog_, bo);
+	blob_ = dt::kmod::make_program_blob(prog_, opts_, bo);
 
 	dtrace_enable_t en{};
 	err = dev_.enable(blob_.bytes, en);
@@ -243,10 +246,8 @@ std::vector<enabled_probe> kmod_engine::enable(const program &p, const enabling 
 						   errc::no_match, blob_.ecbs[c - 1].clause);
 	buf_.assign(blob_.bufsize, 0);
 	aggbuf_.assign(blob_.aggsize, 0);
-	if (auto v = prog_.option("bufpolicy")) {
-		fill_ = *v == "fill";
-		read_at_stop_ = fill_ || *v == "ring";
-	}
+	fill_ = opts_.bufpolicy == buffer_policy::fill;
+	read_at_stop_ = fill_ || opts_.bufpolicy == buffer_policy::ring;
 	return out;
 }
 
@@ -254,7 +255,7 @@ void kmod_engine::go()
 {
 	if (started_ || !dev_.is_open())
 		return;
-	if (prog_.destructive() && !s_.destructive && !prog_.option("destructive"))
+	if (prog_.destructive() && !s_.destructive && !opts_.destructive)
 		throw engine_error("Destructive actions not allowed");
 	uint32_t cpu = 0;
 	int err = dev_.go(cpu);

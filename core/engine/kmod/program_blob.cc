@@ -13,13 +13,6 @@
 namespace dt::kmod {
 namespace {
 
-constexpr uint64_t k_default_bufsize = 4 << 20;
-constexpr uint64_t k_default_aggsize = 4 << 20;
-constexpr uint64_t k_default_dynvarsize = 1 << 20;
-constexpr uint32_t k_default_strsize = 256;
-constexpr uint32_t k_default_nspec = 1;		  // illumos nspec
-constexpr uint64_t k_default_specsize = 32 << 10; // the user engine's specsize
-
 uint8_t vkind_of(const value_type &t)
 {
 	switch (t.k) {
@@ -43,7 +36,10 @@ bool uses_dynamic(const difo &d)
 
 class writer {
 public:
-	writer(const program &p, const blob_options &o) : p_(p), o_(o) {}
+	writer(const program &p, const resolved_options &opts, const blob_options &o)
+		: p_(p), opts_(opts), o_(o)
+	{
+	}
 
 	program_blob run()
 	{
@@ -63,25 +59,21 @@ public:
 
 private:
 	const program &p_;
+	const resolved_options &opts_;
 	const blob_options &o_;
 	blob_writer b_;
 	std::map<const difo *, uint32_t> numbers_;
 
+	// The header's options: the resolved options within dtrace.ko's limits.
 	void options()
 	{
-		uint64_t bufsize = k_default_bufsize;
-		if (auto v = p_.option("bufsize"))
-			bufsize = parse_size_option("bufsize", *v);
 		// illumos bufresize=auto: a smaller buffer rather than none.
-		bufsize = std::clamp<uint64_t>((bufsize + 7) & ~uint64_t{7}, 64, o_.max_bufsize);
+		uint64_t bufsize = std::clamp<uint64_t>((opts_.bufsize + 7) & ~uint64_t{7}, 64,
+							o_.max_bufsize);
 		uint64_t aggsize = 0;
-		if (!p_.aggregations.empty()) {
-			aggsize = k_default_aggsize;
-			if (auto v = p_.option("aggsize"))
-				aggsize = parse_size_option("aggsize", *v);
-			aggsize = std::clamp<uint64_t>((aggsize + 7) & ~uint64_t{7}, 4096,
+		if (!p_.aggregations.empty())
+			aggsize = std::clamp<uint64_t>((opts_.aggsize + 7) & ~uint64_t{7}, 4096,
 						       o_.max_bufsize);
-		}
 		bool dynamic = false;
 		for (const clause &c : p_.clauses) {
 			dynamic = dynamic || (c.predicate && uses_dynamic(*c.predicate));
@@ -92,46 +84,29 @@ private:
 					dynamic = dynamic || uses_dynamic(r.expr);
 			}
 		}
-		uint64_t dynvarsize = 0;
-		if (dynamic) {
-			dynvarsize = k_default_dynvarsize;
-			if (auto v = p_.option("dynvarsize"))
-				dynvarsize = parse_size_option("dynvarsize", *v);
-			dynvarsize = std::max<uint64_t>(dynvarsize, 4096);
-		}
-		uint64_t strsize = k_default_strsize;
-		if (auto v = p_.option("strsize"))
-			strsize = std::max<uint64_t>(parse_size_option("strsize", *v), 1);
+		uint64_t dynvarsize = dynamic ? std::max<uint64_t>(opts_.dynvarsize, 4096) : 0;
 		b_.hdr.dtph_bufsize = bufsize;
 		b_.hdr.dtph_aggsize = aggsize;
 		b_.hdr.dtph_dynvarsize = dynvarsize;
-		b_.hdr.dtph_strsize = static_cast<uint32_t>(std::min<uint64_t>(strsize, 64 << 10));
+		b_.hdr.dtph_strsize =
+			static_cast<uint32_t>(std::min<uint64_t>(opts_.strsize, 64 << 10));
 		b_.hdr.dtph_scratchsize = 0;
 		if (o_.destructive)
 			b_.hdr.dtph_flags |= DTRACE_PROGF_DESTRUCTIVE;
 		// Speculations: at most DTRACE_MAX_NSPEC, and a smaller
 		// specsize rather than none (illumos bufresize=auto).
-		uint64_t nspec = k_default_nspec, specsize = k_default_specsize;
-		if (auto v = p_.option("nspec"))
-			nspec = parse_size_option("nspec", *v);
-		if (auto v = p_.option("specsize"))
-			specsize = parse_size_option("specsize", *v);
-		nspec = std::min<uint64_t>(nspec, DTRACE_MAX_NSPEC);
+		uint32_t nspec = std::min<uint32_t>(opts_.nspec, DTRACE_MAX_NSPEC);
+		uint64_t specsize = opts_.specsize;
 		if (nspec != 0)
 			specsize = std::min<uint64_t>(specsize, DTRACE_MAX_SPECMEM / nspec);
-		b_.hdr.dtph_nspec = static_cast<uint32_t>(nspec);
+		b_.hdr.dtph_nspec = nspec;
 		b_.hdr.dtph_specsize = specsize;
-		if (auto v = p_.option("cleanrate"))
-			b_.hdr.dtph_cleanrate = parse_rate_option("cleanrate", *v);
+		b_.hdr.dtph_cleanrate = opts_.cleanrate; // 0: the kernel's 101 Hz
 		// bufpolicy (illumos DTRACEOPT_BUFPOLICY): switch is no flag.
-		if (auto v = p_.option("bufpolicy")) {
-			if (*v == "fill")
-				b_.hdr.dtph_flags |= DTRACE_PROGF_FILL;
-			else if (*v == "ring")
-				b_.hdr.dtph_flags |= DTRACE_PROGF_RING;
-			else if (*v != "switch")
-				throw engine_error("invalid value for option bufpolicy: " + *v);
-		}
+		if (opts_.bufpolicy == buffer_policy::fill)
+			b_.hdr.dtph_flags |= DTRACE_PROGF_FILL;
+		else if (opts_.bufpolicy == buffer_policy::ring)
+			b_.hdr.dtph_flags |= DTRACE_PROGF_RING;
 	}
 
 	// The DIF object's number (0 for an empty one: nothing to run).
@@ -288,9 +263,15 @@ private:
 
 } // namespace
 
+program_blob make_program_blob(const program &p, const resolved_options &opts,
+			       const blob_options &o)
+{
+	return writer(p, opts, o).run();
+}
+
 program_blob make_program_blob(const program &p, const blob_options &o)
 {
-	return writer(p, o).run();
+	return make_program_blob(p, engines::engine_options(p), o);
 }
 
 } // namespace dt::kmod

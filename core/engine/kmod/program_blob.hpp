@@ -3,10 +3,12 @@
 // program_blob.hpp - a compiled dt::program as the DTRACEIOC_ENABLE blob
 // (kmod/include/uapi/dtrace/ioctl.h §4), written with blob_writer:
 //
-//   header      options: bufsize (default 4m), aggsize (4m when the
-//               program aggregates, else 0), dynvarsize (1m when some DIF
-//               uses self-> or associative arrays, else 0), strsize (256),
-//               nspec (1), specsize (32k), cleanrate (the kernel's 101hz);
+//   header      options, the resolved options (dtrace/options.hpp has the
+//               defaults) within dtrace.ko's limits: bufsize, aggsize (0
+//               unless the program aggregates), dynvarsize (0 unless some
+//               DIF uses self-> or associative arrays), strsize (at most
+//               64k), nspec (at most DTRACE_MAX_NSPEC), specsize, cleanrate
+//               (0: the kernel's 101hz), bufpolicy fill/ring flags;
 //               DTRACE_PROGF_DESTRUCTIVE with -w
 //   DIFO        every predicate and record expression, once per clause
 //   AGG         every aggregation, by id
@@ -62,12 +64,13 @@ struct program_blob {
 	uint64_t bufsize = 0, aggsize = 0;
 };
 
-// Throws engine_error for an option value it cannot read or a probe
-// description field too long for the ABI.
+// The header carries opts (p's resolved options, dtrace/options.hpp)
+// within dtrace.ko's limits. Throws engine_error for a probe description
+// field too long for the ABI.
+[[nodiscard]] program_blob make_program_blob(const program &p, const resolved_options &opts,
+					     const blob_options &o);
+// The same with p's options resolved here (engine_options(): throws
+// engine_error for a value that does not read).
 [[nodiscard]] program_blob make_program_blob(const program &p, const blob_options &o);
-
-// Option values: engine/options.hpp (shared by the engines).
-using engines::parse_rate_option;
-using engines::parse_size_option;
 
 } // namespace dt::kmod

@@ -69,13 +69,15 @@ struct state {
 	// One VM view per DIFO: predicates by clause, then records.
 	std::map<const difo *, vm_difo> difos;
 
-	// Options.
-	uint64_t bufsize = 4 << 20;
+	// Options, from the program's resolved options (dtrace/options.hpp:
+	// the defaults are the table's) at enable().
+	uint64_t bufsize = 0;
 	buf_policy policy = buf_policy::switch_;
-	uint64_t strsize = 256;
-	uint32_t nspec = 1;
-	uint64_t specsize = 32 << 10;
-	uint64_t dynvarsize = 1 << 20;
+	uint64_t strsize = 0;
+	uint32_t nspec = 0;
+	uint64_t specsize = 0;
+	uint64_t dynvarsize = 0;
+	bool destructive = false; // option destructive: -w's effect
 
 	// Variables.
 	std::vector<uint64_t> globals, locals;

@@ -97,26 +97,17 @@ private:
 
 void user_engine::read_options()
 {
-	const program &p = st_.prog;
-	if (auto v = p.option("bufsize"))
-		st_.bufsize = parse_size_option("bufsize", *v);
-	if (auto v = p.option("strsize"))
-		st_.strsize = std::max<uint64_t>(parse_size_option("strsize", *v), 1);
-	if (auto v = p.option("nspec"))
-		st_.nspec = static_cast<uint32_t>(parse_size_option("nspec", *v));
-	if (auto v = p.option("specsize"))
-		st_.specsize = parse_size_option("specsize", *v);
-	if (auto v = p.option("dynvarsize"))
-		st_.dynvarsize = parse_size_option("dynvarsize", *v);
-	if (auto v = p.option("bufpolicy")) {
-		if (*v == "switch")
-			st_.policy = buf_policy::switch_;
-		else if (*v == "fill")
-			st_.policy = buf_policy::fill;
-		else if (*v == "ring")
-			st_.policy = buf_policy::ring;
-		else
-			throw engine_error("invalid value for option bufpolicy: " + *v);
+	const resolved_options o = engine_options(st_.prog);
+	st_.bufsize = o.bufsize;
+	st_.strsize = o.strsize;
+	st_.nspec = o.nspec;
+	st_.specsize = o.specsize;
+	st_.dynvarsize = o.dynvarsize;
+	st_.destructive = o.destructive;
+	switch (o.bufpolicy) {
+	case buffer_policy::switch_: st_.policy = buf_policy::switch_; break;
+	case buffer_policy::fill: st_.policy = buf_policy::fill; break;
+	case buffer_policy::ring: st_.policy = buf_policy::ring; break;
 	}
 }
 
@@ -300,8 +291,7 @@ void user_engine::go()
 {
 	if (st_.started || !st_.buf)
 		return;
-	if (st_.prog.destructive() && !st_.settings.destructive &&
-	    !st_.prog.option("destructive"))
+	if (st_.prog.destructive() && !st_.settings.destructive && !st_.destructive)
 		throw engine_error("Destructive actions not allowed");
 	st_.started = true;
 	fire_kind(probe_kind::begin);

@@ -51,7 +51,10 @@ struct settings {
 	bool zero_ok = false;		       // -Z: descriptions matching nothing are fine
 	std::string engine = "user";	       // actions it cannot run are rejected naming it
 	std::vector<std::string> libdirs;      // -L and the D library dir (translators)
-	std::map<std::string, std::string> options; // -x name=value, before the pragmas
+	// -x name=value, before the pragmas; each checked by option_error()
+	// (dtrace/options.hpp) first, as the CLI does: a value it refuses makes
+	// compile() throw option_value_error.
+	std::map<std::string, std::string> options;
 	std::function<void(const std::string &)> warn;
 };
 

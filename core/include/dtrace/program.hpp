@@ -164,7 +164,9 @@ struct program {
 	std::vector<clause> clauses;
 	std::vector<aggregation> aggregations; // aggregations[i].id == i + 1
 	std::vector<variable> variables;
-	std::map<std::string, std::string> options; // #pragma D option and -x
+	// #pragma D option and -x, as written; typed by resolve_options()
+	// (dtrace/options.hpp), which every value here passes.
+	std::map<std::string, std::string> options;
 	std::vector<std::string> formats;	// every printf-like format, for -S
 
 	// The value of an option, if set ("" for a set boolean option).

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 //
-// format_test.cc - the printf format parser and checker (consumer/format.hpp)
+// printf_format_test.cc - the printf format parser and checker (program/printf_format.hpp)
 // against illumos dt_printf.c's behaviour and wording.
-#include "consumer/format.hpp"
+#include "printf_format.hpp"
 
 #include <gtest/gtest.h>
 

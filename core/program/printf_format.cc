@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: MIT
 //
-// consumer/format.cc - the printf format parser and argument checker
-// (format.hpp). Behaviour and wording follow illumos dt_printf.c:
-// dt_printf_create() for parsing, dt_printf_validate() for checking.
-#include "format.hpp"
+// program/printf_format.cc - the printf format parser and argument
+// checker (printf_format.hpp). Behaviour and wording follow illumos
+// dt_printf.c: dt_printf_create() for parsing, dt_printf_validate() for
+// checking.
+#include "printf_format.hpp"
 
 #include <cctype>
 #include <iterator>

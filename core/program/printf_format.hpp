@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: MIT
 //
-// consumer/format.hpp - D's printf format strings: parse one into literal
-// text and conversions (illumos dt_printf.c: dt_printf_create and the
-// _dtrace_conversions dictionary), and check the arguments given to it
-// (dt_printf_validate). Shared by the compiler (checks at compile time) and
-// the consumer (formats at run time).
+// program/printf_format.hpp - D's printf format strings: parse one into
+// literal text and conversions (illumos dt_printf.c: dt_printf_create and
+// the _dtrace_conversions dictionary), and check the arguments given to it
+// (dt_printf_validate). Part of the program model: the compiler checks
+// formats with it at compile time, the consumer (consumer/printf.cc)
+// formats with it at run time.
 //
 //   "x=%-8d %s\n"  ─► parse() ─► [ {prefix "x=",  conv %d, flags '-', width 8},
 //                                  {prefix " ",   conv %s},
