@@ -25,7 +25,7 @@
 
 #ifdef __KERNEL__
 #include <linux/types.h>
-#else
+#elif !defined(__bpf__) /* BPF C (core/dif/dif_agg.h): dt_bpf_abi.h has the types */
 #include <stdint.h>
 #endif
 
