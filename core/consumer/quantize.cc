@@ -103,8 +103,8 @@ int64_t param(const aggregation &a, size_t i, int64_t dflt)
 
 int lquantize_levels(const aggregation &a)
 {
-	return static_cast<int>(dif_agg_lquantize_levels(param(a, 0, 0), param(a, 1, 0),
-							 param(a, 2, 1)));
+	return static_cast<int>(
+		dif_agg_lquantize_levels(param(a, 0, 0), param(a, 1, 0), param(a, 2, 1)));
 }
 
 uint32_t llquantize_edges(const aggregation &a, int64_t *edges, size_t n)

@@ -42,8 +42,7 @@ inline uint32_t lquantize(int64_t base, int64_t step, int64_t levels, int64_t va
 }
 
 // dtrace_aggregate_llquantize_bucket, with an exact overflow test.
-inline uint32_t llquantize(int64_t factor, int64_t low, int64_t high, int64_t nsteps,
-			   int64_t value)
+inline uint32_t llquantize(int64_t factor, int64_t low, int64_t high, int64_t nsteps, int64_t value)
 {
 	__int128 cur = 1;
 	for (int64_t o = 0; o < low; o++)

@@ -105,7 +105,7 @@ TEST(dif_agg_lquantize, AgreesWithTheReference)
 	struct {
 		int64_t base, limit, step;
 	} cases[] = {{0, 100, 10}, {-50, 90, 7}, {-1000, 1000, 1}, {INT32_MIN, INT32_MAX, 1 << 20},
-		     {1, 2, 1}, {-10, -5, 2}};
+		     {1, 2, 1},	   {-10, -5, 2}};
 	for (auto c : cases) {
 		uint32_t levels = dif_agg_lquantize_levels(c.base, c.limit, c.step);
 		ASSERT_EQ(levels, static_cast<uint32_t>((c.limit - c.base) / c.step)) << c.base;
@@ -120,11 +120,11 @@ TEST(dif_agg_lquantize, AgreesWithTheReference)
 
 TEST(dif_agg_lquantize, RefusesWhatIllumosRefuses)
 {
-	EXPECT_EQ(dif_agg_lquantize_levels(0, 0, 1), 0u);	      // base == limit
-	EXPECT_EQ(dif_agg_lquantize_levels(10, 0, 1), 0u);	      // base > limit
-	EXPECT_EQ(dif_agg_lquantize_levels(0, 100, 0), 0u);	      // step 0
-	EXPECT_EQ(dif_agg_lquantize_levels(0, 100, -1), 0u);	      // step < 0
-	EXPECT_EQ(dif_agg_lquantize_levels(0, 5, 10), 0u);	      // no level
+	EXPECT_EQ(dif_agg_lquantize_levels(0, 0, 1), 0u);		       // base == limit
+	EXPECT_EQ(dif_agg_lquantize_levels(10, 0, 1), 0u);		       // base > limit
+	EXPECT_EQ(dif_agg_lquantize_levels(0, 100, 0), 0u);		       // step 0
+	EXPECT_EQ(dif_agg_lquantize_levels(0, 100, -1), 0u);		       // step < 0
+	EXPECT_EQ(dif_agg_lquantize_levels(0, 5, 10), 0u);		       // no level
 	EXPECT_EQ(dif_agg_lquantize_levels(int64_t{INT32_MIN} - 1, 0, 1), 0u); // 33-bit base
 	EXPECT_EQ(dif_agg_lquantize_levels(0, int64_t{INT32_MAX} + 1, 1 << 20), 0u);
 	EXPECT_EQ(dif_agg_lquantize_levels(0, 65536, 1), 0u); // levels are 16-bit
@@ -159,8 +159,8 @@ TEST(dif_agg_llquantize, FewerStepsThanTheFactorPower)
 	// llquantize(x, 2, 0, 3, 4): 1, 2, 3, 4..5, 6..7, 8..11, 12..15, >= 16.
 	const int64_t p[] = {2, 0, 3, 4};
 	EXPECT_EQ(dif_agg_nwords(DTRACEAGG_LLQUANTIZE, p, 4), 9u);
-	const std::pair<int64_t, uint32_t> want[] = {{0, 0},  {1, 1},	{2, 2},	  {3, 3},
-						     {4, 4},  {5, 4},	{7, 5},	  {8, 6},
+	const std::pair<int64_t, uint32_t> want[] = {{0, 0},  {1, 1},  {2, 2},	{3, 3},
+						     {4, 4},  {5, 4},  {7, 5},	{8, 6},
 						     {11, 6}, {12, 7}, {15, 7}, {16, 8}};
 	for (auto [v, b] : want)
 		EXPECT_EQ(dif_agg_llquantize_bucket(2, 0, 3, 4, v), b) << v;
@@ -169,9 +169,9 @@ TEST(dif_agg_llquantize, FewerStepsThanTheFactorPower)
 struct llq {
 	int64_t factor, low, high, nsteps;
 };
-const llq k_llq[] = {{10, 0, 2, 10},   {2, 0, 3, 4},	 {10, 0, 6, 20},  {2, 2, 20, 4},
-		     {10, 3, 9, 100},  {3, 3, 5, 27},	 {10, 0, 17, 10}, {10, 0, 18, 10},
-		     {2, 0, 61, 2},    {2, 0, 62, 2},	 {2, 10, 62, 64}, {16, 1, 14, 256},
+const llq k_llq[] = {{10, 0, 2, 10},	   {2, 0, 3, 4},   {10, 0, 6, 20},  {2, 2, 20, 4},
+		     {10, 3, 9, 100},	   {3, 3, 5, 27},  {10, 0, 17, 10}, {10, 0, 18, 10},
+		     {2, 0, 61, 2},	   {2, 0, 62, 2},  {2, 10, 62, 64}, {16, 1, 14, 256},
 		     {65535, 0, 2, 65535}, {7, 1, 21, 49}, {4, 0, 30, 16}};
 
 TEST(dif_agg_llquantize, AgreesWithTheReferenceIncludingOverflow)
@@ -182,7 +182,8 @@ TEST(dif_agg_llquantize, AgreesWithTheReferenceIncludingOverflow)
 		ASSERT_EQ(n, ref::llquantize(c.factor, c.low, c.high, c.nsteps, k_max) + 1)
 			<< c.factor << " " << c.high;
 		for (int64_t v : probe_values()) {
-			uint32_t b = dif_agg_llquantize_bucket(c.factor, c.low, c.high, c.nsteps, v);
+			uint32_t b =
+				dif_agg_llquantize_bucket(c.factor, c.low, c.high, c.nsteps, v);
 			EXPECT_EQ(b, ref::llquantize(c.factor, c.low, c.high, c.nsteps, v))
 				<< c.factor << "," << c.low << "," << c.high << "," << c.nsteps
 				<< " value " << v;
@@ -210,17 +211,21 @@ TEST(dif_agg_llquantize, EdgesAreEachBucketsLowestValue)
 		std::vector<int64_t> e(n);
 		uint32_t top =
 			dif_agg_llquantize_edges(c.factor, c.low, c.high, c.nsteps, e.data(), n);
-		std::vector<int64_t> want = ref::llquantize_edges(c.factor, c.low, c.high, c.nsteps);
+		std::vector<int64_t> want =
+			ref::llquantize_edges(c.factor, c.low, c.high, c.nsteps);
 		bool clamped = want.size() != n; // an order did not fit in 63 bits
 		if (!clamped) {
 			EXPECT_EQ(top, n - 1) << c.factor << " " << c.high;
 			EXPECT_EQ(e, want) << c.factor << " " << c.high;
 		}
-		EXPECT_EQ(dif_agg_llquantize_bucket(c.factor, c.low, c.high, c.nsteps, e[0] - 1), 0u);
+		EXPECT_EQ(dif_agg_llquantize_bucket(c.factor, c.low, c.high, c.nsteps, e[0] - 1),
+			  0u);
 		// (Edges of an order that clamps, above, are not its buckets'.)
 		for (uint32_t i = 1; i < n && i <= top && e[i] <= k_max / c.factor / c.factor;
 		     i++) {
-			EXPECT_EQ(dif_agg_llquantize_bucket(c.factor, c.low, c.high, c.nsteps, e[i]), i)
+			EXPECT_EQ(
+				dif_agg_llquantize_bucket(c.factor, c.low, c.high, c.nsteps, e[i]),
+				i)
 				<< c.factor << " " << c.high << " edge " << i << " = " << e[i];
 			EXPECT_EQ(dif_agg_llquantize_bucket(c.factor, c.low, c.high, c.nsteps,
 							    e[i] - 1),
@@ -236,12 +241,12 @@ TEST(dif_agg_llquantize, RefusesParametersThatWouldNotStayBounded)
 		const int64_t p[] = {f, lo, hi, ns};
 		return dif_agg_nwords(DTRACEAGG_LLQUANTIZE, p, 4);
 	};
-	EXPECT_EQ(nw(1, 0, 2, 10), 0u);	     // factor < 2
+	EXPECT_EQ(nw(1, 0, 2, 10), 0u);	       // factor < 2
 	EXPECT_EQ(nw(65536, 0, 2, 65536), 0u); // 16-bit
-	EXPECT_EQ(nw(10, 3, 2, 10), 0u);     // high < low
-	EXPECT_EQ(nw(2, 0, 64, 2), 0u);	     // high > 63
-	EXPECT_EQ(nw(10, 0, 2, 0), 0u);	     // no steps
-	EXPECT_EQ(nw(10, -1, 2, 10), 0u);    // low < 0
+	EXPECT_EQ(nw(10, 3, 2, 10), 0u);       // high < low
+	EXPECT_EQ(nw(2, 0, 64, 2), 0u);	       // high > 63
+	EXPECT_EQ(nw(10, 0, 2, 0), 0u);	       // no steps
+	EXPECT_EQ(nw(10, -1, 2, 10), 0u);      // low < 0
 	EXPECT_EQ(nw(65535, 3, 5, 65535), 0u); // factor^(low+1) overflows
 	EXPECT_NE(nw(65535, 2, 3, 65535), 0u);
 	const int64_t three[] = {10, 0, 2};

@@ -47,7 +47,6 @@ int64_t option_int(const std::map<std::string, std::string> &opts, const std::st
 
 namespace {
 
-
 class clause_checker {
 public:
 	clause_checker(sema_ctx &ctx, checked_clause &cc, expr_checker &ec)

@@ -22,9 +22,10 @@ std::vector<int64_t> fold_percpu(const aggregation &a, std::span<const uint8_t> 
 	// min/max: stored XOR-ed with their identity (dt_bpf_abi.h).
 	static_assert(DT_BPF_AGG_MIN_BIAS == static_cast<uint64_t>(DIF_AGG_INT64_MAX));
 	static_assert(DT_BPF_AGG_MAX_BIAS == static_cast<uint64_t>(DIF_AGG_INT64_MIN));
-	std::vector<int64_t> out(a.nwords != 0 ? a.nwords
-					     : dif_agg_nwords(a.func, a.params.data(),
-							      static_cast<uint32_t>(a.params.size())));
+	std::vector<int64_t> out(a.nwords != 0
+					 ? a.nwords
+					 : dif_agg_nwords(a.func, a.params.data(),
+							  static_cast<uint32_t>(a.params.size())));
 	const auto nwords = static_cast<uint32_t>(out.size());
 	dif_agg_init(a.func, out.data(), nwords);
 	std::vector<int64_t> one(out.size(), 0);

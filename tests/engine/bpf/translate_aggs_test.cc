@@ -106,8 +106,9 @@ TEST_P(bpf_translate_agg, words_match_the_user_engine)
 		if ((ac.func == DTRACEAGG_MIN || ac.func == DTRACEAGG_MAX) && !w.empty() &&
 		    w[0] != 0)
 			w[0] = static_cast<int64_t>(static_cast<uint64_t>(w[0]) ^
-						    (ac.func == DTRACEAGG_MIN ? DT_BPF_AGG_MIN_BIAS
-									      : DT_BPF_AGG_MAX_BIAS));
+						    (ac.func == DTRACEAGG_MIN
+							     ? DT_BPF_AGG_MIN_BIAS
+							     : DT_BPF_AGG_MAX_BIAS));
 		if (w != initial_value(ag) && w != std::vector<int64_t>(w.size(), 0))
 			mine = w;
 	}
@@ -229,8 +230,7 @@ TEST(bpf_translate, hundred_quantize_clauses_load)
 		uint64_t i;
 		std::memcpy(&i, key.data(), 8);
 		auto words = summed(per);
-		EXPECT_EQ(words[dif_agg_quantize_bucket(static_cast<int64_t>(5 + i * 1000))],
-			  2)
+		EXPECT_EQ(words[dif_agg_quantize_bucket(static_cast<int64_t>(5 + i * 1000))], 2)
 			<< "clause " << i;
 	}
 }
