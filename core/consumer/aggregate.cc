@@ -2,9 +2,15 @@
 //
 // consumer/aggregate.cc - aggregation data in the consumer (aggregate.hpp),
 // after illumos dt_aggregate.c (merging, sorting, clear, trunc) and
-// dt_consume.c (dt_stddev).
+// dt_consume.c (dt_stddev). Merging and the bucket layouts are
+// core/dif/dif_agg.h's, the arithmetic every engine uses.
 #include "aggregate.hpp"
+#include "quantize.hpp"
 #include "util/bytes.hpp"
+
+extern "C" {
+#include "dif_agg.h" // the aggregation arithmetic (merge, bucket edges)
+}
 
 #include <algorithm>
 #include <cstring>
@@ -55,34 +61,16 @@ uint64_t isqrt128(u128 n)
 	return static_cast<uint64_t>(res);
 }
 
-// Lower value of each llquantize bucket (bucket 0: below factor^low).
+// The value each llquantize bucket weighs in a comparison (illumos
+// dt_aggregate_llquantizedsum): its lowest value, factor^low - 1 for
+// bucket 0.
 std::vector<long double> llq_values(const aggregation &a, size_t n)
 {
+	std::vector<int64_t> edges(n);
+	llquantize_edges(a, edges.data(), n);
 	std::vector<long double> out(n, 0);
-	int64_t factor = a.params.size() > 0 ? a.params[0] : 10;
-	int64_t low = a.params.size() > 1 ? a.params[1] : 0;
-	int64_t high = a.params.size() > 2 ? a.params[2] : 0;
-	int64_t nsteps = a.params.size() > 3 ? a.params[3] : 10;
-	int64_t value = 1;
-	int64_t order = 0;
-	for (; order < low; order++)
-		value *= factor;
-	if (n == 0)
-		return out;
-	out[0] = static_cast<long double>(value - 1);
-	int64_t next = value * factor;
-	int64_t step = next > nsteps ? next / nsteps : 1;
-	size_t bin = 1;
-	while (order <= high && bin < n) {
-		out[bin++] = static_cast<long double>(value);
-		if ((value += step) != next)
-			continue;
-		next = value * factor;
-		step = next > nsteps ? next / nsteps : 1;
-		order++;
-	}
-	for (; bin < n; bin++)
-		out[bin] = static_cast<long double>(value);
+	for (size_t i = 0; i < n; i++)
+		out[i] = static_cast<long double>(i == 0 ? edges[0] - 1 : edges[i]);
 	return out;
 }
 
@@ -152,33 +140,7 @@ void agg_store::merge(const agg_data &d)
 	auto &v = e.value;
 	if (v.size() < d.value.size())
 		v.resize(d.value.size(), 0);
-	auto add = [](int64_t x, int64_t y) {
-		return static_cast<int64_t>(static_cast<uint64_t>(x) + static_cast<uint64_t>(y));
-	};
-	switch (a->func) {
-	case DTRACEAGG_MIN:
-		if (!d.value.empty())
-			v[0] = std::min(v[0], d.value[0]);
-		break;
-	case DTRACEAGG_MAX:
-		if (!d.value.empty())
-			v[0] = std::max(v[0], d.value[0]);
-		break;
-	case DTRACEAGG_STDDEV: {
-		v[0] = add(v[0], word(d.value, 0));
-		v[1] = add(v[1], word(d.value, 1));
-		u128 s = squares(v) + squares(d.value);
-		if (v.size() < 4)
-			v.resize(4, 0);
-		v[2] = static_cast<int64_t>(static_cast<uint64_t>(s));
-		v[3] = static_cast<int64_t>(static_cast<uint64_t>(s >> 64));
-		break;
-	}
-	default:
-		for (size_t i = 0; i < d.value.size(); i++)
-			v[i] = add(v[i], d.value[i]);
-		break;
-	}
+	dif_agg_merge(a->func, v.data(), d.value.data(), static_cast<uint32_t>(d.value.size()));
 }
 
 void agg_store::clear(uint32_t aggid)
@@ -269,9 +231,8 @@ int agg_store::cmp_value(const aggregation &a, const std::vector<int64_t> &l,
 	}
 	case DTRACEAGG_LQUANTIZE: {
 		int64_t base = a.params.size() > 0 ? a.params[0] : 0;
-		int64_t limit = a.params.size() > 1 ? a.params[1] : 0;
 		int64_t step = a.params.size() > 2 && a.params[2] ? a.params[2] : 1;
-		int64_t levels = (limit - base) / step;
+		int64_t levels = lquantize_levels(a);
 		auto total = [&](const std::vector<int64_t> &v) {
 			long double t = static_cast<long double>(word(v, 0)) *
 					static_cast<long double>(base - 1);

@@ -15,6 +15,10 @@
 
 #include "internal.hpp"
 
+extern "C" {
+#include "dif_agg.h"
+}
+
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
@@ -90,7 +94,24 @@ std::string packed_char(long double datum, long double total, int encoding)
 	return std::string(1, ascii[static_cast<unsigned>(v + 0.5)]);
 }
 
+int64_t param(const aggregation &a, size_t i, int64_t dflt)
+{
+	return i < a.params.size() ? a.params[i] : dflt;
+}
+
 } // namespace
+
+int lquantize_levels(const aggregation &a)
+{
+	return static_cast<int>(
+		dif_agg_lquantize_levels(param(a, 0, 0), param(a, 1, 0), param(a, 2, 1)));
+}
+
+uint32_t llquantize_edges(const aggregation &a, int64_t *edges, size_t n)
+{
+	return dif_agg_llquantize_edges(param(a, 0, 10), param(a, 1, 0), param(a, 2, 0),
+					param(a, 3, 10), edges, static_cast<uint32_t>(n));
+}
 
 long long div_normal(int64_t v, uint64_t normal)
 {
@@ -179,11 +200,9 @@ std::string print_quantize(const int64_t *data, size_t n, uint64_t normal, bool 
 std::string print_lquantize(const aggregation &a, const int64_t *data, size_t n, uint64_t normal,
 			    bool zoom)
 {
-	int64_t base = a.params.size() > 0 ? a.params[0] : 0;
-	int64_t limit = a.params.size() > 1 ? a.params[1] : 0;
-	int64_t step = a.params.size() > 2 && a.params[2] ? a.params[2] : 1;
-	int levels = static_cast<int>((limit - base) / step);
-	if (n != static_cast<size_t>(levels) + 2)
+	int64_t base = param(a, 0, 0), step = param(a, 2, 1);
+	int levels = lquantize_levels(a);
+	if (levels == 0 || n != static_cast<size_t>(levels) + 2)
 		return {};
 	bins b{0, levels + 1};
 	while (b.first <= levels + 1 && data[b.first] == 0)
@@ -219,10 +238,8 @@ std::string print_lquantize(const aggregation &a, const int64_t *data, size_t n,
 std::string print_llquantize(const aggregation &a, const int64_t *data, size_t n, uint64_t normal,
 			     bool zoom)
 {
-	int64_t factor = a.params.size() > 0 ? a.params[0] : 10;
-	int64_t low = a.params.size() > 1 ? a.params[1] : 0;
-	int64_t high = a.params.size() > 2 ? a.params[2] : 0;
-	int64_t nsteps = a.params.size() > 3 ? a.params[3] : 10;
+	int64_t factor = param(a, 0, 10), low = param(a, 1, 0), high = param(a, 2, 0);
+	int64_t nsteps = param(a, 3, 10);
 	int levels = static_cast<int>(n);
 	if (levels == 0 || factor < 2 || low >= high || nsteps == 0 || factor > nsteps)
 		return {};
@@ -242,32 +259,21 @@ std::string print_llquantize(const aggregation &a, const int64_t *data, size_t n
 	}
 	totals(b, data, zoom);
 	std::string o = header();
-	int64_t value = 1, order = 0;
-	for (; order < low; order++)
-		value *= factor;
-	int64_t next = value * factor;
-	int64_t step = next > nsteps ? next / nsteps : 1;
+	std::vector<int64_t> edges(n);
+	int top = static_cast<int>(llquantize_edges(a, edges.data(), n));
 	if (b.first == 0) {
-		o += strf("%16s ", strf("< %lld", static_cast<long long>(value)).c_str());
+		o += strf("%16s ", strf("< %lld", static_cast<long long>(edges[0])).c_str());
 		o += quantline(data[0], normal, b.total, b.positives, b.negatives);
 	}
-	int bin = 1;
-	while (order <= high && bin < levels) {
-		if (bin >= b.first && bin <= b.last) {
-			o += strf("%16lld ", static_cast<long long>(value));
-			o += quantline(data[bin], normal, b.total, b.positives, b.negatives);
-		}
-		bin++;
-		if ((value += step) != next)
-			continue;
-		next = value * factor;
-		step = next > nsteps ? next / nsteps : 1;
-		order++;
+	for (int bin = std::max(b.first, 1); bin < top && bin <= b.last; bin++) {
+		o += strf("%16lld ", static_cast<long long>(edges[static_cast<size_t>(bin)]));
+		o += quantline(data[bin], normal, b.total, b.positives, b.negatives);
 	}
-	if (b.last < bin || bin >= levels)
+	if (b.last < top || top >= levels)
 		return o;
-	o += strf("%16s ", strf(">= %lld", static_cast<long long>(value)).c_str());
-	o += quantline(data[bin], normal, b.total, b.positives, b.negatives);
+	o += strf("%16s ",
+		  strf(">= %lld", static_cast<long long>(edges[static_cast<size_t>(top)])).c_str());
+	o += quantline(data[top], normal, b.total, b.positives, b.negatives);
 	return o;
 }
 
@@ -297,11 +303,9 @@ std::string quantize_packed(const int64_t *data, const minmax &mm, bool zoom, in
 std::string lquantize_packed(const aggregation &a, const int64_t *data, size_t n, bool zoom,
 			    int encoding)
 {
-	int64_t base = a.params.size() > 0 ? a.params[0] : 0;
-	int64_t limit = a.params.size() > 1 ? a.params[1] : 0;
-	int64_t step = a.params.size() > 2 && a.params[2] ? a.params[2] : 1;
-	int64_t levels = (limit - base) / step;
-	if (n != static_cast<size_t>(levels) + 2)
+	int64_t base = param(a, 0, 0), step = param(a, 2, 1);
+	int64_t levels = lquantize_levels(a);
+	if (levels == 0 || n != static_cast<size_t>(levels) + 2)
 		return {};
 	std::string o = strf("%8s :", strf("< %d", static_cast<int>(base)).c_str());
 	long double total = 0, count = 0;

@@ -13,6 +13,13 @@
 
 namespace dt::consumer_impl {
 
+// The bucket layouts, from core/dif/dif_agg.h (the arithmetic every engine
+// uses): lquantize's levels (0: bad parameters), and llquantize's bucket
+// edges into edges[0 .. n) (edges[0]: factor^low, the others each bucket's
+// lowest value), returning the index of the overflow bucket.
+[[nodiscard]] int lquantize_levels(const aggregation &a);
+uint32_t llquantize_edges(const aggregation &a, int64_t *edges, size_t n);
+
 // illumos DTRACE_AGGZOOM_MAX
 constexpr long double k_zoom_max = 0.95L;
 

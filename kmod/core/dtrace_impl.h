@@ -11,7 +11,8 @@
  *   probe.c           dtrace_probe(): nesting guard, the ECB loop
  *   dif.c             the DIF VM's kernel environment (dif_env_ops_t)
  *   vm_*.c            the shared VM sources (core/dif) compiled in
- *   agg.c             aggregating functions and the per-CPU agg buffers
+ *   agg.c             the per-CPU agg buffers; the aggregating functions'
+ *                     arithmetic is core/dif/dif_agg.h (shared, inline)
  *   buffer.c          per-CPU principal buffers, the switch cross-call
  *   state.c           consumer state: open/close, GO, STOP, variables
  *   spec.c            speculations: speculation(), speculate, commit,

@@ -13,33 +13,18 @@
 
 #include <dtrace/options.hpp>
 
+extern "C" {
+#include "dif_agg.h"
+}
+
 #include <algorithm>
+#include <cassert>
 #include <filesystem>
 #include <set>
 
 namespace dt::compiler {
 
 namespace {
-
-uint32_t llquantize_top_bucket(int64_t factor, int64_t low, int64_t high, int64_t nsteps)
-{
-	// The bucket INT64_MAX falls into (illumos
-	// dtrace_aggregate_llquantize_bucket), i.e. the overflow bucket.
-	int64_t cur = 1;
-	int64_t order = 0;
-	for (; order < low; order++)
-		cur *= factor;
-	uint32_t base = 1;
-	for (cur *= factor; order <= high; order++) {
-		int64_t nb = cur > nsteps ? nsteps : cur;
-		__int128 next = static_cast<__int128>(cur) * factor;
-		if (next > INT64_MAX)
-			return static_cast<uint32_t>(base + (cur - 1 - cur / factor) / (cur / nb));
-		base += static_cast<uint32_t>(nb - nb / factor);
-		cur = static_cast<int64_t>(next);
-	}
-	return base;
-}
 
 class clause_checker {
 public:
@@ -752,7 +737,6 @@ void clause_checker::aggregation(expr &s)
 		p.args.push_back(ap);
 	}
 	std::vector<int64_t> params;
-	uint32_t nwords = 1;
 	// illumos dt_compile_agg(): the value is not counted, so lquantize's
 	// base is "argument #1".
 	auto cparam = [&](size_t i, tag t, const std::string &what) -> int64_t {
@@ -764,12 +748,7 @@ void clause_checker::aggregation(expr &s)
 	};
 	size_t incr_at = 0;
 	switch (fd->func) {
-	case DTRACEAGG_AVG: nwords = 2; break;
-	case DTRACEAGG_STDDEV: nwords = 4; break;
-	case DTRACEAGG_QUANTIZE:
-		nwords = DTRACE_QUANTIZE_NBUCKETS;
-		incr_at = 1;
-		break;
+	case DTRACEAGG_QUANTIZE: incr_at = 1; break;
 	case DTRACEAGG_LQUANTIZE: {
 		int64_t base = cparam(1, tag::D_LQUANT_BASETYPE, "");
 		if (base < INT32_MIN || base > INT32_MAX)
@@ -803,7 +782,6 @@ void clause_checker::aggregation(expr &s)
 			     "lquantize( ) step (argument #3) too small: number of quantization "
 			     "levels must be a 16-bit quantity");
 		params = {base, limit, step};
-		nwords = static_cast<uint32_t>((limit - base) / step) + 2;
 		incr_at = argc > 4 ? 4 : 0;
 		break;
 	}
@@ -854,12 +832,16 @@ void clause_checker::aggregation(expr &s)
 					     std::to_string(high) + ") plus 1 overflows 64-bits");
 		}
 		params = {factor, low, high, nsteps};
-		nwords = llquantize_top_bucket(factor, low, high, nsteps) + 1;
 		incr_at = argc > 5 ? 5 : 0;
 		break;
 	}
 	default: break;
 	}
+	// The value's size (core/dif/dif_agg.h, the arithmetic every engine
+	// uses); the checks above leave only parameters it accepts.
+	const uint32_t nwords =
+		dif_agg_nwords(fd->func, params.data(), static_cast<uint32_t>(params.size()));
+	assert(nwords != 0);
 	if (incr_at && argc > incr_at) {
 		expr &inc = *rhs.kids[incr_at];
 		if (!inc.s.type->is_scalar())

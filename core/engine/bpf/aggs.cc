@@ -2,13 +2,13 @@
 // Aggregation maps -> consumer deltas (see aggs.hpp).
 #include "aggs.hpp"
 
-#include "aggregate.hpp" // the user engine's arithmetic: agg_init, agg_merge
 #include "fd.hpp"
 
 #include <bpf/bpf.h>
 
 extern "C" {
 #include "abi/dt_bpf_abi.h"
+#include "dif_agg.h" // the aggregation arithmetic (identity, merge)
 }
 
 #include <cerrno>
@@ -19,7 +19,15 @@ namespace dt::engines::bpf {
 std::vector<int64_t> fold_percpu(const aggregation &a, std::span<const uint8_t> vals,
 				 uint32_t ncpus, uint32_t stride)
 {
-	std::vector<int64_t> out = user::agg_init(a);
+	// min/max: stored XOR-ed with their identity (dt_bpf_abi.h).
+	static_assert(DT_BPF_AGG_MIN_BIAS == static_cast<uint64_t>(DIF_AGG_INT64_MAX));
+	static_assert(DT_BPF_AGG_MAX_BIAS == static_cast<uint64_t>(DIF_AGG_INT64_MIN));
+	std::vector<int64_t> out(a.nwords != 0
+					 ? a.nwords
+					 : dif_agg_nwords(a.func, a.params.data(),
+							  static_cast<uint32_t>(a.params.size())));
+	const auto nwords = static_cast<uint32_t>(out.size());
+	dif_agg_init(a.func, out.data(), nwords);
 	std::vector<int64_t> one(out.size(), 0);
 	for (uint32_t c = 0; c < ncpus; c++) {
 		size_t base = size_t{c} * stride;
@@ -32,11 +40,10 @@ std::vector<int64_t> fold_percpu(const aggregation &a, std::span<const uint8_t> 
 		if (a.func == DTRACEAGG_MIN || a.func == DTRACEAGG_MAX) {
 			if (one.empty() || one[0] == 0)
 				continue; // this CPU has no value for the key
-			uint64_t bias =
-				a.func == DTRACEAGG_MIN ? DT_BPF_AGG_MIN_BIAS : DT_BPF_AGG_MAX_BIAS;
+			uint64_t bias = static_cast<uint64_t>(dif_agg_identity(a.func));
 			one[0] = static_cast<int64_t>(static_cast<uint64_t>(one[0]) ^ bias);
 		}
-		user::agg_merge(a, out, one);
+		dif_agg_merge(a.func, out.data(), one.data(), nwords);
 	}
 	return out;
 }

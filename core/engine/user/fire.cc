@@ -227,8 +227,20 @@ void run_ecb(state &st, firing_env &fe)
 				}
 				(j == 0 ? val : incr) = static_cast<int64_t>(ctx.rval);
 			}
-			auto slot = st.aggs.try_emplace({a.aggid, std::move(key)}, agg_init(agg));
-			agg_apply(agg, slot.first->second, val, incr);
+			// dif_agg.h: the arithmetic dtrace.ko and the BPF library share.
+			const auto np = static_cast<uint32_t>(agg.params.size());
+			auto [slot, fresh] = st.aggs.try_emplace({a.aggid, std::move(key)});
+			std::vector<int64_t> &v = slot->second;
+			if (fresh) {
+				// The program's word count is what the consumer
+				// expects; the function's only when it is missing.
+				v.resize(agg.nwords != 0
+						 ? agg.nwords
+						 : dif_agg_nwords(agg.func, agg.params.data(), np));
+				dif_agg_init(agg.func, v.data(), static_cast<uint32_t>(v.size()));
+			}
+			dif_agg_apply(agg.func, agg.params.data(), np, v.data(),
+				      static_cast<uint32_t>(v.size()), val, incr);
 			continue;
 		}
 

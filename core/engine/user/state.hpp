@@ -13,13 +13,13 @@
 // Everything runs on the caller's thread; nothing here is thread-safe.
 #pragma once
 
-#include "aggregate.hpp"
 #include "buffers.hpp"
 
 #include <dtrace/engine.hpp>
 #include <dtrace/program.hpp>
 
 extern "C" {
+#include "dif_agg.h"
 #include "dif_emulate.h"
 #include "dif_env.h"
 }

@@ -2,12 +2,14 @@
 //
 // translate_aggs_test.cc - aggregations of translated programs: each
 // aggregating function's words in its per-CPU map after known values
-// (compared with the user engine's arithmetic, aggregate.hpp), string and
+// (compared with core/dif/dif_agg.h, the arithmetic every engine shares), string and
 // integer keys; 100 clauses each with a quantize() in one program load;
 // explain_verifier() names the clause of a rejected program.
 #include "translate_support.hpp"
 
-#include <aggregate.hpp>
+extern "C" {
+#include "dif_agg.h"
+}
 
 #include <gtest/gtest.h>
 
@@ -18,6 +20,18 @@ namespace {
 
 using namespace dt;
 using namespace dt::test::bpft;
+
+uint32_t nparams(const aggregation &ag)
+{
+	return static_cast<uint32_t>(ag.params.size());
+}
+
+std::vector<int64_t> initial_value(const aggregation &ag)
+{
+	std::vector<int64_t> v(ag.nwords);
+	dif_agg_init(ag.func, v.data(), ag.nwords);
+	return v;
+}
 
 #define SKIP_WITHOUT_BPF()                                             \
 	do {                                                           \
@@ -35,8 +49,7 @@ program agg_program(uint16_t func, std::vector<int64_t> params, bool incr = fals
 	ag.name = "a";
 	ag.func = func;
 	ag.params = std::move(params);
-	ag.nwords = 1;
-	ag.nwords = engines::user::agg_nwords(ag);
+	ag.nwords = dif_agg_nwords(func, ag.params.data(), nparams(ag));
 	p.aggregations.push_back(ag);
 	clause c;
 	c.line = 1;
@@ -72,18 +85,19 @@ TEST_P(bpf_translate_agg, words_match_the_user_engine)
 	ASSERT_TRUE(h.build(h.spec_all(gate::probe, 2))) << h.error << "\n" << h.log_tail();
 	h.set_activity(DT_BPF_ACTIVE);
 	const aggregation &ag = h.prog.aggregations[0];
-	std::vector<int64_t> want = engines::user::agg_init(ag);
+	std::vector<int64_t> want = initial_value(ag);
 	const int64_t vals[] = {5, -3, 0, 1000, 7, 123456789, -1, INT64_MAX / 3, 42, 1, 1, 64};
 	int64_t k = 1;
 	for (int64_t v : vals) {
 		ASSERT_TRUE(h.run({static_cast<uint64_t>(v), static_cast<uint64_t>(k)}, 2));
-		engines::user::agg_apply(ag, want, v, ac.incr ? k : 1);
+		dif_agg_apply(ag.func, ag.params.data(), nparams(ag), want.data(), ag.nwords, v,
+			      ac.incr ? k : 1);
 		k++;
 	}
 	auto got = h.agg(1);
 	ASSERT_EQ(got.size(), 1u);
 	EXPECT_EQ(got.begin()->first, std::vector<uint8_t>(8, 0)) << "no keys: 8 zero bytes";
-	// The program ran on one CPU: that CPU's words are the user engine's,
+	// The program ran on one CPU: that CPU's words are dif_agg.h's,
 	// every other CPU's entry is untouched (absent or initial).
 	// (min and max words are stored XOR-ed with a bias, 0 meaning no
 	// value: dt_bpf_abi.h.)
@@ -92,9 +106,10 @@ TEST_P(bpf_translate_agg, words_match_the_user_engine)
 		if ((ac.func == DTRACEAGG_MIN || ac.func == DTRACEAGG_MAX) && !w.empty() &&
 		    w[0] != 0)
 			w[0] = static_cast<int64_t>(static_cast<uint64_t>(w[0]) ^
-						    (ac.func == DTRACEAGG_MIN ? DT_BPF_AGG_MIN_BIAS
-									      : DT_BPF_AGG_MAX_BIAS));
-		if (w != engines::user::agg_init(ag) && w != std::vector<int64_t>(w.size(), 0))
+						    (ac.func == DTRACEAGG_MIN
+							     ? DT_BPF_AGG_MIN_BIAS
+							     : DT_BPF_AGG_MAX_BIAS));
+		if (w != initial_value(ag) && w != std::vector<int64_t>(w.size(), 0))
 			mine = w;
 	}
 	EXPECT_EQ(mine, want);
@@ -215,8 +230,7 @@ TEST(bpf_translate, hundred_quantize_clauses_load)
 		uint64_t i;
 		std::memcpy(&i, key.data(), 8);
 		auto words = summed(per);
-		EXPECT_EQ(words[engines::user::quantize_bucket(static_cast<int64_t>(5 + i * 1000))],
-			  2)
+		EXPECT_EQ(words[dif_agg_quantize_bucket(static_cast<int64_t>(5 + i * 1000))], 2)
 			<< "clause " << i;
 	}
 }
@@ -259,7 +273,7 @@ TEST(bpf_translate, hundred_quantize_aggregations_load)
 		ASSERT_EQ(got.size(), 1u) << "@q" << i;
 		EXPECT_EQ(got.begin()->first.size(), 0u) << "no key after the prefix";
 		auto words = summed(got.begin()->second);
-		EXPECT_EQ(words[engines::user::quantize_bucket(3 + i * 100)], 1) << "@q" << i;
+		EXPECT_EQ(words[dif_agg_quantize_bucket(3 + i * 100)], 1) << "@q" << i;
 	}
 }
 

@@ -25,7 +25,7 @@
 
 #ifdef __KERNEL__
 #include <linux/types.h>
-#else
+#elif !defined(__bpf__) /* BPF C (core/dif/dif_agg.h): dt_bpf_abi.h has the types */
 #include <stdint.h>
 #endif
 
@@ -113,7 +113,8 @@
  *                         bits  [3] high 64 bits (unsigned 128-bit)
  *   quantize              DTRACE_QUANTIZE_NBUCKETS counts
  *   lquantize             levels + 2 counts (underflow, levels, overflow)
- *   llquantize            dtrace_llquantize_nbuckets() counts
+ *   llquantize            dif_agg_nwords() counts (core/dif/dif_agg.h, the
+ *                         arithmetic of every layout here)
  */
 #define DTRACE_QUANTIZE_NBUCKETS	(((sizeof(uint64_t) * 8) - 1) * 2 + 1)	/* 127 */
 #define DTRACE_QUANTIZE_ZEROBUCKET	((sizeof(uint64_t) * 8) - 1)		/* 63 */

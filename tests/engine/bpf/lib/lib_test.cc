@@ -4,9 +4,11 @@
 // lib_test.bpf.o (raw_tp wrappers, built at build time) loaded with
 // libbpf, each function run with BPF_PROG_TEST_RUN on CPU 0 and its
 // result read back from dt_mem. Expectations are the DIF interpreter's
-// (tests/dif/dif_vectors.c rows, dif_subr.c) and the user engine's bucket
-// functions (aggregate.cc). Skips with the reason when bpf() is refused.
-#include "aggregate.hpp"
+// (tests/dif/dif_vectors.c rows, dif_subr.c) and, for the bucket indexes,
+// illumos' algorithms written out (tests/dif/dif_agg_reference.hpp): the
+// library compiles core/dif/dif_agg.h for BPF. Skips with the reason when
+// bpf() is refused.
+#include "dif_agg_reference.hpp"
 #include "lib_fixture.hpp"
 
 namespace {
@@ -175,7 +177,7 @@ TEST(BpfLib, Buckets)
 {
 	NEED_LIB();
 	auto &l = L();
-	using namespace dt::engines::user;
+	using namespace dt::test::agg_ref;
 	std::vector<int64_t> vals = {0, 1, -1, 2, 3, 4, 7, 8, 1000, -1000, INT64_MAX, INT64_MIN,
 				     INT64_MIN + 1, 1ll << 62, -(1ll << 62), (1ll << 62) - 1};
 	for (int s = 0; s < 63; s++) {
@@ -184,18 +186,18 @@ TEST(BpfLib, Buckets)
 		vals.push_back((1ll << s) + 1);
 	}
 	for (int64_t v : vals) {
-		EXPECT_EQ(l.run("t_qbin", {static_cast<uint64_t>(v)}), quantize_bucket(v)) << v;
+		EXPECT_EQ(l.run("t_qbin", {static_cast<uint64_t>(v)}), quantize(v)) << v;
 		EXPECT_EQ(l.run("t_lqbin", {static_cast<uint64_t>(v), 0, 10, 10}),
-			  lquantize_bucket(0, 10, 10, v))
+			  lquantize(0, 10, 10, v))
 			<< v;
 		EXPECT_EQ(l.run("t_lqbin", {static_cast<uint64_t>(v), static_cast<uint64_t>(-50), 7, 20}),
-			  lquantize_bucket(-50, 7, 20, v))
+			  lquantize(-50, 7, 20, v))
 			<< v;
 		EXPECT_EQ(l.run("t_llqbin", {static_cast<uint64_t>(v), 10, 0, 6, 20}),
-			  llquantize_bucket(10, 0, 6, 20, v))
+			  llquantize(10, 0, 6, 20, v))
 			<< v;
 		EXPECT_EQ(l.run("t_llqbin", {static_cast<uint64_t>(v), 2, 2, 20, 4}),
-			  llquantize_bucket(2, 2, 20, 4, v))
+			  llquantize(2, 2, 20, 4, v))
 			<< v;
 	}
 }
