@@ -26,6 +26,11 @@
 
 #include "dtrace_impl.h"
 
+#include <uapi/dtrace/abi_sizes.h>
+#include <uapi/dtrace/actions.h>
+#include <uapi/dtrace/dif.h>
+#include <uapi/dtrace/ioctl.h>
+
 bool dtrace_attached;
 
 static int dtrace_open(struct inode *inode, struct file *file)
@@ -279,9 +284,19 @@ static struct miscdevice dtrace_misc = {
 	.mode = 0600,
 };
 
+/* The structs userspace hands us have the sizes both sides were built for. */
+static void __init dtrace_abi_check(void)
+{
+#define DTRACE_ABI_CHECK(type, size) BUILD_BUG_ON(sizeof(type) != (size));
+	DTRACE_ABI_SIZES(DTRACE_ABI_CHECK)
+#undef DTRACE_ABI_CHECK
+}
+
 static int __init dtrace_init(void)
 {
 	int err;
+
+	dtrace_abi_check();
 
 	err = dtrace_registry_init();
 	if (err)

@@ -2,12 +2,27 @@
 // /dev/dtrace's ioctls for the kmod engine (see device.hpp).
 #include "device.hpp"
 
+extern "C" {
+#include <uapi/dtrace/abi_sizes.h>
+#include <uapi/dtrace/actions.h>
+#include <uapi/dtrace/dif.h>
+#include <uapi/dtrace/ioctl.h>
+}
+
 #include <fcntl.h>
 #include <sys/ioctl.h>
 #include <unistd.h>
 
 #include <cerrno>
 #include <cstring>
+
+
+// The structs we hand dtrace.ko have the sizes it was built for (its
+// BUILD_BUG_ON()s check the same list, uapi/dtrace/abi_sizes.h).
+#define DTRACE_ABI_CHECK(type, size) \
+	static_assert(sizeof(type) == (size), #type " changed size: update the ABI");
+DTRACE_ABI_SIZES(DTRACE_ABI_CHECK)
+#undef DTRACE_ABI_CHECK
 
 namespace dt::kmod {
 

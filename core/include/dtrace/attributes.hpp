@@ -4,9 +4,13 @@
 // `dtrace -lv` prints them.
 #pragma once
 
+#include <dtrace/api.hpp>
+
 #include <dtrace/plugin.h>
 
 #include <string_view>
+
+DT_API_BEGIN
 
 namespace dt {
 
@@ -18,3 +22,5 @@ namespace dt {
 [[nodiscard]] dt_attribute_t attr_min(dt_attribute_t a, dt_attribute_t b);
 
 } // namespace dt
+
+DT_API_END

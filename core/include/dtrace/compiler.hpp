@@ -9,6 +9,8 @@
 // warnings go to settings::warn.
 #pragma once
 
+#include <dtrace/api.hpp>
+
 #include <dtrace/error.hpp>
 #include <dtrace/program.hpp>
 
@@ -19,6 +21,8 @@
 #include <stdexcept>
 #include <string>
 #include <vector>
+
+DT_API_BEGIN
 
 namespace dt {
 class provider_registry;
@@ -94,3 +98,5 @@ private:
 [[nodiscard]] std::string disassemble(const program &p);
 
 } // namespace dt::compiler
+
+DT_API_END

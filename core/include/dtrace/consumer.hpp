@@ -15,6 +15,8 @@
 // no pointer into the buffers it is given.
 #pragma once
 
+#include <dtrace/api.hpp>
+
 #include <dtrace/engine.hpp>
 #include <dtrace/program.hpp>
 
@@ -23,6 +25,8 @@
 #include <memory>
 #include <optional>
 #include <vector>
+
+DT_API_BEGIN
 
 namespace dt {
 
@@ -67,3 +71,5 @@ private:
 };
 
 } // namespace dt
+
+DT_API_END

@@ -22,6 +22,8 @@
 // and fires dtrace:::ERROR (whose clauses, if any, record normally).
 #pragma once
 
+#include <dtrace/api.hpp>
+
 #include <dtrace/error.hpp>
 #include <dtrace/probe_desc.hpp>
 #include <dtrace/program.hpp>
@@ -36,6 +38,8 @@
 #include <string_view>
 #include <utility>
 #include <vector>
+
+DT_API_BEGIN
 
 namespace dt {
 
@@ -199,3 +203,5 @@ struct kernel_probe {
 							 const probe_desc &d);
 
 } // namespace dt
+
+DT_API_END

@@ -17,8 +17,12 @@
 // at the plugin loader.
 #pragma once
 
+#include <dtrace/api.hpp>
+
 #include <stdexcept>
 #include <string>
+
+DT_API_BEGIN
 
 namespace dt {
 
@@ -44,3 +48,5 @@ private:
 };
 
 } // namespace dt
+
+DT_API_END

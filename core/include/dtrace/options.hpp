@@ -44,12 +44,16 @@
 // engine's 1 ms aggrate floor) is the engine's to apply on top.
 #pragma once
 
+#include <dtrace/api.hpp>
+
 #include <cstdint>
 #include <map>
 #include <span>
 #include <stdexcept>
 #include <string>
 #include <string_view>
+
+DT_API_BEGIN
 
 namespace dt {
 
@@ -142,3 +146,5 @@ struct resolved_options {
 [[nodiscard]] resolved_options resolve_options(const std::map<std::string, std::string> &opts);
 
 } // namespace dt
+
+DT_API_END

@@ -9,8 +9,12 @@
 // last field given at the provider, module and function respectively.
 #pragma once
 
+#include <dtrace/api.hpp>
+
 #include <string>
 #include <string_view>
+
+DT_API_BEGIN
 
 namespace dt {
 
@@ -47,3 +51,5 @@ enum class desc_kind { provider, mod, func, name };
 				std::string_view name);
 
 } // namespace dt
+
+DT_API_END

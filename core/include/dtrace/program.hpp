@@ -28,6 +28,8 @@
 // aggregation::key_offsets).
 #pragma once
 
+#include <dtrace/api.hpp>
+
 #include <dtrace/probe_desc.hpp>
 
 extern "C" {
@@ -40,6 +42,8 @@ extern "C" {
 #include <optional>
 #include <string>
 #include <vector>
+
+DT_API_BEGIN
 
 namespace dt {
 
@@ -184,3 +188,5 @@ struct program {
 };
 
 } // namespace dt
+
+DT_API_END

@@ -19,6 +19,8 @@
 // warning callback, and the plugin is skipped; the registry stays usable.
 #pragma once
 
+#include <dtrace/api.hpp>
+
 #include <dtrace/plugin.h>
 #include <dtrace/probe_desc.hpp>
 
@@ -30,6 +32,8 @@
 #include <optional>
 #include <string>
 #include <vector>
+
+DT_API_BEGIN
 
 namespace dt {
 
@@ -135,3 +139,5 @@ private:
 };
 
 } // namespace dt
+
+DT_API_END

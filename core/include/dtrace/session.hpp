@@ -31,6 +31,8 @@
 // (dtrace/error.hpp) with DTrace's message, which the caller prefixes.
 #pragma once
 
+#include <dtrace/api.hpp>
+
 #include <dtrace/compiler.hpp>
 #include <dtrace/engine.hpp>
 #include <dtrace/error.hpp>
@@ -44,6 +46,8 @@
 #include <optional>
 #include <string>
 #include <vector>
+
+DT_API_BEGIN
 
 namespace dt {
 
@@ -195,3 +199,5 @@ private:
 };
 
 } // namespace dt
+
+DT_API_END

@@ -8,7 +8,7 @@ dtrace_add_gtest(bpf_translate_tests
     ${CMAKE_CURRENT_LIST_DIR}/translate_vectors_test.cc
     ${CMAKE_CURRENT_LIST_DIR}/translate_ctx_test.cc
     ${dt_bpf_tr_dir}/maps.cc
-  LIBS libdtrace dif_vectors PkgConfig::LIBBPF LABELS host)
+  LIBS dtrace_core dif_vectors PkgConfig::LIBBPF LABELS host)
 target_include_directories(bpf_translate_tests PRIVATE ${dt_bpf_tr_dir}
   ${PROJECT_SOURCE_DIR}/tests/dif ${PROJECT_SOURCE_DIR}/core/dif
   ${PROJECT_SOURCE_DIR}/core/engine/user)
