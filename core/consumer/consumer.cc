@@ -5,6 +5,8 @@
 // DTrace's output; finish() is what dtrace(1) prints once tracing stopped.
 #include "internal.hpp"
 
+#include <dtrace/options.hpp>
+
 #include <unistd.h>
 
 #include <cstdlib>
@@ -81,11 +83,14 @@ const fmt::format &state::format_of(const action &a)
 	return formats.emplace(&a, std::move(f)).first->second;
 }
 
-// The options that change output (illumos dt_options.c names). Boolean
-// options are set by "" or any value but "0"/"no"/"off"... as dtrace -x.
+// The options that change output (illumos dt_options.c names). A flag is
+// on unless dt_opt_runtime()'s negative words left it unset (the option
+// table's option_unsets(); "0" sets it, as in illumos, where only
+// DTRACEOPT_UNSET is off): the same reading as the compiler and the
+// session give the program's options.
 bool state::set_option(const std::string &name, const std::string &value)
 {
-	bool on = value != "0" && value != "no" && value != "off" && value != "false";
+	bool on = !option_unsets(name, value);
 	auto num = [&]() { return static_cast<int>(std::strtol(value.c_str(), nullptr, 0)); };
 	if (name == "quiet")
 		opt.quiet = on;
