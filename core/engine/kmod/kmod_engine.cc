@@ -130,9 +130,8 @@ void kmod_engine::fail(const std::string &what, int err)
 // name (the plugins' kmod tables, plugin.h dt_plugin_kmod_ops_t).
 void kmod_engine::load_modules()
 {
-	std::string why;
-	if (!dt::kmod::ensure_core(why))
-		throw engine_error(why);
+	if (std::optional<error> e = dt::kmod::ensure_core())
+		throw engine_error(e->what(), e->code());
 	provider_registry &reg = registry();
 	std::set<std::string> done;
 	for (uint32_t ci = 0; ci < prog_.clauses.size(); ci++) {
@@ -158,8 +157,8 @@ void kmod_engine::load_modules()
 				std::string mod = ops.kmod->module;
 				if (!done.insert(mod).second)
 					continue;
-				if (!dt::kmod::load_module(mod, why))
-					throw engine_error(why);
+				if (std::optional<error> e = dt::kmod::load_module(mod))
+					throw engine_error(e->what(), e->code());
 			}
 		}
 	}
@@ -441,10 +440,7 @@ std::unique_ptr<engine> make_kmod_engine(const engine_settings &s)
 
 std::optional<error> kmod_engine_refusal()
 {
-	std::string why;
-	if (dt::kmod::ensure_core(why))
-		return std::nullopt;
-	return error(errc::unsupported, why);
+	return dt::kmod::ensure_core();
 }
 
 } // namespace dt

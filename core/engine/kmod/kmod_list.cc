@@ -29,9 +29,8 @@ template <size_t N> bool put(char (&field)[N], const std::string &s)
 // no kernel module is skipped: the kernel then has no such probes.
 void load_modules(provider_registry &reg, const std::string &provider_glob)
 {
-	std::string why;
-	if (!kmod::ensure_core(why))
-		throw engine_error(why);
+	if (std::optional<error> e = kmod::ensure_core())
+		throw engine_error(e->what(), e->code());
 	if (provider_glob.empty())
 		reg.load_all();
 	else
@@ -43,8 +42,8 @@ void load_modules(provider_registry &reg, const std::string &provider_glob)
 		if (!DT_ABI_HAS(&ops, kmod) || ops.kmod == nullptr ||
 		    !DT_ABI_HAS(ops.kmod, module) || ops.kmod->module == nullptr)
 			continue;
-		if (!kmod::load_module(ops.kmod->module, why))
-			throw engine_error(why);
+		if (std::optional<error> e = kmod::load_module(ops.kmod->module))
+			throw engine_error(e->what(), e->code());
 	}
 }
 

@@ -72,10 +72,11 @@ bool module_loaded(const std::string &name)
 	return stat(("/sys/module/" + name).c_str(), &sb) == 0 && S_ISDIR(sb.st_mode);
 }
 
-bool load_module(const std::string &name, std::string &why)
+std::optional<error> load_module(const std::string &name)
 {
 	if (module_loaded(name))
-		return true;
+		return std::nullopt;
+	const std::string head = "cannot load module " + name + ": ";
 	std::vector<std::string> dirs = module_search_path();
 	std::string file;
 	for (const std::string &d : dirs) {
@@ -89,48 +90,43 @@ bool load_module(const std::string &name, std::string &why)
 		std::string list;
 		for (const std::string &d : dirs)
 			list += (list.empty() ? "" : ", ") + d;
-		why = "cannot load module " + name + ": no " + name + ".ko in " + list +
-		      " (set DTRACE_KMOD_DIR)";
-		return false;
+		return error(errc::unsupported,
+			     head + "no " + name + ".ko in " + list + " (set DTRACE_KMOD_DIR)");
 	}
 	int fd = open(file.c_str(), O_RDONLY | O_CLOEXEC);
-	if (fd < 0) {
-		why = "cannot load module " + name + ": " + file + ": " + std::strerror(errno);
-		return false;
-	}
+	if (fd < 0)
+		return error(errc::io, head + file + ": " + std::strerror(errno));
 	long rc = syscall(SYS_finit_module, fd, "", 0);
 	int err = rc == 0 ? 0 : errno;
 	close(fd);
 	if (err == 0 || err == EEXIST)
-		return true;
+		return std::nullopt;
 	if (err == ENOSYS)
-		why = "cannot load module " + name +
-		      ": this kernel cannot load modules (finit_module: " + std::strerror(err) +
-		      ")";
-	else if (err == EPERM)
-		why = "cannot load module " + name + ": DTrace requires additional privileges";
-	else
-		why = "cannot load module " + name + ": " + file + ": " + std::strerror(err);
-	return false;
+		return error(errc::unsupported, head + "this kernel cannot load modules (finit_module: " +
+							std::strerror(err) + ")");
+	if (err == EPERM)
+		return error(errc::privilege, head + "DTrace requires additional privileges");
+	return error(errc::io, head + file + ": " + std::strerror(err));
 }
 
-bool ensure_core(std::string &why)
+std::optional<error> ensure_core()
 {
 	struct stat sb {};
 	if (stat(k_device_path, &sb) == 0)
-		return true;
-	if (!module_loaded(k_core) && !load_module(k_core, why))
-		return false;
+		return std::nullopt;
+	if (!module_loaded(k_core))
+		if (std::optional<error> e = load_module(k_core))
+			return e;
 	// devtmpfs creates the node as the misc device registers; allow a
 	// moment for a slow (emulated) machine.
 	for (int i = 0; i < 100; i++) {
 		if (stat(k_device_path, &sb) == 0)
-			return true;
+			return std::nullopt;
 		std::this_thread::sleep_for(std::chrono::milliseconds(20));
 	}
-	why = std::string("module ") + k_core + " is loaded but " + k_device_path +
-	      " does not exist (is devtmpfs mounted on /dev?)";
-	return false;
+	return error(errc::unsupported, std::string("module ") + k_core + " is loaded but " +
+						k_device_path +
+						" does not exist (is devtmpfs mounted on /dev?)");
 }
 
 } // namespace dt::kmod

@@ -18,6 +18,9 @@
 // modules do; rmmod works once no consumer uses them.
 #pragma once
 
+#include <dtrace/error.hpp>
+
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -29,17 +32,18 @@ namespace dt::kmod {
 // Is the module loaded (or built in)? /sys/module/<name> exists.
 [[nodiscard]] bool module_loaded(const std::string &name);
 
-// Load <name>.ko unless loaded. False with `why` in DTrace's manner:
+// Load <name>.ko unless loaded: nullopt, else why not, in DTrace's manner
+// (errc::unsupported, errc::privilege or errc::io):
 //   "cannot load module dtrace: this kernel cannot load modules
 //    (finit_module: Function not implemented)"       no CONFIG_MODULES
 //   "cannot load module dtrace: DTrace requires additional privileges"
 //   "cannot load module dtrace: no dtrace.ko in DIR, DIR (set DTRACE_KMOD_DIR)"
 //   "cannot load module dtrace: DIR/dtrace.ko: <strerror>"  (e.g. a module
 //    built for another kernel: Exec format error / Invalid argument)
-[[nodiscard]] bool load_module(const std::string &name, std::string &why);
+[[nodiscard]] std::optional<error> load_module(const std::string &name);
 
 // /dev/dtrace exists, loading dtrace.ko first if it does not (and then
-// waiting briefly for devtmpfs to create the node). False with `why`.
-[[nodiscard]] bool ensure_core(std::string &why);
+// waiting briefly for devtmpfs to create the node): nullopt, else why not.
+[[nodiscard]] std::optional<error> ensure_core();
 
 } // namespace dt::kmod
