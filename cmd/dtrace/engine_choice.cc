@@ -3,29 +3,6 @@
 #include "engine_choice.hpp"
 
 namespace dt::cli {
-namespace {
-
-// Can the user engine run this probe? (Its enable() refuses the rest;
-// the profile plugin's cookie has bit 63 set for tick-N.)
-bool user_runs(const probe &p)
-{
-	if (p.desc.provider == "dtrace")
-		return true;
-	return p.desc.provider == "profile" && p.desc.name.starts_with("tick-") &&
-	       (p.cookie >> 63) != 0;
-}
-
-// Does the probe's provider have a kernel half (plugin.h kmod table)?
-bool has_kmod(const probe &p)
-{
-	if (p.prov == nullptr)
-		return false;
-	const dt_plugin_ops_t &ops = p.prov->ops();
-	return DT_ABI_HAS(&ops, kmod) && ops.kmod != nullptr && DT_ABI_HAS(ops.kmod, module) &&
-	       ops.kmod->module != nullptr;
-}
-
-} // namespace
 
 std::optional<engine_kind> parse_engine(const std::string &v, std::string &why)
 {
@@ -79,9 +56,11 @@ engine_decision choose_engine(engine_kind asked, const program &p, provider_regi
 	for (const clause &c : p.clauses)
 		for (const probe_desc &desc : c.descs)
 			for (const probe *pr : reg.match(desc)) {
-				if (user_runs(*pr))
+				// The provider says which engines can run it.
+				probe_fire f = reg.fire(*pr);
+				if (f.runs_on(DT_ENGINE_USER))
 					continue;
-				kmod_all = kmod_all && has_kmod(*pr);
+				kmod_all = kmod_all && f.runs_on(DT_ENGINE_KMOD);
 				if (!kernel) {
 					kernel = true;
 					first = pr->desc.str();

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 // `dtrace -l` and `dtrace -lv`, in illumos dtrace(1M)'s layout:
 //   oprintf("%5s %10s %17s %33s %s\n", "ID", "PROVIDER", ...)
-// and, with -v, print_probe_info()'s attribute and argument blocks.
+// and, with -v, print_probe_info()'s attribute and argument blocks, then
+// ours: the engines that can run the probe ("Engines", user bpf kmod).
 //
 // With -x engine=kmod the probes are the kernel's (kmod_list_probes():
 // dtrace.ko's ids, on-demand probes created by the listing), described
@@ -30,9 +31,11 @@ void print_attr_block(FILE *out, const char *title, dt_attribute_t a)
 }
 
 // One probe: its row and, with -v, the attributes of its provider (pa;
-// NULL: unknown) and its arguments.
-void print_row(FILE *out, uint32_t id, const probe_desc &d, bool verbose,
-	       const dt_pattr_t *pa, const std::vector<arg_desc> &args)
+// NULL: unknown), its arguments and the engines that can run it
+// (DT_ENGINE_*, as its provider describes it: not in illumos, whose one
+// engine runs everything).
+void print_row(FILE *out, uint32_t id, const probe_desc &d, bool verbose, const dt_pattr_t *pa,
+	       const std::vector<arg_desc> &args, uint32_t engines = 0)
 {
 	std::fprintf(out, "%5u %10s %17s %33s %s\n", id, d.provider.c_str(), d.mod.c_str(),
 		     d.func.c_str(), d.name.c_str());
@@ -53,7 +56,14 @@ void print_row(FILE *out, uint32_t id, const probe_desc &d, bool verbose,
 			     a.d_type().empty() ? "(unknown)" : a.d_type().c_str());
 	if (args.empty())
 		std::fprintf(out, "\t\tNone\n");
-	std::fprintf(out, "\n");
+	std::fprintf(out, "\n\tEngines\n\t\t");
+	const char *sep = "";
+	for (uint32_t bit : {DT_ENGINE_USER, DT_ENGINE_BPF, DT_ENGINE_KMOD})
+		if ((engines & bit) != 0) {
+			std::fprintf(out, "%s%s", sep, engine_bit_name(bit));
+			sep = " ";
+		}
+	std::fprintf(out, "%s\n\n", *sep == '\0' ? "None" : "");
 }
 
 // A kernel probe (kmod engine), described by the plugin probe of the same
@@ -66,11 +76,14 @@ void print_kernel_probe(FILE *out, const kernel_probe &k, bool verbose, provider
 	}
 	for (const probe *p : reg.match(k.desc))
 		if (p->desc == k.desc) {
-			print_row(out, k.id, k.desc, true, &p->prov->ops().attr, reg.args(*p));
+			print_row(out, k.id, k.desc, true, &p->prov->ops().attr, reg.args(*p),
+				  reg.fire(*p).engines);
 			return;
 		}
+	// The kernel has it, so the kmod engine runs it.
 	const provider *prov = reg.find_provider(k.desc.provider);
-	print_row(out, k.id, k.desc, true, prov != nullptr ? &prov->ops().attr : nullptr, {});
+	print_row(out, k.id, k.desc, true, prov != nullptr ? &prov->ops().attr : nullptr, {},
+		  DT_ENGINE_KMOD);
 }
 
 bool kmod_asked(const options &o)
@@ -83,8 +96,11 @@ bool kmod_asked(const options &o)
 
 void print_probe(FILE *out, const probe &p, bool verbose, provider_registry &reg)
 {
-	print_row(out, p.id, p.desc, verbose, &p.prov->ops().attr,
-		  verbose ? reg.args(p) : std::vector<arg_desc>{});
+	if (!verbose) {
+		print_row(out, p.id, p.desc, false, nullptr, {});
+		return;
+	}
+	print_row(out, p.id, p.desc, true, &p.prov->ops().attr, reg.args(p), reg.fire(p).engines);
 }
 
 // The probe description part of a -n/-P/-m/-f argument: DTrace allows a

@@ -200,19 +200,22 @@ void bpf_engine::match(provider_registry &reg)
 				throw engine_error("probe description " + d.str() +
 						   " does not match any probes");
 			for (const probe *pr : probes) {
+				probe_fire f = reg.fire(*pr);
 				enabled_probe ep;
 				ep.epid = static_cast<uint32_t>(eps_.size() + 1);
 				ep.probe_id = pr->id;
 				ep.probe = pr->desc;
 				ep.clause = ci;
+				ep.flow = f.flow;
+				ep.flow_syscall = f.syscall;
 				eps_.push_back(ep);
 				const probe_desc &pd = pr->desc;
-				if (pd.provider == "dtrace") {
-					if (pd.name == "BEGIN")
+				if (f.kind == fire_kind::consumer) {
+					if (f.consumer == consumer_probe::begin)
 						begin_.push_back(ep.epid);
-					else if (pd.name == "END")
+					else if (f.consumer == consumer_probe::end)
 						end_.push_back(ep.epid);
-					else if (pd.name == "ERROR")
+					else if (f.consumer == consumer_probe::error)
 						error_.push_back(ep.epid);
 					continue;
 				}

@@ -40,6 +40,11 @@ struct enabled_probe {
 	uint32_t probe_id = 0; // the registry's probe id
 	probe_desc probe;      // full names of the probe
 	uint32_t clause = 0;   // index into program::clauses
+	// For -F (flowindent), from the provider's description of the probe
+	// (dt::probe_fire flow and syscall): entry/return, and whether the
+	// boundary is a system call's (=> <=) rather than a function's (-> <-).
+	probe_flow flow = probe_flow::none;
+	bool flow_syscall = false;
 };
 
 struct agg_data {
