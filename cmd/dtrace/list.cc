@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 // `dtrace -l` and `dtrace -lv`, in illumos dtrace(1M)'s layout:
 //   oprintf("%5s %10s %17s %33s %s\n", "ID", "PROVIDER", ...)
-// and, with -v, print_probe_info()'s attribute and argument blocks.
+// and, with -v, print_probe_info()'s attribute and argument blocks, then
+// ours: the engines that can run the probe ("Engines", user bpf kmod).
 //
 // The session lists (session.list(): each piece compiled, then the probes
 // it matches; the kernel's with -x engine=kmod); this prints.
@@ -27,8 +28,10 @@ void print_attr_block(FILE *out, const char *title, dt_attribute_t a)
 	std::fprintf(out, "\t\tDependency Class: %s\n", class_name(a.klass).data());
 }
 
-// One probe: its row and, with -v, the attributes of its provider and its
-// arguments (a kernel probe no plugin describes has none).
+// One probe: its row and, with -v, the attributes of its provider, its
+// arguments (a kernel probe no plugin describes has none) and the engines
+// that can run it (DT_ENGINE_*, as its provider describes it: not in
+// illumos, whose one engine runs everything; a kernel probe, kmod).
 void print_probe(FILE *out, const listed_probe &l, bool verbose, provider_registry &reg)
 {
 	const probe_desc &d = l.desc;
@@ -53,7 +56,15 @@ void print_probe(FILE *out, const listed_probe &l, bool verbose, provider_regist
 			     a.d_type().empty() ? "(unknown)" : a.d_type().c_str());
 	if (args.empty())
 		std::fprintf(out, "\t\tNone\n");
-	std::fprintf(out, "\n");
+	uint32_t engines = l.p != nullptr ? reg.fire(*l.p).engines : DT_ENGINE_KMOD;
+	std::fprintf(out, "\n\tEngines\n\t\t");
+	const char *sep = "";
+	for (uint32_t bit : {DT_ENGINE_USER, DT_ENGINE_BPF, DT_ENGINE_KMOD})
+		if ((engines & bit) != 0) {
+			std::fprintf(out, "%s%s", sep, engine_bit_name(bit));
+			sep = " ";
+		}
+	std::fprintf(out, "%s\n\n", *sep == '\0' ? "None" : "");
 }
 
 int failed(FILE *out, const std::string &msg)

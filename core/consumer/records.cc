@@ -385,22 +385,18 @@ void do_freopen(state &st, const std::string &name, const enabled_probe &ep)
 	::close(fd);
 }
 
-// dt_flowindent(): the prefix and indent of a firing with -F. An entry
-// right after another ECB of the same probe, or a return right before one,
-// does not move the indent (the same probe enabled twice).
+// dt_flowindent(): the prefix and indent of a firing with -F. The probe's
+// flow is its provider's word (enabled_probe::flow). An entry right after
+// another ECB of the same probe, or a return right before one, does not
+// move the indent (the same probe enabled twice).
 std::string flow_name(state &st, const enabled_probe &ep, uint32_t next_epid)
 {
 	const auto &pd = ep.probe;
-	auto ends = [](const std::string &n, const std::string &w) {
-		auto p = n.rfind(w);
-		return p != std::string::npos && p + w.size() == n.size() &&
-		       (p == 0 || n[p - 1] == '-');
-	};
-	bool sys = pd.provider == "syscall";
+	bool sys = ep.flow_syscall;
 	int flow = 0; // 1 entry, 2 return
-	if (ends(pd.name, "entry"))
+	if (ep.flow == probe_flow::entry)
 		flow = 1;
-	else if (ends(pd.name, "return"))
+	else if (ep.flow == probe_flow::ret)
 		flow = 2;
 	if (flow == 1 && st.last_epid != DTRACE_EPIDNONE && st.last_epid != ep.epid) {
 		const enabled_probe *last = st.ep(st.last_epid);

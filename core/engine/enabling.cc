@@ -28,13 +28,17 @@ enabling match_program(const program &p, provider_registry &reg)
 				ep.probe_id = pr->id;
 				ep.probe = pr->desc;
 				ep.clause = ci;
+				probe_fire f = reg.fire(*pr);
+				ep.flow = f.flow;
+				ep.flow_syscall = f.syscall;
 				en.eps.push_back(std::move(ep));
 				en.probes.push_back(pr);
+				en.fires.push_back(std::move(f));
 				en.matched[ci]++;
 			}
 		}
 	}
-	DT_ASSERT(en.eps.size() == en.probes.size());
+	DT_ASSERT(en.eps.size() == en.probes.size() && en.eps.size() == en.fires.size());
 	return en;
 }
 

@@ -6,12 +6,15 @@
 // bpf engine (attach): all three are DT_BPF_ATTACH_CONSUMER, fired by the
 // consumer itself (BEGIN before tracing starts, END after it stops, ERROR
 // where a fault is reported) rather than by a kernel event.
+//
+// fires: DT_FIRE_CONSUMER (BEGIN, END, ERROR), on every engine.
 #include "plugin_internal.hpp"
 
 #include <dtrace/plugin.hpp>
 
 #include <cerrno>
 #include <cstring>
+#include <iterator>
 
 namespace dt::detail {
 namespace {
@@ -20,7 +23,7 @@ constexpr const char *k_probes[] = {"BEGIN", "END", "ERROR"};
 
 int dtrace_probes(void *, const dt_probe_query_t *, dt_probe_cb cb, void *arg)
 {
-	for (uint64_t i = 0; i < 3; i++) {
+	for (uint64_t i = 0; i < std::size(k_probes); i++) {
 		dt_probe_info_t p = {sizeof(p), "dtrace", "", "", k_probes[i], i};
 		if (cb(arg, &p))
 			break;
@@ -42,6 +45,22 @@ int dtrace_bpf_attach(void *, const dt_probe_info_t *p, dt_bpf_attach_t *out)
 		if (std::strcmp(p->name, name) == 0) {
 			dt::sdk::give_attach(out,
 					     dt::sdk::bpf_attach_desc(DT_BPF_ATTACH_CONSUMER));
+			return 0;
+		}
+	return -ENOENT;
+}
+
+constexpr int32_t k_consumer[] = {DT_CONSUMER_BEGIN, DT_CONSUMER_END, DT_CONSUMER_ERROR};
+static_assert(std::size(k_consumer) == std::size(k_probes));
+
+int dtrace_fires(void *, const dt_probe_info_t *p, dt_probe_fire_t *out)
+{
+	for (size_t i = 0; i < std::size(k_probes); i++)
+		if (std::strcmp(p->name, k_probes[i]) == 0) {
+			dt_probe_fire_t f = dt::sdk::fire_desc(
+				DT_FIRE_CONSUMER, DT_ENGINE_USER | DT_ENGINE_BPF | DT_ENGINE_KMOD);
+			f.consumer = k_consumer[i];
+			dt::sdk::give_fire(out, f);
 			return 0;
 		}
 	return -ENOENT;
@@ -71,7 +90,13 @@ const dt_plugin_ops_t k_dtrace_ops = {
 	.probe_args = dtrace_args,
 	.kmod = nullptr,
 	.bpf = &k_dtrace_bpf_ops,
+	.fires = dtrace_fires,
 };
+
+dt_probe_info_t info_of(const probe &p)
+{
+	return {sizeof(dt_probe_info_t), "dtrace", "", "", p.desc.name.c_str(), p.cookie};
+}
 
 class dtrace_provider final : public provider {
 public:
@@ -95,9 +120,15 @@ public:
 	{
 		std::memset(&out, 0, sizeof(out));
 		out.sz = sizeof(out);
-		dt_probe_info_t info = {sizeof(info), "dtrace", "", "", p.desc.name.c_str(),
-					p.cookie};
+		dt_probe_info_t info = info_of(p);
 		return dtrace_bpf_attach(nullptr, &info, &out);
+	}
+	int fires(const probe &p, dt_probe_fire_t &out) override
+	{
+		std::memset(&out, 0, sizeof(out));
+		out.sz = sizeof(out);
+		dt_probe_info_t info = info_of(p);
+		return dtrace_fires(nullptr, &info, &out);
 	}
 
 private:

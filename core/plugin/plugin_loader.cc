@@ -30,6 +30,13 @@ std::string describe_exception(const std::exception_ptr &e)
 	}
 }
 
+// The probe as the plugin reported it; valid while `p` lives.
+dt_probe_info_t info_of(const probe &p)
+{
+	return {sizeof(dt_probe_info_t), p.desc.provider.c_str(), p.desc.mod.c_str(),
+		p.desc.func.c_str(), p.desc.name.c_str(), p.cookie};
+}
+
 class plugin_provider final : public provider {
 public:
 	plugin_provider(std::string path, warning_fn warn)
@@ -174,9 +181,7 @@ public:
 		out.clear();
 		if (!ops_.probe_args)
 			return 0;
-		dt_probe_info_t info = {sizeof(info), p.desc.provider.c_str(),
-					p.desc.mod.c_str(), p.desc.func.c_str(),
-					p.desc.name.c_str(), p.cookie};
+		dt_probe_info_t info = info_of(p);
 		auto tramp = [](void *a, const dt_arg_desc_t *d) -> int {
 			auto *v = static_cast<std::vector<arg_desc> *>(a);
 			if (d == nullptr || d->sz < offsetof(dt_arg_desc_t, name))
@@ -209,13 +214,29 @@ public:
 								  sizeof(ops_.bpf->attach) ||
 		    ops_.bpf->attach == nullptr)
 			return -ENOSYS;
-		dt_probe_info_t info = {sizeof(info), p.desc.provider.c_str(),
-					p.desc.mod.c_str(), p.desc.func.c_str(),
-					p.desc.name.c_str(), p.cookie};
+		dt_probe_info_t info = info_of(p);
 		try {
 			return ops_.bpf->attach(state_, &info, &out);
 		} catch (...) {
 			warn_("provider plugin " + path_ + " threw in bpf attach(): " +
+			      describe_exception(std::current_exception()));
+			return -EIO;
+		}
+	}
+
+	int fires(const probe &p, dt_probe_fire_t &out) override
+	{
+		std::memset(&out, 0, sizeof(out));
+		out.sz = sizeof(out);
+		if (ops_.fires == nullptr)
+			return -ENOSYS;
+		dt_probe_info_t info = info_of(p);
+		try {
+			int rc = ops_.fires(state_, &info, &out);
+			out.sz = sizeof(out); // whatever the plugin wrote there
+			return rc;
+		} catch (...) {
+			warn_("provider plugin " + path_ + " threw in fires(): " +
 			      describe_exception(std::current_exception()));
 			return -EIO;
 		}

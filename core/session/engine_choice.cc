@@ -1,54 +1,23 @@
 // SPDX-License-Identifier: MIT
-// Choosing the engine (see engine_choice.hpp).
+// Choosing the engine (see engine_choice.hpp): from what each matched
+// probe's provider says of it (plugin.h dt_probe_fire_t, carried by the
+// front half), never from provider names.
 #include "engine_choice.hpp"
 
 namespace dt::detail {
-namespace {
 
-// Can the user engine run this probe? (Its enable() refuses the rest;
-// the profile plugin's cookie has bit 63 set for tick-N.)
-bool user_runs(const probe &p)
+std::optional<std::string> cannot_run(engine_kind k, const probe_fire &f)
 {
-	if (p.desc.provider == "dtrace")
-		return true;
-	return p.desc.provider == "profile" && p.desc.name.starts_with("tick-") &&
-	       (p.cookie >> 63) != 0;
-}
-
-// Does the probe's provider have a kernel half (plugin.h kmod table)?
-bool has_kmod(const probe &p)
-{
-	if (p.prov == nullptr)
-		return false;
-	const dt_plugin_ops_t &ops = p.prov->ops();
-	return DT_ABI_HAS(&ops, kmod) && ops.kmod != nullptr && DT_ABI_HAS(ops.kmod, module) &&
-	       ops.kmod->module != nullptr;
-}
-
-} // namespace
-
-std::optional<std::string> cannot_run(engine_kind k, const probe &p)
-{
+	uint32_t bit = 0;
 	switch (k) {
-	case engine_kind::user:
-		if (user_runs(p))
-			return std::nullopt;
-		return "the user engine runs only dtrace:::BEGIN, dtrace:::END, dtrace:::ERROR and "
-		       "profile:::tick-N";
-	case engine_kind::kmod:
-		if (p.prov != nullptr && std::string_view(p.prov->name()) == "dtrace")
-			return std::nullopt;
-		if (has_kmod(p))
-			return std::nullopt;
-		return std::string("provider ") + (p.prov ? p.prov->name() : "?") +
-		       " has no kernel module";
-	case engine_kind::bpf:
-		if (p.prov == nullptr || std::string_view(p.prov->name()) == "dtrace" ||
-		    (DT_ABI_HAS(&p.prov->ops(), bpf) && p.prov->ops().bpf != nullptr))
-			return std::nullopt;
-		return std::string("the ") + p.prov->name() + " provider does not support it";
+	case engine_kind::user: bit = DT_ENGINE_USER; break;
+	case engine_kind::bpf: bit = DT_ENGINE_BPF; break;
+	case engine_kind::kmod: bit = DT_ENGINE_KMOD; break;
 	default: return std::nullopt;
 	}
+	if (f.runs_on(bit))
+		return std::nullopt;
+	return std::string("its provider does not run it on the ") + engine_name(k) + " engine";
 }
 
 engine_decision choose_engine(engine_kind asked, const enabling &en)
@@ -73,13 +42,13 @@ engine_decision choose_engine(engine_kind asked, const enabling &en)
 	}
 	bool kernel = false, kmod_all = true;
 	std::string first;
-	for (const probe *pr : en.probes) {
-		if (!cannot_run(engine_kind::user, *pr))
+	for (size_t i = 0; i < en.probes.size(); i++) {
+		if (!cannot_run(engine_kind::user, en.fires[i]))
 			continue;
-		kmod_all = kmod_all && !cannot_run(engine_kind::kmod, *pr);
+		kmod_all = kmod_all && !cannot_run(engine_kind::kmod, en.fires[i]);
 		if (!kernel) {
 			kernel = true;
-			first = pr->desc.str();
+			first = en.probes[i]->desc.str();
 		}
 	}
 	if (!kernel) {

@@ -8,10 +8,11 @@
 //   -x engine=kmod    the kmod engine (dtrace.ko through /dev/dtrace; loads
 //                     the modules it needs: root)
 //   (default: auto)   the user engine when every probe the program matches
-//                     is one it runs (dtrace:::*, profile:::tick-N): same
+//                     is one it runs (its provider's description says
+//                     DT_ENGINE_USER: dtrace:::*, profile:::tick-N): same
 //                     output, no privileges, fastest start; else the kmod
-//                     engine when every such probe's provider has a kernel
-//                     module and /dev/dtrace exists or dtrace.ko loads;
+//                     engine when every such probe says DT_ENGINE_KMOD
+//                     and /dev/dtrace exists or dtrace.ko loads;
 //                     else the bpf engine when bpf() works here; else the
 //                     user engine, whose refusal names the probe it cannot
 //                     run.
@@ -30,9 +31,10 @@
 
 namespace dt::detail {
 
-// Can engine k run probe p, as far as can be told without building it?
-// nullopt if so, else why not (the capability query of the session).
-[[nodiscard]] std::optional<std::string> cannot_run(engine_kind k, const probe &p);
+// Can engine k run a probe that fires as `f` says (its provider's
+// description)? nullopt if so, else why not: the session's capability
+// query, answered without building the engine.
+[[nodiscard]] std::optional<std::string> cannot_run(engine_kind k, const probe_fire &f);
 
 // Decide for the probes the program matched (`en`, the front half).
 [[nodiscard]] engine_decision choose_engine(engine_kind asked, const enabling &en);

@@ -13,7 +13,8 @@
 // The demo application is the provider's kernel half, kernel/dtrace_hello.c
 // (dtrace_hello.ko, also built against the installed SDK): the kmod engine
 // loads it (k_kmod_ops) and it fires these probes. There is no bpf half
-// (the bpf table is NULL, which the consumer reports by name).
+// (the bpf table is NULL, which the consumer reports by name). fires()
+// says so per probe: DT_FIRE_SITE, the kmod engine only.
 //
 // dtrace/plugin.hpp, the SDK's optional C++ helpers, supplies guard() and
 // is_glob(). Its table_probe/report_table() suit a provider whose probes
@@ -118,6 +119,22 @@ int hello_probe_args(void *, const dt_probe_info_t *probe, dt_arg_cb cb, void *a
 	});
 }
 
+// How a probe fires: at its static site in the kernel half (the kmod
+// engine only); greet's entry and return are a function boundary (-F).
+int hello_fires(void *, const dt_probe_info_t *probe, dt_probe_fire_t *out)
+{
+	if (probe == nullptr || probe->cookie >= std::size(k_probes))
+		return -ENOENT;
+	const probe_spec &s = k_probes[probe->cookie];
+	dt_probe_fire_t f = dt::sdk::fire_desc(DT_FIRE_SITE, DT_ENGINE_KMOD, s.func);
+	if (std::strcmp(s.name, "entry") == 0)
+		f.flow = DT_FLOW_ENTRY;
+	else if (std::strcmp(s.name, "return") == 0)
+		f.flow = DT_FLOW_RETURN;
+	dt::sdk::give_fire(out, f);
+	return 0;
+}
+
 // The kernel half the kmod engine loads (<module>.ko from its module
 // directories, see docs/plugins.md); it registers provider "hello" too.
 const dt_plugin_kmod_ops_t k_kmod_ops = {
@@ -154,6 +171,7 @@ const dt_plugin_ops_t k_hello_ops = {
 	.probe_args = hello_probe_args,
 	.kmod = &k_kmod_ops,
 	.bpf = nullptr,
+	.fires = hello_fires,
 };
 
 } // namespace

@@ -86,16 +86,17 @@ static uint64_t dtrace_env_copystr(void *env, uint64_t addr, char *dst, uint64_t
 }
 
 /*
- * errno: the error of the system call returning (syscall:::return, whose
- * arg0 is the return value: -4095 .. -1 is an error), else 0. Linux keeps
- * no per-thread errno between calls as illumos' lwp_errno; the bpf engine
+ * errno: the error of the system call returning (a probe its provider
+ * created with DTRACE_PROBE_F_ERRNO_RETURN, syscall:::return, whose arg0 is
+ * the return value: -4095 .. -1 is an error), else 0. Linux keeps no
+ * per-thread errno between calls as illumos' lwp_errno; the bpf engine
  * gives the same.
  */
 static uint64_t dtrace_env_errno(const struct dtrace_mstate *ms)
 {
 	s64 rv = (s64)ms->args[0];
 
-	if (strcmp(ms->probe->prov->name, "syscall") || strcmp(ms->probe->name, "return"))
+	if (!(ms->probe->flags & DTRACE_PROBE_F_ERRNO_RETURN))
 		return 0;
 	return rv < 0 && rv >= -4095 ? (uint64_t)-rv : 0;
 }

@@ -92,6 +92,7 @@ struct dtrace_probe {
 	struct dtrace_provider *prov;
 	void *arg;
 	int aframes;
+	u32 flags;			/* DTRACE_PROBE_F_* */
 	char *mod, *func, *name;
 	struct dtrace_ecb __rcu *ecbs;	/* under dtrace_lock; RCU readers */
 	u32 necbs;

@@ -4,7 +4,8 @@
  * API Functions" and "DTrace Probe Management Functions").
  *
  *   Provider API   dtrace_register, dtrace_unregister, dtrace_invalidate,
- *                  dtrace_probe_create, dtrace_probe_lookup, dtrace_probe_arg
+ *                  dtrace_probe_create[_flags], dtrace_probe_lookup,
+ *                  dtrace_probe_arg
  *   Matching       dtrace_match_glob, dtrace_probe_matches, dtrace_probe_next,
  *                  dtrace_provide_all, dtrace_provider_find
  *   Module pins    dtrace_pins_open/close: one reference on every provider
@@ -475,11 +476,31 @@ dtrace_id_t dtrace_probe_create(dtrace_provider_id_t prov, const char *mod,
 				const char *func, const char *name, int aframes,
 				void *parg)
 {
+	return dtrace_probe_create_flags(prov, mod, func, name, aframes, parg, 0);
+}
+EXPORT_SYMBOL_GPL(dtrace_probe_create);
+
+/**
+ * dtrace_probe_create_flags() - create a probe with flags (contract 4a).
+ * @prov: the provider handle
+ * @mod: module name or NULL
+ * @func: function name or NULL
+ * @name: probe name
+ * @aframes: artificial frames
+ * @parg: per-probe data for the hooks
+ * @flags: DTRACE_PROBE_F_*
+ *
+ * Return: the probe id, or DTRACE_IDNONE.
+ */
+dtrace_id_t dtrace_probe_create_flags(dtrace_provider_id_t prov, const char *mod,
+				      const char *func, const char *name, int aframes,
+				      void *parg, u32 flags)
+{
 	struct dtrace_provider *pv = (struct dtrace_provider *)prov;
 	struct dtrace_probe *p;
 	u32 id;
 
-	if (!pv || !name || !name[0] || pv->defunct)
+	if (!pv || !name || !name[0] || pv->defunct || (flags & ~DTRACE_PROBE_F_ALL))
 		return DTRACE_IDNONE;
 	p = kzalloc(sizeof(*p), GFP_KERNEL);
 	if (!p)
@@ -492,6 +513,7 @@ dtrace_id_t dtrace_probe_create(dtrace_provider_id_t prov, const char *mod,
 	p->prov = pv;
 	p->arg = parg;
 	p->aframes = aframes;
+	p->flags = flags;
 
 	mutex_lock(&dtrace_lock);
 	if (xa_alloc(&dtrace_probes, &id, p, XA_LIMIT(1, INT_MAX), GFP_KERNEL)) {
@@ -506,7 +528,7 @@ fail:
 	dtrace_probe_free(p);
 	return DTRACE_IDNONE;
 }
-EXPORT_SYMBOL_GPL(dtrace_probe_create);
+EXPORT_SYMBOL_GPL(dtrace_probe_create_flags);
 
 /**
  * dtrace_probe_lookup() - find a probe of a provider (contract 5).

@@ -25,6 +25,9 @@
 // (CONFIG_KPROBES: the perf `kprobe` PMU or <tracefs>/kprobe_events).
 // Without them: -ENOTSUP, "fbt probes need kprobes or BPF trampolines,
 // which this kernel does not provide".
+//
+// fires: DT_FIRE_KPROBE on the function, flow entry or return (-F: -> and
+// <-); the bpf engine runs them (no kernel half yet).
 #include "btf_args.hpp"
 #include "function_source.hpp"
 
@@ -49,6 +52,7 @@ struct state {
 	std::optional<std::unordered_set<std::string>> blacklist;
 	bool logged_source = false;
 	std::string attach_target; // the last bpf attach()'s target
+	std::string fire_target;   // the last fires()'s target
 };
 
 // A query field compiled for the per-line test: "" (or absent) matches
@@ -190,6 +194,19 @@ int bpf_attach(state &s, const dt_probe_info_t *p, dt_bpf_attach_t *out)
 	return 0;
 }
 
+int fires(state &s, const dt_probe_info_t *p, dt_probe_fire_t *out)
+{
+	bool entry = std::strcmp(p->name, "entry") == 0;
+	if ((!entry && std::strcmp(p->name, "return") != 0) || *p->func == '\0')
+		return -ENOENT;
+	s.fire_target = p->func;
+	dt_probe_fire_t f =
+		dt::sdk::fire_desc(DT_FIRE_KPROBE, DT_ENGINE_BPF, s.fire_target.c_str());
+	f.flow = entry ? DT_FLOW_ENTRY : DT_FLOW_RETURN;
+	dt::sdk::give_fire(out, f);
+	return 0;
+}
+
 /*
  * Operations
  */
@@ -223,6 +240,11 @@ int fbt_bpf_attach(void *st, const dt_probe_info_t *p, dt_bpf_attach_t *out)
 	return dt::sdk::guard([&] { return bpf_attach(*static_cast<state *>(st), p, out); });
 }
 
+int fbt_fires(void *st, const dt_probe_info_t *p, dt_probe_fire_t *out)
+{
+	return dt::sdk::guard([&] { return fires(*static_cast<state *>(st), p, out); });
+}
+
 const dt_plugin_bpf_ops_t k_bpf_ops = {
 	.sz = sizeof(dt_plugin_bpf_ops_t),
 	.attach = fbt_bpf_attach,
@@ -248,6 +270,7 @@ const dt_plugin_ops_t k_ops = {
 	.probe_args = fbt_probe_args,
 	.kmod = nullptr,
 	.bpf = &k_bpf_ops,
+	.fires = fbt_fires,
 };
 
 } // namespace

@@ -40,6 +40,10 @@
 // cookie) for that process only, the object found again from the
 // probe's module as probes() named it.
 //
+// fires: DT_FIRE_UPROBE in the function (target: its name); entry and
+// return have that flow (-F: -> and <-), offset probes none. The bpf
+// engine runs them.
+//
 // Arguments: pid probes are untyped (args[N] are the function's integer
 // arguments; `dtrace -lv` prints "None"), so probe_args is NULL.
 #include "elf_functions.hpp"
@@ -235,6 +239,18 @@ int pid_bpf_attach(void *state, const dt_probe_info_t *probe, dt_bpf_attach_t *o
 	return dt::sdk::guard([&] { return bpf_attach(*s, probe, out); });
 }
 
+int pid_fires(void *, const dt_probe_info_t *p, dt_probe_fire_t *out)
+{
+	// The probe's own func outlives the call: the host's string.
+	dt_probe_fire_t f = dt::sdk::fire_desc(DT_FIRE_UPROBE, DT_ENGINE_BPF, p->func);
+	if (std::strcmp(p->name, "entry") == 0)
+		f.flow = DT_FLOW_ENTRY;
+	else if (std::strcmp(p->name, "return") == 0)
+		f.flow = DT_FLOW_RETURN;
+	dt::sdk::give_fire(out, f);
+	return 0;
+}
+
 const dt_plugin_bpf_ops_t k_pid_bpf_ops = {
 	.sz = sizeof(dt_plugin_bpf_ops_t),
 	.attach = pid_bpf_attach,
@@ -288,6 +304,7 @@ const dt_plugin_ops_t k_pid_ops = {
 	.probe_args = nullptr,
 	.kmod = nullptr,
 	.bpf = &k_pid_bpf_ops,
+	.fires = pid_fires,
 };
 
 } // namespace

@@ -13,7 +13,12 @@
 // profile_provide() does for a description it is asked about.
 //
 // Cookie: the interval in nanoseconds, bit 63 set for tick-N (see
-// cookie_of() in interval.hpp).
+// cookie_of() in interval.hpp). Only this plugin reads it: the host and the
+// engines learn the interval from fires().
+//
+// fires: DT_FIRE_TIMER with the interval; profile-N per CPU (bpf, kmod),
+// tick-N on one CPU, which the user engine can also run (a timer in the
+// consumer's process: no kernel event).
 //
 // Arguments: as on illumos, none is typed (`dtrace -lv` prints None).
 // When the probe fires, arg0 is the kernel PC that was interrupted (0 in
@@ -125,6 +130,20 @@ int profile_bpf_attach(void *state, const dt_probe_info_t *probe, dt_bpf_attach_
 	});
 }
 
+int profile_fires(void *, const dt_probe_info_t *probe, dt_probe_fire_t *out)
+{
+	timer_spec t = spec_of(probe->cookie);
+	if (t.interval_ns == 0)
+		return -ENOENT;
+	bool tick = t.kind == timer_kind::tick;
+	dt_probe_fire_t f = dt::sdk::fire_desc(DT_FIRE_TIMER, DT_ENGINE_BPF | DT_ENGINE_KMOD |
+								      (tick ? DT_ENGINE_USER : 0));
+	f.period_ns = t.interval_ns;
+	f.per_cpu = tick ? 0 : 1;
+	dt::sdk::give_fire(out, f);
+	return 0;
+}
+
 const dt_plugin_bpf_ops_t k_profile_bpf_ops = {
 	.sz = sizeof(dt_plugin_bpf_ops_t),
 	.attach = profile_bpf_attach,
@@ -164,6 +183,7 @@ const dt_plugin_ops_t k_profile_ops = {
 	.probe_args = profile_probe_args,
 	.kmod = &k_profile_kmod_ops,
 	.bpf = &k_profile_bpf_ops,
+	.fires = profile_fires,
 };
 
 } // namespace

@@ -28,6 +28,12 @@
 // (TP_PROTO(struct pt_regs *regs, long id) and (regs, long ret): two
 // raw arguments.) A system call whose number is unknown is refused with
 // -ENOTSUP and a message naming it.
+//
+// fires: the tracefs tracepoint (target syscalls:sys_enter_X or
+// sys_exit_X), flow entry or return across the system call boundary
+// (DT_FIRE_F_SYSCALL: -F prints => and <=); return probes take errno from
+// arg0 (the return value, -4095..-1 an error). Engines: kmod, and bpf
+// when the system call's number is known.
 #include "syscall_numbers.hpp"
 #include "tracefs_format.hpp"
 
@@ -56,6 +62,7 @@ struct state {
 	const dt_plugin_host_t *host = nullptr;
 	std::string dir; // <tracefs>/events/syscalls, or "" without tracefs
 	bool warned = false;
+	std::string target; // the last fires()'s target
 };
 
 // Say once per session why there are no syscall probes.
@@ -257,6 +264,24 @@ int bpf_attach(state &s, const dt_probe_info_t *p, dt_bpf_attach_t *out)
 	return 0;
 }
 
+// How a probe fires (see the head comment).
+int fires(state &s, const dt_probe_info_t *p, dt_probe_fire_t *out)
+{
+	bool entry = std::strcmp(p->name, "entry") == 0;
+	if ((!entry && std::strcmp(p->name, "return") != 0) || !is_valid_name(p->func))
+		return -ENOENT;
+	uint32_t engines = DT_ENGINE_KMOD;
+	if (syscall_number(p->func))
+		engines |= DT_ENGINE_BPF;
+	s.target = std::string("syscalls:") + std::string(entry ? k_enter : k_exit) + p->func;
+	dt_probe_fire_t f = dt::sdk::fire_desc(DT_FIRE_TRACEPOINT, engines, s.target.c_str());
+	f.flow = entry ? DT_FLOW_ENTRY : DT_FLOW_RETURN;
+	f.flags = DT_FIRE_F_SYSCALL;
+	f.errno_src = entry ? DT_ERRNO_NONE : DT_ERRNO_RETURN_ARG0;
+	dt::sdk::give_fire(out, f);
+	return 0;
+}
+
 /*
  * Operations
  */
@@ -293,6 +318,11 @@ int syscall_bpf_attach(void *st, const dt_probe_info_t *p, dt_bpf_attach_t *out)
 	return dt::sdk::guard([&] { return bpf_attach(*static_cast<state *>(st), p, out); });
 }
 
+int syscall_fires(void *st, const dt_probe_info_t *p, dt_probe_fire_t *out)
+{
+	return dt::sdk::guard([&] { return fires(*static_cast<state *>(st), p, out); });
+}
+
 const dt_plugin_bpf_ops_t k_bpf_ops = {
 	.sz = sizeof(dt_plugin_bpf_ops_t),
 	.attach = syscall_bpf_attach,
@@ -325,6 +355,7 @@ const dt_plugin_ops_t k_ops = {
 	.probe_args = syscall_probe_args,
 	.kmod = &k_kmod_ops,
 	.bpf = &k_bpf_ops,
+	.fires = syscall_fires,
 };
 
 } // namespace

@@ -140,6 +140,14 @@ inline enabled_probe an_enabled_probe(uint32_t epid, uint32_t id, std::string pr
 	return e;
 }
 
+// `e` with the flow its provider would describe (-F).
+inline enabled_probe flowing(enabled_probe e, probe_flow flow, bool syscall = false)
+{
+	e.flow = flow;
+	e.flow_syscall = syscall;
+	return e;
+}
+
 inline enabled_probe begin_probe(uint32_t epid = 1, uint32_t clause = 0)
 {
 	return an_enabled_probe(epid, 1, "dtrace", "", "", "BEGIN", clause);

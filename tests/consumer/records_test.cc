@@ -321,10 +321,14 @@ TEST(Records, FlowIndent)
 	clause_builder cb;
 	f.prog.clauses.push_back(cb.done());
 	f.prog.options["flowindent"] = "";
-	f.eps.push_back(an_enabled_probe(1, 10, "fbt", "vmlinux", "vfs_read", "entry"));
-	f.eps.push_back(an_enabled_probe(2, 11, "fbt", "vmlinux", "rw_verify", "entry"));
-	f.eps.push_back(an_enabled_probe(3, 12, "fbt", "vmlinux", "rw_verify", "return"));
-	f.eps.push_back(an_enabled_probe(4, 13, "fbt", "vmlinux", "vfs_read", "return"));
+	f.eps.push_back(flowing(an_enabled_probe(1, 10, "fbt", "vmlinux", "vfs_read", "entry"),
+				probe_flow::entry));
+	f.eps.push_back(flowing(an_enabled_probe(2, 11, "fbt", "vmlinux", "rw_verify", "entry"),
+				probe_flow::entry));
+	f.eps.push_back(flowing(an_enabled_probe(3, 12, "fbt", "vmlinux", "rw_verify", "return"),
+				probe_flow::ret));
+	f.eps.push_back(flowing(an_enabled_probe(4, 13, "fbt", "vmlinux", "vfs_read", "return"),
+				probe_flow::ret));
 	f.start();
 	const auto &c = f.prog.clauses[0];
 	firing a(c, 1), b(c, 2), r1(c, 3), r2(c, 4);
@@ -336,6 +340,31 @@ TEST(Records, FlowIndent)
 	EXPECT_EQ(f.out.text(), "CPU FUNCTION" + std::string(33, ' ') + "\n" +
 					line(" -> vfs_read") + line("   -> rw_verify") +
 					line("   <- rw_verify") + line(" <- vfs_read"));
+}
+
+// -F: the flow is the provider's word, not the probe's name: a system
+// call's boundary is => and <=, and a probe named "entry" whose provider
+// says no flow is "| func:name".
+TEST(Records, FlowIndentFromTheDescription)
+{
+	fixture f;
+	clause_builder cb;
+	f.prog.clauses.push_back(cb.done());
+	f.prog.options["flowindent"] = "";
+	f.eps.push_back(flowing(an_enabled_probe(1, 10, "syscall", "vmlinux", "read", "entry"),
+				probe_flow::entry, true));
+	f.eps.push_back(an_enabled_probe(2, 11, "sdt", "vmlinux", "work", "entry"));
+	f.eps.push_back(flowing(an_enabled_probe(3, 12, "syscall", "vmlinux", "read", "return"),
+				probe_flow::ret, true));
+	f.start();
+	const auto &c = f.prog.clauses[0];
+	firing a(c, 1), b(c, 2), r(c, 3);
+	f.feed(concat({&a, &b, &r}));
+	auto line = [](std::string n) {
+		return "  0 " + n + std::string(41 - n.size(), ' ') + " \n";
+	};
+	EXPECT_EQ(f.out.text(), "CPU FUNCTION" + std::string(33, ' ') + "\n" + line(" => read") +
+					line("  | work:entry") + line(" <= read"));
 }
 
 // print(): "type value\n" for scalars (illumos dt_print.c: hex, characters

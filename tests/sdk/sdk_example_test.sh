@@ -113,7 +113,10 @@ expected=$(printf '%s\n' \
 	'' \
 	'	Argument Types' \
 	'		args[0]: string' \
-	'		args[1]: int')
+	'		args[1]: int' \
+	'' \
+	'	Engines' \
+	'		kmod')
 out=$(DTRACE_PLUGIN_PATH=$tmp/plugins "$dtrace" -lv -n hello:demo:greet:entry 2>"$tmp/err") ||
 	{ cat "$tmp/err" >&2; fail "dtrace -lv -n hello:demo:greet:entry failed"; }
 if [ "$out" != "$expected" ]; then

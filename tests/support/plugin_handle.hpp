@@ -171,6 +171,22 @@ public:
 				     p.func.c_str(), p.name.c_str(),	 p.cookie};
 		return bpf_attach(info, out);
 	}
+	// The plugin's fires() op (plugin.h ABI 1.4); -ENOSYS without one.
+	int fires(const dt_probe_info_t &probe, dt_probe_fire_t &out,
+		  size_t host_sz = sizeof(dt_probe_fire_t))
+	{
+		std::memset(&out, 0, sizeof(out));
+		out.sz = host_sz;
+		if (!DT_ABI_HAS(ops_, fires) || ops_->fires == nullptr)
+			return -ENOSYS;
+		return ops_->fires(state_, &probe, &out);
+	}
+	int fires(const reported_probe &p, dt_probe_fire_t &out)
+	{
+		dt_probe_info_t info{sizeof(info),   p.provider.c_str(), p.mod.c_str(),
+				     p.func.c_str(), p.name.c_str(),	 p.cookie};
+		return fires(info, out);
+	}
 
 private:
 	__attribute__((format(printf, 3, 4))) static void log(const dt_plugin_host_t *host,

@@ -83,6 +83,42 @@ TEST_F(registry_fixture, GoodPluginIsListedWithArgs)
 	EXPECT_TRUE(warnings.empty());
 }
 
+// The dtrace provider fires from the consumer, on every engine.
+TEST_F(registry_fixture, DtraceProbesAreConsumerProbesOnEveryEngine)
+{
+	make({});
+	auto probes = reg->match({"dtrace", "", "", ""});
+	ASSERT_EQ(probes.size(), 3u);
+	const dt::consumer_probe want[] = {dt::consumer_probe::begin, dt::consumer_probe::end,
+					   dt::consumer_probe::error};
+	for (size_t i = 0; i < 3; i++) {
+		dt::probe_fire f = reg->fire(*probes[i]);
+		EXPECT_EQ(f.kind, dt::fire_kind::consumer) << probes[i]->desc.str();
+		EXPECT_EQ(f.consumer, want[i]) << probes[i]->desc.str();
+		EXPECT_EQ(f.engines, uint32_t{DT_ENGINE_USER | DT_ENGINE_BPF | DT_ENGINE_KMOD});
+		EXPECT_EQ(f.flow, dt::probe_flow::none);
+		EXPECT_EQ(f.errno_src, dt::errno_source::none);
+	}
+}
+
+// A plugin without fires() (the fixture, as a plugin built before ABI 1.4):
+// no kind, no engine (it has neither a kmod nor a bpf table), no errno, and
+// illumos' flow rule on the name (its probes are all "entry").
+TEST_F(registry_fixture, PluginWithoutFiresGetsDerivedDefaults)
+{
+	make({dir_with({"good"})});
+	auto probes = reg->match({"good", "", "", ""});
+	ASSERT_EQ(probes.size(), 3u);
+	dt::probe_fire f = reg->fire(*probes[0]);
+	EXPECT_EQ(f.kind, dt::fire_kind::none);
+	EXPECT_EQ(f.engines, 0u);
+	EXPECT_EQ(f.flow, dt::probe_flow::entry);
+	EXPECT_FALSE(f.syscall);
+	EXPECT_EQ(f.errno_src, dt::errno_source::none);
+	EXPECT_TRUE(f.target.empty());
+	EXPECT_TRUE(warnings.empty());
+}
+
 TEST_F(registry_fixture, GlobsAreAppliedByTheHost)
 {
 	make({dir_with({"good"})});

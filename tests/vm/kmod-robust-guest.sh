@@ -159,6 +159,13 @@ dt errno -qn 'syscall::openat:return /pid == $target/ { printf("errno %d\n", err
 check "errno: ENOENT on openat:return" has "$w/errno.out" '^errno 2$'
 check "errno: 0 for a successful openat" has "$w/errno.out" '^errno 0$'
 check "errno: 0 at entry" hasnt "$w/errno.out" '^entry errno [^0]'
+# -F: the syscall provider says its probes are a system call's entry and
+# return (plugin.h dt_probe_fire_t), which the kmod engine passes on.
+dt flow -F -n 'syscall::getppid:entry /pid == $target/ {} syscall::getppid:return /pid == $target/ { exit(0); }' \
+	-c "$ustk"
+check "-F: exit 0" [ "$(rc flow)" = 0 ]
+check "-F: => at a system call's entry" has "$w/flow.out" '^ +[0-9]+ +=> getppid +$'
+check "-F: <= at its return" has "$w/flow.out" '^ +[0-9]+ +<= getppid +$'
 dt vars -qn 'syscall::getppid:entry /pid == $target/ { printf("ipl %d stackdepth %d caller %a\n", ipl, stackdepth, caller); exit(0); }' -c "$ustk"
 check "ipl, stackdepth, caller: exit 0" [ "$(rc vars)" = 0 ]
 check "ipl, stackdepth, caller: no error" [ ! -s "$w/vars.err" ]

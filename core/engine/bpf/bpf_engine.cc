@@ -187,12 +187,13 @@ void bpf_engine::match(const enabling &en)
 		const uint32_t ci = ep.clause;
 		const probe_desc &pd = pr->desc;
 		eps_.push_back(ep);
-		if (pd.provider == "dtrace") {
-			if (pd.name == "BEGIN")
+		const probe_fire &f = en.fires[i];
+		if (f.kind == fire_kind::consumer) {
+			if (f.consumer == consumer_probe::begin)
 				begin_.push_back(ep.epid);
-			else if (pd.name == "END")
+			else if (f.consumer == consumer_probe::end)
 				end_.push_back(ep.epid);
-			else if (pd.name == "ERROR")
+			else if (f.consumer == consumer_probe::error)
 				error_.push_back(ep.epid);
 			continue;
 		}

@@ -126,6 +126,34 @@ void kmod_engine::fail(const std::string &what, int err)
 	throw engine_error(what + ": " + std::strerror(err));
 }
 
+// Do the probes `d` names run on this engine without a provider module
+// (the probes dtrace.ko provides itself)? The providers' descriptions say.
+bool runs_without_module(provider_registry &reg, const probe_desc &d)
+{
+	auto probes = reg.match(d);
+	return !probes.empty() && std::all_of(probes.begin(), probes.end(), [&](const probe *p) {
+		return reg.fire(*p).runs_on(DT_ENGINE_KMOD);
+	});
+}
+
+// -F (flowindent) needs each probe's flow, which the provider describes
+// and the kernel's probe table does not: each description is matched once
+// in the registry, and only when the option is set (fbt:::entry is tens
+// of thousands of probes).
+void fill_flow(provider_registry &reg, const std::vector<dt::kmod::ecb_origin> &ecbs,
+	       std::vector<enabled_probe> &eps)
+{
+	std::map<std::string, probe_fire> fires; // by provider:mod:func:name
+	for (const auto &e : ecbs)
+		for (const probe *pr : reg.match(e.desc))
+			fires.try_emplace(pr->desc.str(), reg.fire(*pr));
+	for (enabled_probe &ep : eps)
+		if (auto it = fires.find(ep.probe.str()); it != fires.end()) {
+			ep.flow = it->second.flow;
+			ep.flow_syscall = it->second.syscall;
+		}
+}
+
 // The core, then the kernel half of every provider a description could
 // name (the plugins' kmod tables, plugin.h dt_plugin_kmod_ops_t).
 void kmod_engine::load_modules()
@@ -139,15 +167,16 @@ void kmod_engine::load_modules()
 			reg.load_matching(d.provider);
 			for (provider *prov : reg.providers()) {
 				const dt_plugin_ops_t &ops = prov->ops();
-				if (std::string_view(ops.name) == "dtrace" ||
-				    !prov->could_match(d.provider))
+				if (!prov->could_match(d.provider))
 					continue;
 				bool has_kmod = DT_ABI_HAS(&ops, kmod) && ops.kmod != nullptr &&
 						DT_ABI_HAS(ops.kmod, module) &&
 						ops.kmod->module != nullptr;
 				if (!has_kmod) {
-					// Named exactly: say why it cannot run here.
-					if (d.provider == ops.name)
+					// Named exactly: say why it cannot run here,
+					// unless its probes need no kernel half (the
+					// core's own, dtrace:::BEGIN: they say kmod).
+					if (d.provider == ops.name && !runs_without_module(reg, d))
 						throw engine_error("the kmod engine cannot enable " +
 									   d.str() + ": provider " +
 									   ops.name + " has no kernel module",
@@ -231,6 +260,8 @@ std::vector<enabled_probe> kmod_engine::enable(const program &p, const enabling 
 		ep.clause = blob_.ecbs[e.dtpe_ecb - 1].clause;
 		out.push_back(std::move(ep));
 	}
+	if (prog_.option("flowindent"))
+		fill_flow(registry(), blob_.ecbs, out);
 	// The consumer numbers EPIDs densely from 1: ours come first, the
 	// engine's ERROR ECB (the last section) after them.
 	for (size_t i = 0; i < out.size(); i++)

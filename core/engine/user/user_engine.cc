@@ -230,27 +230,32 @@ std::vector<enabled_probe> user_engine::enable(const program &p, const enabling 
 	for (uint32_t ci = 0; ci < st_.prog.clauses.size(); ci++) {
 		const clause &c = st_.prog.clauses[ci];
 		for (; next < en.eps.size() && en.eps[next].clause == ci; next++) {
-			const probe *pr = en.probes[next];
+			const probe_desc &pd = en.probes[next]->desc;
+			const probe_fire &f = en.fires[next];
 			ecb e;
-			const probe_desc &pd = pr->desc;
-			if (pd.provider == "dtrace" && pd.name == "BEGIN") {
-				e.kind = probe_kind::begin;
-			} else if (pd.provider == "dtrace" && pd.name == "END") {
-				e.kind = probe_kind::end;
-				end_reserve += c.size;
-			} else if (pd.provider == "dtrace" && pd.name == "ERROR") {
-				e.kind = probe_kind::error;
-			} else if (pd.provider == "profile" && pd.name.starts_with("tick-") &&
-				   (pr->cookie & ~(uint64_t{1} << 63)) != 0) {
-				// The profile plugin's cookie: the interval in
-				// ns, bit 63 set for tick-N.
-				e.kind = probe_kind::tick;
-				e.interval_ns = pr->cookie & ~(uint64_t{1} << 63);
-			} else {
+			if (!f.runs_on(DT_ENGINE_USER))
 				throw engine_error("the user engine cannot enable " + pd.str() +
 							   ": it runs only dtrace:::BEGIN, "
 							   "dtrace:::END, dtrace:::ERROR and "
 							   "profile:::tick-N",
+						   ci);
+			if (f.kind == fire_kind::consumer && f.consumer == consumer_probe::begin) {
+				e.kind = probe_kind::begin;
+			} else if (f.kind == fire_kind::consumer &&
+				   f.consumer == consumer_probe::end) {
+				e.kind = probe_kind::end;
+				end_reserve += c.size;
+			} else if (f.kind == fire_kind::consumer &&
+				   f.consumer == consumer_probe::error) {
+				e.kind = probe_kind::error;
+			} else if (f.kind == fire_kind::timer && !f.per_cpu) {
+				e.kind = probe_kind::tick;
+				e.interval_ns = f.period_ns;
+			} else {
+				throw engine_error("the user engine cannot enable " + pd.str() +
+							   ": the " + en.probes[next]->prov->name() +
+							   " provider says it can, but it fires on a "
+							   "kernel event",
 						   ci);
 			}
 			e.ep = en.eps[next];

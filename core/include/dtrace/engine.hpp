@@ -27,6 +27,7 @@
 #include <dtrace/error.hpp>
 #include <dtrace/probe_desc.hpp>
 #include <dtrace/program.hpp>
+#include <dtrace/provider.hpp>
 
 #include <chrono>
 #include <cstdint>
@@ -52,6 +53,11 @@ struct enabled_probe {
 	uint32_t probe_id = 0; // the registry's probe id
 	probe_desc probe;      // full names of the probe
 	uint32_t clause = 0;   // index into program::clauses
+	// For -F (flowindent), from the provider's description of the probe
+	// (dt::probe_fire flow and syscall): entry/return, and whether the
+	// boundary is a system call's (=> <=) rather than a function's (-> <-).
+	probe_flow flow = probe_flow::none;
+	bool flow_syscall = false;
 };
 
 struct agg_data {
@@ -102,13 +108,15 @@ private:
 };
 
 // The front half shared by the engines: the program's descriptions
-// matched to probes once. ECBs are in clause order, and within a clause in
+// matched to probes once, with each probe's provider's description of how
+// it fires (which engines run it, flow, consumer probe or timer ...). ECBs are in clause order, and within a clause in
 // description order, then the registry's id order; EPIDs are dense from 1.
 // The user and bpf engines enable exactly these; the kmod engine hands the
 // descriptions to dtrace.ko, which matches them against its own probes.
 struct enabling {
 	std::vector<enabled_probe> eps;
 	std::vector<const probe *> probes; // probes[i] is the probe of eps[i]
+	std::vector<probe_fire> fires;	   // how it fires, as its provider says
 	std::vector<uint32_t> matched;	   // per clause: ECBs it created
 	// Descriptions that matched no probe, with their clause, in order.
 	std::vector<std::pair<uint32_t, probe_desc>> unmatched;

@@ -16,6 +16,7 @@
  *   ops->init(&host, &state)
  *   ops->probes(state, &query, cb, arg)   ──►  cb(arg, &probe) for each probe
  *   ops->probe_args(state, &probe, cb, arg) ►  cb(arg, &argdesc) for each arg
+ *   ops->fires(state, &probe, &fire)       ►  how the probe fires (ABI 1.4)
  *   ops->kmod / ops->bpf                       engine hooks (see below)
  *   ops->fini(state)
  *
@@ -49,7 +50,7 @@ extern "C" {
 /* Bumped on any incompatible change; the consumer requires equality. */
 #define DT_PLUGIN_ABI_MAJOR 1
 /* Bumped when fields are appended; informational (sz is what counts). */
-#define DT_PLUGIN_ABI_MINOR 3
+#define DT_PLUGIN_ABI_MINOR 4
 
 #define DT_PLUGIN_ENTRY_SYMBOL "dtrace_plugin_entry"
 
@@ -291,6 +292,95 @@ typedef struct dt_plugin_bpf_ops {
 		      dt_bpf_attach_t *out);
 } dt_plugin_bpf_ops_t;
 
+/*
+ * How a probe fires (ABI 1.4): an engine-neutral description, so that
+ * neither the host nor an engine needs to know a provider by its name or
+ * decode its cookie. The plugin's fires() op fills one per probe:
+ *
+ *   kind           what event makes the probe fire
+ *     DT_FIRE_CONSUMER         the consumer itself (dtrace:::BEGIN, END,
+ *                              ERROR); `consumer` says which
+ *     DT_FIRE_TIMER            a clock: every `period_ns`, on every CPU
+ *                              (per_cpu: profile-N) or on one (tick-N)
+ *     DT_FIRE_TRACEPOINT       a tracefs tracepoint, target "group:event"
+ *     DT_FIRE_RAW_TRACEPOINT   a raw tracepoint, target "event"
+ *     DT_FIRE_KPROBE           a kernel function's entry, return or an
+ *                              instruction in it (kprobe, fentry/fexit)
+ *     DT_FIRE_UPROBE           the same in a user process
+ *     DT_FIRE_SITE             a static site in the provider's own code
+ *                              (SDT/USDT-style: its kernel half calls
+ *                              dtrace_probe() there)
+ *     DT_FIRE_NONE             not said (a plugin without fires())
+ *   flow           which side of a function boundary the probe is on, for
+ *                  -F (flowindent: illumos dt_flowindent()): ENTRY indents
+ *                  ("->"), RETURN outdents ("<-"); with DT_FIRE_F_SYSCALL
+ *                  the boundary is the system call's ("=>", "<=")
+ *   errno_src      where D's `errno` comes from while the probe fires:
+ *                  DT_ERRNO_RETURN_ARG0 is a return value in arg0 that is
+ *                  an error when it lies in -4095..-1 (syscall:::return;
+ *                  errno is its negation); otherwise errno is 0
+ *   engines        DT_ENGINE_* of every engine that can run the probe on a
+ *                  kernel that has what the probe needs (an engine may
+ *                  still refuse it at enable time, saying why: the bpf hook
+ *                  returning -ENOTSUP). The user engine runs no kernel
+ *                  event: only CONSUMER probes and one-CPU TIMER probes.
+ *
+ * `target` (optional, may be NULL) names the event for humans and tools
+ * ("sched:sched_process_exec", "do_sys_open"); it lives until the next
+ * call or fini(). Fields a plugin leaves zero mean "none".
+ */
+enum dt_fire_kind {
+	DT_FIRE_NONE = 0,
+	DT_FIRE_CONSUMER,
+	DT_FIRE_TIMER,
+	DT_FIRE_TRACEPOINT,
+	DT_FIRE_RAW_TRACEPOINT,
+	DT_FIRE_KPROBE,
+	DT_FIRE_UPROBE,
+	DT_FIRE_SITE,
+};
+
+/* DT_FIRE_CONSUMER: which of the consumer's own probes. */
+enum dt_fire_consumer {
+	DT_CONSUMER_NONE = 0,
+	DT_CONSUMER_BEGIN, /* before tracing starts (dtrace:::BEGIN) */
+	DT_CONSUMER_END,   /* after it stops (dtrace:::END) */
+	DT_CONSUMER_ERROR, /* where a fault is reported (dtrace:::ERROR) */
+};
+
+enum dt_flow {
+	DT_FLOW_NONE = 0,
+	DT_FLOW_ENTRY,	/* a function's (or system call's) entry */
+	DT_FLOW_RETURN, /* its return */
+};
+
+enum dt_errno_src {
+	DT_ERRNO_NONE = 0,    /* errno is 0 */
+	DT_ERRNO_RETURN_ARG0, /* arg0 is a return value; -4095..-1 an error */
+};
+
+/* The engines (dt_probe_fire_t engines). */
+#define DT_ENGINE_USER 0x1 /* the consumer's own process: no kernel event */
+#define DT_ENGINE_BPF 0x2  /* BPF programs (the plugin's bpf table) */
+#define DT_ENGINE_KMOD 0x4 /* dtrace.ko and the plugin's kernel half */
+
+/* dt_probe_fire_t flags. */
+/* The flow boundary is a system call's (illumos: -F prints => and <=). */
+#define DT_FIRE_F_SYSCALL 0x1
+
+typedef struct dt_probe_fire {
+	size_t sz;
+	int32_t kind;	    /* enum dt_fire_kind */
+	int32_t consumer;   /* DT_FIRE_CONSUMER: enum dt_fire_consumer */
+	uint64_t period_ns; /* DT_FIRE_TIMER: the interval */
+	int32_t per_cpu;    /* DT_FIRE_TIMER: 1 on every CPU, 0 on one */
+	int32_t flow;	    /* enum dt_flow */
+	int32_t errno_src;  /* enum dt_errno_src */
+	uint32_t engines;   /* DT_ENGINE_* */
+	uint32_t flags;	    /* DT_FIRE_F_* */
+	const char *target; /* the event's name, or NULL */
+} dt_probe_fire_t;
+
 /* Plugin flags. */
 /*
  * The plugin owns every provider whose name is `name` followed by a
@@ -334,6 +424,17 @@ typedef struct dt_plugin_ops {
 
 	const dt_plugin_kmod_ops_t *kmod; /* NULL until the provider has one */
 	const dt_plugin_bpf_ops_t *bpf;	  /* NULL until the provider has one */
+
+	/* ---- ABI 1.4 (read with DT_ABI_HAS) ---- */
+	/*
+	 * fires: describe how `probe` (as reported by probes()) fires: fill
+	 * *out (zeroed by the host, its sz set; see dt_probe_fire_t). Return
+	 * 0 or a negative errno (-ENOENT: not a probe of this plugin). May be
+	 * NULL: the host then assumes kind DT_FIRE_NONE, the engines whose
+	 * tables (kmod, bpf) the plugin has, no errno, and the flow illumos
+	 * derives from the probe's name (entry, return, *-entry, *-return).
+	 */
+	int (*fires)(void *state, const dt_probe_info_t *probe, dt_probe_fire_t *out);
 } dt_plugin_ops_t;
 
 /*

@@ -13,6 +13,9 @@
 //                        probes described by a constant table (proc, tcp)
 //   bpf_attach_desc, give_attach
 //                        fill a dt_bpf_attach_t for the bpf engine's hook
+//   fire_desc, give_fire fill a dt_probe_fire_t for the fires() op
+//   tp_probe, tracepoint_provider, tracepoint_ops
+//                        a tracepoint-backed provider as one table (proc, tcp)
 #pragma once
 
 #include <dtrace/plugin.h>
@@ -24,7 +27,9 @@
 #include <cstdint>
 #include <cstring>
 #include <new>
+#include <optional>
 #include <span>
+#include <string>
 #include <string_view>
 
 namespace dt::sdk {
@@ -70,10 +75,12 @@ struct table_probe {
 	std::array<table_arg, 6> args;
 };
 
-// Report every probe of `table` as provider:mod:func:name, with the
-// table index as its cookie. The host filters them against the query.
-inline int report_table(std::span<const table_probe> table, const char *provider,
-			const char *mod, const char *func, dt_probe_cb cb, void *arg)
+namespace detail {
+
+// report_table() over any row type with a `name`.
+template <typename Row>
+int report_rows(std::span<const Row> table, const char *provider, const char *mod, const char *func,
+		dt_probe_cb cb, void *arg)
 {
 	for (uint64_t i = 0; i < table.size(); i++) {
 		dt_probe_info_t p = {sizeof(p), provider, mod, func, table[i].name, i};
@@ -83,16 +90,27 @@ inline int report_table(std::span<const table_probe> table, const char *provider
 	return 0;
 }
 
-// Report the arguments of a probe that report_table() reported: found by
-// its cookie and checked by name; -ENOENT for anything else.
-inline int report_table_args(std::span<const table_probe> table,
-			     const dt_probe_info_t *probe, dt_arg_cb cb, void *arg)
+// The row report_rows() reported as `probe` (its cookie, checked by
+// name), or NULL.
+template <typename Row>
+const Row *row_of(std::span<const Row> table, const dt_probe_info_t *probe)
 {
 	if (probe->cookie >= table.size() ||
 	    std::strcmp(table[probe->cookie].name, probe->name) != 0)
+		return nullptr;
+	return &table[probe->cookie];
+}
+
+// report_table_args() over any row type with `name` and `args`.
+template <typename Row>
+int report_row_args(std::span<const Row> table, const dt_probe_info_t *probe, dt_arg_cb cb,
+		    void *arg)
+{
+	const Row *row = row_of(table, probe);
+	if (row == nullptr)
 		return -ENOENT;
 	int32_t ndx = 0;
-	for (const table_arg &a : table[probe->cookie].args) {
+	for (const table_arg &a : row->args) {
 		if (a.native == nullptr)
 			break;
 		dt_arg_desc_t d = {sizeof(d), ndx++, a.mapping, a.native, a.xlate, nullptr};
@@ -100,6 +118,24 @@ inline int report_table_args(std::span<const table_probe> table,
 			break;
 	}
 	return 0;
+}
+
+} // namespace detail
+
+// Report every probe of `table` as provider:mod:func:name, with the
+// table index as its cookie. The host filters them against the query.
+inline int report_table(std::span<const table_probe> table, const char *provider, const char *mod,
+			const char *func, dt_probe_cb cb, void *arg)
+{
+	return detail::report_rows(table, provider, mod, func, cb, arg);
+}
+
+// Report the arguments of a probe that report_table() reported: found by
+// its cookie and checked by name; -ENOENT for anything else.
+inline int report_table_args(std::span<const table_probe> table, const dt_probe_info_t *probe,
+			     dt_arg_cb cb, void *arg)
+{
+	return detail::report_row_args(table, probe, cb, arg);
 }
 
 // A dt_bpf_attach_t as this plugin was compiled, zeroed, sz set, and
@@ -118,17 +154,237 @@ inline int report_table_args(std::span<const table_probe> table,
 	return a;
 }
 
-// Hand `a` to the host's `out`: only the fields the host's struct has
-// (its sz, which the host set), so a host built against an older
-// plugin.h never has memory written past its struct. out->sz is kept.
-inline void give_attach(dt_bpf_attach_t *out, const dt_bpf_attach_t &a)
+// Hand a size-prefixed struct `v` to the host's `out`: only the fields
+// the host's struct has (its sz, which the host set), so a host built
+// against an older plugin.h never has memory written past its struct.
+// out->sz is kept.
+template <typename T>
+inline void give_sized(T *out, const T &v)
 {
 	size_t host_sz = out->sz;
-	size_t n = host_sz < sizeof(a) ? host_sz : sizeof(a);
-	if (n > sizeof(a.sz))
-		std::memcpy(reinterpret_cast<char *>(out) + sizeof(a.sz),
-			    reinterpret_cast<const char *>(&a) + sizeof(a.sz), n - sizeof(a.sz));
+	size_t n = host_sz < sizeof(v) ? host_sz : sizeof(v);
+	if (n > sizeof(v.sz))
+		std::memcpy(reinterpret_cast<char *>(out) + sizeof(v.sz),
+			    reinterpret_cast<const char *>(&v) + sizeof(v.sz), n - sizeof(v.sz));
 	out->sz = host_sz;
 }
+
+// Hand `a` to the host's `out` (give_sized()).
+inline void give_attach(dt_bpf_attach_t *out, const dt_bpf_attach_t &a)
+{
+	give_sized(out, a);
+}
+
+// A dt_probe_fire_t as this plugin was compiled: zeroed, sz set, with
+// the event kind and the engines that can run it.
+[[nodiscard]] inline dt_probe_fire_t fire_desc(int32_t kind, uint32_t engines,
+					       const char *target = nullptr)
+{
+	dt_probe_fire_t f;
+	std::memset(&f, 0, sizeof(f));
+	f.sz = sizeof(f);
+	f.kind = kind;
+	f.engines = engines;
+	f.target = target;
+	return f;
+}
+
+// Hand `f` to the host's `out` (give_sized()).
+inline void give_fire(dt_probe_fire_t *out, const dt_probe_fire_t &f)
+{
+	give_sized(out, f);
+}
+
+/*
+ * A tracepoint-backed provider as one table.
+ *
+ *   constexpr tp_probe k_probes[] = {                    one row per probe
+ *     {.name = "exit", .args = {...},                    typed arguments
+ *      .event = "sched_process_exit", .nargs = 2,        raw tracepoint
+ *      .argmap = {-1, -1, -1, -1, -1, -1},               args[i] <- raw arg
+ *      .filter = {.arg = 1, .mask = 1, .value = 1},      fires when ...
+ *      .kmod = true},                                    the kernel half has it
+ *     ...};
+ *   constexpr tracepoint_provider k_prov = {"proc", "vmlinux", k_probes};
+ *   using ops = tracepoint_ops<k_prov, my_kernel>;       init fini probes
+ *                                                        probe_args bpf fires
+ *
+ * The row is the probe's whole story for every consumer of it: probes()
+ * and probe_args() report it, the bpf hook attaches the raw tracepoint
+ * with the argument map and filter (refusing, with the row's `why`, a
+ * probe without an event), and fires() describes it (DT_FIRE_RAW_TRACEPOINT
+ * on `event`; engines: bpf when there is an event, kmod when the row says
+ * the provider's kernel half has the probe).
+ *
+ * `Kernel` says how many arguments the running kernel's raw tracepoint
+ * passes: a default-constructible type with
+ * `std::optional<int> arity(const std::string &event)` (-1: no such
+ * tracepoint; nullopt: cannot tell, take the row's nargs). The in-tree
+ * providers use the kernel's BTF (plugins/common/raw_tracepoints.hpp);
+ * no_kernel_knowledge believes the table.
+ */
+
+// A row's filter: the probe fires only when (raw argument `arg` >> shift)
+// & mask == value (plugin.h dt_bpf_attach_t, ABI 1.2).
+struct tp_filter {
+	// The raw argument tested; k_none: no filter; k_context: the context's
+	// own filter value (DT_BPF_CTX_SYS_ENTER/EXIT: the system call number).
+	static constexpr int32_t k_none = -1;
+	static constexpr int32_t k_context = -2;
+	int32_t arg = k_none;
+	uint32_t shift = 0;
+	uint64_t mask = 0;
+	int64_t value = 0;
+	// Non-NULL: on a kernel whose tracepoint does not pass `arg`, fire
+	// unfiltered rather than refuse, logging "<provider>:::<probe>
+	// <unfiltered>" (what the probe then means).
+	const char *unfiltered = nullptr;
+};
+
+struct tp_probe {
+	const char *name;
+	std::array<table_arg, 6> args; // typed arguments, as table_probe's
+	const char *event;	       // the raw tracepoint; NULL: none (see why)
+	uint32_t nargs = 0;	       // its TP_PROTO arity when the kernel cannot say
+	// DT_BPF_CTX_RAW: args[i] is raw argument argmap[i] (-1: 0); the rest 0.
+	std::array<int32_t, 6> argmap = {-1, -1, -1, -1, -1, -1};
+	tp_filter filter = {};
+	int32_t ctx = DT_BPF_CTX_RAW; // how the bpf program reads the event
+	bool kmod = false;	      // the provider's kernel half has the probe
+	const char *why = nullptr;    // no event: what the probe would need
+};
+
+struct tracepoint_provider {
+	const char *provider;
+	const char *mod;
+	std::span<const tp_probe> probes;
+};
+
+// Believes the table: every tracepoint exists with the row's nargs.
+struct no_kernel_knowledge {
+	std::optional<int> arity(const std::string &) { return std::nullopt; }
+};
+
+// fires() for a row (see above).
+inline dt_probe_fire_t tp_fire(const tp_probe &row)
+{
+	uint32_t engines =
+		(row.event != nullptr ? DT_ENGINE_BPF : 0) | (row.kmod ? DT_ENGINE_KMOD : 0);
+	return fire_desc(row.event != nullptr ? DT_FIRE_RAW_TRACEPOINT : DT_FIRE_NONE, engines,
+			 row.event);
+}
+
+// The bpf hook for a row, with the running kernel's arity of its event
+// (see Kernel above); host->log says why a probe cannot be attached.
+inline int tp_attach(const tracepoint_provider &p, const dt_plugin_host_t *host,
+		     const tp_probe &row, std::optional<int> arity, dt_bpf_attach_t *out)
+{
+	if (row.event == nullptr) {
+		host->log(host, DT_LOG_WARN, "%s:::%s needs %s", p.provider, row.name, row.why);
+		return -ENOTSUP;
+	}
+	if (arity && *arity < 0) {
+		host->log(host, DT_LOG_WARN,
+			  "%s:::%s needs the %s tracepoint, which this kernel does not have",
+			  p.provider, row.name, row.event);
+		return -ENOTSUP;
+	}
+	dt_bpf_attach_t a = bpf_attach_desc(DT_BPF_ATTACH_RAW_TRACEPOINT, row.event);
+	a.nargs = arity ? static_cast<uint32_t>(*arity) : row.nargs;
+	a.ctx = row.ctx;
+	const tp_filter &f = row.filter;
+	if (f.arg == tp_filter::k_context) {
+		a.has_filter = 1;
+		a.filter = f.value;
+	}
+	if (row.ctx != DT_BPF_CTX_RAW) {
+		give_attach(out, a);
+		return 0;
+	}
+	for (int32_t &m : a.argmap)
+		m = -1;
+	for (size_t k = 0; k < row.argmap.size(); k++)
+		if (row.argmap[k] < static_cast<int32_t>(a.nargs))
+			a.argmap[k] = row.argmap[k];
+	a.has_argmap = 1;
+	if (f.arg >= static_cast<int32_t>(a.nargs)) {
+		if (f.unfiltered == nullptr) {
+			host->log(host, DT_LOG_WARN,
+				  "%s:::%s needs argument %d of the %s tracepoint, which this "
+				  "kernel does not pass",
+				  p.provider, row.name, f.arg, row.event);
+			return -ENOTSUP;
+		}
+		host->log(host, DT_LOG_DEBUG,
+			  "%s:::%s %s: this kernel's %s does not pass argument %d", p.provider,
+			  row.name, f.unfiltered, row.event, f.arg);
+	} else if (f.arg >= 0) {
+		a.has_filter = 1;
+		a.filter = f.value;
+		a.has_filter_arg = 1;
+		a.filter_arg = f.arg;
+		a.filter_shift = f.shift;
+		a.filter_mask = f.mask;
+	}
+	give_attach(out, a);
+	return 0;
+}
+
+// The plugin ops of a tracepoint_provider (see above): point the ops
+// table's init, fini, probes, probe_args, bpf attach and fires at these.
+template <const tracepoint_provider &P, typename Kernel = no_kernel_knowledge>
+struct tracepoint_ops {
+	struct state {
+		const dt_plugin_host_t *host;
+		Kernel kernel;
+	};
+
+	static int init(const dt_plugin_host_t *host, void **st)
+	{
+		return guard([&] {
+			*st = new state{host, {}};
+			return 0;
+		});
+	}
+	static void fini(void *st) { delete static_cast<state *>(st); }
+	// A few constant rows: reporting them all is cheaper than reading
+	// the query, and the host filters them against it.
+	static int probes(void *, const dt_probe_query_t *, dt_probe_cb cb, void *arg)
+	{
+		return guard([&] {
+			return detail::report_rows(P.probes, P.provider, P.mod, "", cb, arg);
+		});
+	}
+	static int probe_args(void *, const dt_probe_info_t *probe, dt_arg_cb cb, void *arg)
+	{
+		return guard([&] { return detail::report_row_args(P.probes, probe, cb, arg); });
+	}
+	static int bpf_attach(void *st, const dt_probe_info_t *probe, dt_bpf_attach_t *out)
+	{
+		return guard([&] {
+			auto *s = static_cast<state *>(st);
+			const tp_probe *row = detail::row_of(P.probes, probe);
+			if (row == nullptr)
+				return -ENOENT;
+			std::optional<int> arity;
+			if (row->event != nullptr)
+				arity = s->kernel.arity(row->event);
+			return tp_attach(P, s->host, *row, arity, out);
+		});
+	}
+	static int fires(void *, const dt_probe_info_t *probe, dt_probe_fire_t *out)
+	{
+		const tp_probe *row = detail::row_of(P.probes, probe);
+		if (row == nullptr)
+			return -ENOENT;
+		give_fire(out, tp_fire(*row));
+		return 0;
+	}
+
+	static constexpr dt_plugin_bpf_ops_t bpf_ops = {
+		.sz = sizeof(dt_plugin_bpf_ops_t),
+		.attach = bpf_attach,
+	};
+};
 
 } // namespace dt::sdk

@@ -29,6 +29,11 @@ struct probe_desc {
 	bool operator==(const probe_desc &) const = default;
 };
 
+// Which side of a function boundary a probe fires on, as -F (flowindent)
+// shows it: entry indents, return outdents (plugin.h dt_flow; the provider
+// says it, see dt::probe_fire).
+enum class probe_flow : unsigned char { none, entry, ret };
+
 // Which field the last component of a specifier names (the -P/-m/-f/-n
 // options; a script's clause uses name).
 enum class desc_kind { provider, mod, func, name };

@@ -53,6 +53,32 @@ struct arg_desc {
 
 class provider;
 
+// How a probe fires: the provider's dt_probe_fire_t (plugin.h, "How a probe
+// fires"), checked and parsed. For a plugin without the fires() op, or one
+// that fails it, provider::fire() derives it: kind none, the engines whose
+// tables the plugin has (bpf, kmod), no errno, and illumos' flow rule on the
+// probe's name (dt_flowindent(): "entry", "return", "*-entry", "*-return").
+enum class fire_kind { none, consumer, timer, tracepoint, raw_tracepoint, kprobe, uprobe, site };
+enum class consumer_probe { none, begin, end, error };
+enum class errno_source { none, return_arg0 };
+
+struct probe_fire {
+	fire_kind kind = fire_kind::none;
+	consumer_probe consumer = consumer_probe::none; // kind consumer
+	uint64_t period_ns = 0;				// kind timer
+	bool per_cpu = false;				// kind timer: every CPU
+	probe_flow flow = probe_flow::none;
+	bool syscall = false; // the flow boundary is a system call's (-F: => <=)
+	errno_source errno_src = errno_source::none;
+	uint32_t engines = 0; // DT_ENGINE_*
+	std::string target;   // the event's name, or empty
+
+	[[nodiscard]] bool runs_on(uint32_t engine) const { return (engines & engine) != 0; }
+};
+
+// The names `dtrace -lv` prints for DT_ENGINE_* bits, in bit order.
+[[nodiscard]] const char *engine_bit_name(uint32_t bit);
+
 struct probe {
 	uint32_t id = 0;
 	probe_desc desc;
@@ -89,6 +115,17 @@ public:
 		(void)out;
 		return -ENOSYS;
 	}
+	// The plugin's fires() op (plugin.h, ABI 1.4): `out` is zeroed with sz
+	// set first. -ENOSYS when the plugin has no such op.
+	virtual int fires(const probe &p, dt_probe_fire_t &out)
+	{
+		(void)p;
+		(void)out;
+		return -ENOSYS;
+	}
+	// How `p` fires: fires() parsed, or the defaults derived from the ops
+	// table when the plugin cannot say (see probe_fire).
+	[[nodiscard]] probe_fire fire(const probe &p);
 };
 
 using warning_fn = std::function<void(const std::string &)>;
@@ -124,6 +161,10 @@ public:
 	// p.prov->bpf_attach(p, out), with what the plugin logs at warning or
 	// error level meanwhile collected into `why` instead of printed.
 	[[nodiscard]] int bpf_attach(const probe &p, dt_bpf_attach_t &out, std::string &why);
+
+	// How the probe fires (p.prov->fire(p)); kind none and no engine for a
+	// probe without a provider.
+	[[nodiscard]] probe_fire fire(const probe &p);
 
 	// Providers loaded so far, the built-in one first.
 	[[nodiscard]] std::vector<provider *> providers() const;

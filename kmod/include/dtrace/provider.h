@@ -11,7 +11,7 @@
  *   ───────────────                          ─────────
  *   module_init ── dtrace_register() ──────► registry (provider, pops, arg)
  *               ◄── dtps_provide(arg, desc)  consumer open, PROBEMATCH, ENABLE
- *   dtrace_probe_create() ─────────────────► probe id table
+ *   dtrace_probe_create[_flags]() ─────────► probe id table
  *               ◄── dtps_enable(arg, id, parg)  first ECB on a probe
  *               ◄── dtps_start(arg, id, parg)   its consumer's GO (optional)
  *   hook fires ── dtrace_probe(id, args) ──► ECBs: predicates, actions, buffers
@@ -29,7 +29,8 @@
  * function below changes incompatibly; dtrace_register() refuses a pops
  * table of another version (EINVAL), and modversions refuses a module
  * built against other prototypes. Additions (a new optional hook at the
- * end of dtrace_pops_t) do not change the version.
+ * end of dtrace_pops_t, a new function such as dtrace_probe_create_flags())
+ * do not change the version.
  */
 #ifndef _DTRACE_PROVIDER_H
 #define _DTRACE_PROVIDER_H
@@ -231,6 +232,40 @@ void dtrace_invalidate(dtrace_provider_id_t id);
 dtrace_id_t dtrace_probe_create(dtrace_provider_id_t prov, const char *mod,
 				const char *func, const char *name, int aframes,
 				void *parg);
+
+/*
+ * Probe flags (dtrace_probe_create_flags()): what the core must know of how
+ * a probe fires, as the userspace plugin says it (dtrace/plugin.h
+ * dt_probe_fire_t), so that no probe is recognised by its name.
+ *
+ * DTRACE_PROBE_F_ERRNO_RETURN
+ *   arg0 is a return value, an error when it lies in -4095 .. -1: D's
+ *   errno is then its negation (syscall:::return); for other probes errno
+ *   is 0.
+ */
+#define DTRACE_PROBE_F_ERRNO_RETURN	0x1
+#define DTRACE_PROBE_F_ALL		DTRACE_PROBE_F_ERRNO_RETURN
+
+/*
+ * 4a. dtrace_probe_create_flags()
+ *
+ * Overview
+ *   dtrace_probe_create() with probe flags: the probe is created with
+ *   them, so no firing can see it without them.
+ *
+ * Arguments
+ *   As dtrace_probe_create(), and
+ *   flags    DTRACE_PROBE_F_*.
+ *
+ * Return value
+ *   As dtrace_probe_create(); DTRACE_IDNONE also for an unknown flag.
+ *
+ * Caller's context
+ *   As dtrace_probe_create().
+ */
+dtrace_id_t dtrace_probe_create_flags(dtrace_provider_id_t prov, const char *mod,
+				      const char *func, const char *name, int aframes,
+				      void *parg, u32 flags);
 
 /*
  * 5. dtrace_probe_lookup()

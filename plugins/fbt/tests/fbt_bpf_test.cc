@@ -75,6 +75,29 @@ TEST(FbtBpf, KprobesOrTheMessage)
 	EXPECT_TRUE(h.messages().empty());
 }
 
+// fires(): a kprobe on the function, entry and return flow (-F: -> <-),
+// the bpf engine only (no kernel half).
+TEST(FbtFires, KprobeWithFlow)
+{
+	plugin_handle h(DT_FBT_PLUGIN, {}, k_tracefs);
+	ASSERT_NE(h.ops(), nullptr) << h.error();
+	dt_probe_info_t entry = {sizeof(entry), "fbt", "vmlinux", "vfs_read", "entry", 0};
+	dt_probe_info_t ret = {sizeof(ret), "fbt", "vmlinux", "vfs_read", "return", 0};
+	dt_probe_fire_t f;
+	ASSERT_EQ(h.fires(entry, f), 0);
+	EXPECT_EQ(f.kind, DT_FIRE_KPROBE);
+	ASSERT_NE(f.target, nullptr);
+	EXPECT_STREQ(f.target, "vfs_read");
+	EXPECT_EQ(f.flow, DT_FLOW_ENTRY);
+	EXPECT_EQ(f.flags, 0u);
+	EXPECT_EQ(f.engines, uint32_t{DT_ENGINE_BPF});
+	ASSERT_EQ(h.fires(ret, f), 0);
+	EXPECT_EQ(f.flow, DT_FLOW_RETURN);
+	EXPECT_EQ(f.errno_src, DT_ERRNO_NONE);
+	dt_probe_info_t other = {sizeof(other), "fbt", "vmlinux", "vfs_read", "fire", 0};
+	EXPECT_EQ(h.fires(other, f), -ENOENT);
+}
+
 TEST(FbtBpf, NotAnFbtProbe)
 {
 	plugin_handle h(DT_FBT_PLUGIN, {}, k_tracefs);

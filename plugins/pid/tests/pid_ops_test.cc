@@ -5,6 +5,8 @@
 
 #include <gtest/gtest.h>
 
+#include <utility>
+
 namespace {
 
 using dt::test::plugin_handle;
@@ -33,6 +35,26 @@ TEST(PidOps, TableIsIllumosPidProvider)
 	EXPECT_EQ(ops->kmod, nullptr);
 	ASSERT_NE(ops->bpf, nullptr);
 	EXPECT_NE(ops->bpf->attach, nullptr);
+}
+
+// fires(): a uprobe in the function; entry and return are a function
+// boundary (-F), an offset probe none; the bpf engine runs them.
+TEST(PidOps, FiresAsUprobes)
+{
+	plugin_handle h(DT_PID_PLUGIN);
+	ASSERT_NE(h.ops(), nullptr);
+	dt_probe_fire_t f;
+	const std::pair<const char *, int32_t> cases[] = {
+		{"entry", DT_FLOW_ENTRY}, {"return", DT_FLOW_RETURN}, {"1c", DT_FLOW_NONE}};
+	for (auto [name, flow] : cases) {
+		dt_probe_info_t p = {sizeof(p), "pid123", "libc.so.6", "malloc", name, 0x1000};
+		ASSERT_EQ(h.fires(p, f), 0) << name;
+		EXPECT_EQ(f.kind, DT_FIRE_UPROBE) << name;
+		EXPECT_EQ(f.flow, flow) << name;
+		EXPECT_EQ(f.engines, uint32_t{DT_ENGINE_BPF}) << name;
+		ASSERT_NE(f.target, nullptr);
+		EXPECT_STREQ(f.target, "malloc");
+	}
 }
 
 TEST(PidOps, NoProcessesNoProbes)

@@ -132,11 +132,35 @@ TEST(ProcBpf, ArgumentMapMatchesTheKernelsPrototypes)
 		if (r.a.has_filter_arg) {
 			ASSERT_LT(static_cast<uint32_t>(r.a.filter_arg), proto->size());
 			const std::string &t = (*proto)[r.a.filter_arg].type;
-			EXPECT_TRUE(t == "u64" || t == "bool" || t == "long unsigned int")
+			// An int is defined in its low 31 bits whatever the
+			// widening (signal-send's result & 3).
+			EXPECT_TRUE(t == "u64" || t == "bool" || t == "long unsigned int" ||
+				    (t == "int" && r.a.filter_mask <= 0x7fffffff))
 				<< p.name << " filters on a " << t;
 		}
 	}
 	EXPECT_GE(checked, 7u);
+}
+
+// signal-send is a signal queued for delivery, as the kernel half's
+// (dtrace_proc.c: TRACE_SIGNAL_DELIVERED or TRACE_SIGNAL_LOSE_INFO), not
+// every signal_generate (ignored, already pending, overflow).
+TEST(ProcBpf, SignalSendIsAQueuedSignal)
+{
+	plugin_handle h(DT_PROC_PLUGIN);
+	ASSERT_NE(h.ops(), nullptr) << h.error();
+	const attached &r = attach_all(h)["signal-send"];
+	ASSERT_EQ(r.rc, 0) << r.message;
+	EXPECT_STREQ(r.a.target, "signal_generate");
+	ASSERT_EQ(r.a.has_filter_arg, 1);
+	EXPECT_EQ(r.a.filter_arg, 4); // TP_PROTO(sig, info, task, group, result)
+	// include/trace/events/signal.h: DELIVERED 0, IGNORED 1,
+	// ALREADY_PENDING 2, OVERFLOW_FAIL 3, LOSE_INFO 4.
+	for (uint64_t result = 0; result <= 4; result++)
+		EXPECT_EQ(((result >> r.a.filter_shift) & r.a.filter_mask) ==
+				  static_cast<uint64_t>(r.a.filter),
+			  result == 0 || result == 4)
+			<< "result " << result;
 }
 
 TEST(ProcBpf, CreateAndLwpCreateSplitOnCloneThread)

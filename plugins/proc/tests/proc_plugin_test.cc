@@ -32,24 +32,28 @@ constexpr const char *k_header =
 
 // The specification: the Dynamic Tracing Guide's proc probes, in the
 // order we list them, with the D type -lv shows for each argument.
+// `engines` is what -lv says can run it: bpf where a raw tracepoint gives
+// the probe, kmod where dtrace_proc.ko has it (all but start, lwp-start).
 struct expected_probe {
 	const char *name;
 	std::vector<std::string> d_types;
+	const char *engines;
+	const char *event; // the raw tracepoint fires() names, or NULL
 };
 
 const std::vector<expected_probe> k_expected = {
-	{"create", {"psinfo_t *"}},
-	{"exec", {"string"}},
-	{"exec-success", {}},
-	{"exec-failure", {"int"}},
-	{"exit", {"int"}},
-	{"start", {}},
-	{"lwp-create", {"lwpsinfo_t *", "psinfo_t *"}},
-	{"lwp-start", {}},
-	{"lwp-exit", {}},
-	{"signal-send", {"lwpsinfo_t *", "psinfo_t *", "int"}},
-	{"signal-handle", {"int", "siginfo_t *", "void (*)(void)"}},
-	{"signal-clear", {"int"}},
+	{"create", {"psinfo_t *"}, "bpf kmod", "task_newtask"},
+	{"exec", {"string"}, "bpf kmod", "sys_enter"},
+	{"exec-success", {}, "bpf kmod", "sched_process_exec"},
+	{"exec-failure", {"int"}, "kmod", nullptr},
+	{"exit", {"int"}, "bpf kmod", "sched_process_exit"},
+	{"start", {}, "None", nullptr},
+	{"lwp-create", {"lwpsinfo_t *", "psinfo_t *"}, "bpf kmod", "task_newtask"},
+	{"lwp-start", {}, "None", nullptr},
+	{"lwp-exit", {}, "bpf kmod", "sched_process_exit"},
+	{"signal-send", {"lwpsinfo_t *", "psinfo_t *", "int"}, "bpf kmod", "signal_generate"},
+	{"signal-handle", {"int", "siginfo_t *", "void (*)(void)"}, "bpf kmod", "signal_deliver"},
+	{"signal-clear", {"int"}, "kmod", nullptr},
 };
 
 std::string row(unsigned id, const char *name)
@@ -77,7 +81,7 @@ std::string verbose_block(const expected_probe &p)
 		s += "\t\targs[" + std::to_string(i) + "]: " + p.d_types[i] + "\n";
 	if (p.d_types.empty())
 		s += "\t\tNone\n";
-	return s + "\n";
+	return s + "\n\tEngines\n\t\t" + p.engines + "\n\n";
 }
 
 TEST(ProcCli, ListsTwelveProbesInTableOrder)
@@ -123,6 +127,9 @@ TEST(ProcCli, SignalSendVerbose)
 				 "\t\targs[0]: lwpsinfo_t *\n"
 				 "\t\targs[1]: psinfo_t *\n"
 				 "\t\targs[2]: int\n"
+				 "\n"
+				 "\tEngines\n"
+				 "\t\tbpf kmod\n"
 				 "\n");
 }
 
@@ -247,6 +254,38 @@ TEST_F(ProcPlugin, NativeTypesAndMappings)
 	ASSERT_EQ(a.size(), 3u);
 	EXPECT_EQ(a[1].native, "siginfo_t *");
 	EXPECT_EQ(a[2].mapping, 2);
+}
+
+// fires(): the table's raw tracepoint and the engines of each probe, the
+// same row the bpf hook and -lv read; no flow, no errno.
+TEST_F(ProcPlugin, FiresOnTheTablesTracepoints)
+{
+	auto all = probes();
+	ASSERT_EQ(all.size(), k_expected.size());
+	for (size_t i = 0; i < all.size(); i++) {
+		const expected_probe &e = k_expected[i];
+		dt_probe_fire_t f;
+		ASSERT_EQ(h_.fires(all[i], f), 0) << e.name;
+		EXPECT_EQ(f.kind, e.event != nullptr ? DT_FIRE_RAW_TRACEPOINT : DT_FIRE_NONE)
+			<< e.name;
+		if (e.event != nullptr) {
+			ASSERT_NE(f.target, nullptr) << e.name;
+			EXPECT_STREQ(f.target, e.event) << e.name;
+		}
+		std::string engines;
+		if (f.engines & DT_ENGINE_USER)
+			engines += " user";
+		if (f.engines & DT_ENGINE_BPF)
+			engines += " bpf";
+		if (f.engines & DT_ENGINE_KMOD)
+			engines += " kmod";
+		EXPECT_EQ(engines.empty() ? "None" : engines.substr(1), e.engines) << e.name;
+		EXPECT_EQ(f.flow, DT_FLOW_NONE) << e.name;
+		EXPECT_EQ(f.errno_src, DT_ERRNO_NONE) << e.name;
+	}
+	dt_probe_fire_t f;
+	dt_probe_info_t renamed = {sizeof(renamed), "proc", "vmlinux", "", "exec", 0};
+	EXPECT_EQ(h_.fires(renamed, f), -ENOENT);
 }
 
 TEST_F(ProcPlugin, RefusesAProbeItDidNotReport)

@@ -14,6 +14,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cstddef>
 #include <cstdio>
 #include <string>
 #include <vector>
@@ -163,7 +164,19 @@ TEST(ProfileCli, Profile97Verbose)
 				 "\n"
 				 "\tArgument Types\n"
 				 "\t\tNone\n"
+				 "\n"
+				 "\tEngines\n"
+				 "\t\tbpf kmod\n"
 				 "\n");
+}
+
+// tick-N runs in the consumer's own process too (the user engine).
+TEST(ProfileCli, TickVerboseSaysTheUserEngineRunsIt)
+{
+	auto r = dtrace({"-lv", "-n", "profile:::tick-1sec"});
+	ASSERT_EQ(r.status, 0) << r.err;
+	EXPECT_NE(r.out.find("\n\tEngines\n\t\tuser bpf kmod\n\n"), std::string::npos)
+		<< r.out;
 }
 
 // ---- the ops table, loaded directly -------------------------------------
@@ -254,6 +267,39 @@ TEST_F(ProfilePlugin, RefusedNamesAreLoggedAtDebug)
 	EXPECT_EQ(h_.levels()[0], DT_LOG_DEBUG);
 	EXPECT_EQ(h_.messages()[0], "profile: no probe tick-100us: the interval is below "
 				    "the 200us minimum");
+}
+
+// fires(): a timer of the probe's interval; profile-N on every CPU (the
+// kernel engines), tick-N on one, which the user engine also runs. The
+// host reads this, not the cookie.
+TEST_F(ProfilePlugin, FiresAsATimer)
+{
+	auto t = probes("tick-1ms");
+	ASSERT_EQ(t.size(), 1u);
+	dt_probe_fire_t f;
+	ASSERT_EQ(h_.fires(t[0], f), 0);
+	EXPECT_EQ(f.kind, DT_FIRE_TIMER);
+	EXPECT_EQ(f.period_ns, 1'000'000u);
+	EXPECT_EQ(f.per_cpu, 0);
+	EXPECT_EQ(f.engines, uint32_t{DT_ENGINE_USER | DT_ENGINE_BPF | DT_ENGINE_KMOD});
+	EXPECT_EQ(f.flow, DT_FLOW_NONE);
+
+	auto p = probes("profile-1234hz");
+	ASSERT_EQ(p.size(), 1u);
+	ASSERT_EQ(h_.fires(p[0], f), 0);
+	EXPECT_EQ(f.kind, DT_FIRE_TIMER);
+	EXPECT_EQ(f.period_ns, 810'372u);
+	EXPECT_EQ(f.per_cpu, 1);
+	EXPECT_EQ(f.engines, uint32_t{DT_ENGINE_BPF | DT_ENGINE_KMOD});
+
+	// A host built before ABI 1.4's fires() gets nothing written.
+	dt_probe_fire_t small;
+	ASSERT_EQ(h_.fires(dt_probe_info_t{sizeof(dt_probe_info_t), "profile", "", "",
+					   "tick-1ms", t[0].cookie},
+			   small, offsetof(dt_probe_fire_t, kind)),
+		  0);
+	EXPECT_EQ(small.kind, DT_FIRE_NONE);
+	EXPECT_EQ(small.sz, offsetof(dt_probe_fire_t, kind));
 }
 
 TEST_F(ProfilePlugin, NoTypedArguments)

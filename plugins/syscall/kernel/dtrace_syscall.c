@@ -122,8 +122,8 @@ static void dt_sys_provide(void *arg, const dtrace_probedesc_t *desc)
 			continue;
 		dtrace_probe_create(dt_sys_id, "vmlinux", name, "entry", 1,
 				    DT_SYS_PARG(nr, 0));
-		dtrace_probe_create(dt_sys_id, "vmlinux", name, "return", 1,
-				    DT_SYS_PARG(nr, 1));
+		dtrace_probe_create_flags(dt_sys_id, "vmlinux", name, "return", 1,
+					  DT_SYS_PARG(nr, 1), DTRACE_PROBE_F_ERRNO_RETURN);
 	}
 	provided = true;
 }

@@ -101,6 +101,36 @@ TEST(SyscallBpf, UnknownCallIsRefusedWithAMessage)
 	EXPECT_EQ(h.messages().size(), 1u);
 }
 
+// fires(): the tracefs event, a system call's flow (-F: => <=), errno
+// from the return value in arg0 on return only, the kernel engines.
+TEST(SyscallFires, EntryAndReturnAcrossTheSystemCall)
+{
+	plugin_handle h(DT_SYSCALL_PLUGIN);
+	ASSERT_NE(h.ops(), nullptr) << h.error();
+	dt_probe_info_t e = {sizeof(e), "syscall", "vmlinux", "getppid", "entry", 0};
+	dt_probe_info_t r = {sizeof(r), "syscall", "vmlinux", "getppid", "return", 0};
+	dt_probe_fire_t f;
+	ASSERT_EQ(h.fires(e, f), 0);
+	EXPECT_EQ(f.kind, DT_FIRE_TRACEPOINT);
+	ASSERT_NE(f.target, nullptr);
+	EXPECT_STREQ(f.target, "syscalls:sys_enter_getppid");
+	EXPECT_EQ(f.flow, DT_FLOW_ENTRY);
+	EXPECT_EQ(f.flags, uint32_t{DT_FIRE_F_SYSCALL});
+	EXPECT_EQ(f.errno_src, DT_ERRNO_NONE);
+	EXPECT_EQ(f.engines, uint32_t{DT_ENGINE_BPF | DT_ENGINE_KMOD});
+	ASSERT_EQ(h.fires(r, f), 0);
+	EXPECT_STREQ(f.target, "syscalls:sys_exit_getppid");
+	EXPECT_EQ(f.flow, DT_FLOW_RETURN);
+	EXPECT_EQ(f.flags, uint32_t{DT_FIRE_F_SYSCALL});
+	EXPECT_EQ(f.errno_src, DT_ERRNO_RETURN_ARG0);
+	// A system call whose number this build does not know: kmod only.
+	dt_probe_info_t u = {sizeof(u), "syscall", "vmlinux", "no_such_call", "entry", 0};
+	ASSERT_EQ(h.fires(u, f), 0);
+	EXPECT_EQ(f.engines, uint32_t{DT_ENGINE_KMOD});
+	dt_probe_info_t bad = {sizeof(bad), "syscall", "vmlinux", "getppid", "fire", 0};
+	EXPECT_EQ(h.fires(bad, f), -ENOENT);
+}
+
 // A host whose dt_bpf_attach_t ends before the ABI 1.1 fields: the plugin
 // fills what the host has and leaves the rest of its memory alone.
 TEST(SyscallBpf, OlderHostStructIsNotOverrun)

@@ -16,6 +16,7 @@
 
 #include <cerrno>
 #include <cstdio>
+#include <iterator>
 #include <string>
 #include <utility>
 #include <vector>
@@ -36,6 +37,19 @@ constexpr const char *k_names[] = {
 	"connect-established", "connect-refused", "send",
 	"receive", "state-change",
 };
+
+// The raw tracepoint each fires on (what -lv says the bpf engine can
+// run), or NULL: none yet, and no kernel half.
+constexpr const char *k_events[] = {
+	nullptr, "tcp_send_reset", "inet_sock_set_state", nullptr, nullptr, nullptr,
+	"tcp_probe", "inet_sock_set_state",
+};
+static_assert(std::size(k_events) == std::size(k_names));
+
+std::string engines_block(const char *event)
+{
+	return std::string("\tEngines\n\t\t") + (event != nullptr ? "bpf" : "None") + "\n\n";
+}
 
 const char *const k_attr_blocks =
 	"\n"
@@ -129,6 +143,9 @@ TEST(TcpCli, StateChangeVerbose)
 				 "\t\targs[3]: tcpsinfo_t *\n"
 				 "\t\targs[4]: void\n"
 				 "\t\targs[5]: tcplsinfo_t *\n"
+				 "\n"
+				 "\tEngines\n"
+				 "\t\tbpf\n"
 				 "\n");
 }
 
@@ -138,10 +155,13 @@ TEST(TcpCli, EveryProbeVerbose)
 	ASSERT_EQ(r.status, 0) << r.err;
 	std::string want = k_header;
 	unsigned id = 4;
-	for (const char *n : k_names)
+	for (size_t i = 0; i < std::size(k_names); i++) {
+		const char *n = k_names[i];
 		want += row(id++, n) + k_attr_blocks +
 			(std::string(n) == "state-change" ? k_state_change_types
-							  : k_segment_types);
+							  : k_segment_types) +
+			engines_block(k_events[i]);
+	}
 	EXPECT_EQ(r.out, want);
 }
 
@@ -246,6 +266,29 @@ TEST_F(TcpPlugin, StateChangeNativeTypes)
 	EXPECT_EQ(a[5].native, "int");
 	EXPECT_EQ(a[5].xlate, "tcplsinfo_t *");
 	EXPECT_EQ(a[5].mapping, 5);
+}
+
+// fires(): the table's raw tracepoint where there is one (the bpf engine
+// only: no kernel half), else none; no flow, no errno.
+TEST_F(TcpPlugin, FiresOnTheTablesTracepoints)
+{
+	auto all = probes();
+	ASSERT_EQ(all.size(), std::size(k_names));
+	for (size_t i = 0; i < all.size(); i++) {
+		dt_probe_fire_t f;
+		ASSERT_EQ(h_.fires(all[i], f), 0) << k_names[i];
+		if (k_events[i] != nullptr) {
+			EXPECT_EQ(f.kind, DT_FIRE_RAW_TRACEPOINT) << k_names[i];
+			ASSERT_NE(f.target, nullptr);
+			EXPECT_STREQ(f.target, k_events[i]);
+			EXPECT_EQ(f.engines, uint32_t{DT_ENGINE_BPF}) << k_names[i];
+		} else {
+			EXPECT_EQ(f.kind, DT_FIRE_NONE) << k_names[i];
+			EXPECT_EQ(f.engines, 0u) << k_names[i];
+		}
+		EXPECT_EQ(f.flow, DT_FLOW_NONE);
+		EXPECT_EQ(f.errno_src, DT_ERRNO_NONE);
+	}
 }
 
 TEST_F(TcpPlugin, RefusesAProbeItDidNotReport)
