@@ -83,9 +83,8 @@ public:
 	std::string_view name() const override { return "kmod"; }
 	using engine::enable;
 	// The kernel matches the descriptions against its own probes (and
-	// creates on-demand ones, profile-N): `en` is the registry's view,
-	// which the kmod engine does not need beyond the no-match check the
-	// caller already made.
+	// creates on-demand ones, profile-N): `en`, the registry's view, gives
+	// what the kernel does not know (each probe's flow, for -F).
 	std::vector<enabled_probe> enable(const program &p, const enabling &en) override;
 	void go() override;
 	void stop() override;
@@ -136,21 +135,19 @@ bool runs_without_module(provider_registry &reg, const probe_desc &d)
 	});
 }
 
-// -F (flowindent) needs each probe's flow, which the provider describes
-// and the kernel's probe table does not: each description is matched once
-// in the registry, and only when the option is set (fbt:::entry is tens
-// of thousands of probes).
-void fill_flow(provider_registry &reg, const std::vector<dt::kmod::ecb_origin> &ecbs,
-	       std::vector<enabled_probe> &eps)
+// The flow (-F) of each probe dtrace.ko enabled: its provider describes it,
+// the kernel's probe table does not. The front half matched the same
+// descriptions in the registry (`en`): a kernel probe takes the flow of
+// the registry's probe of the same name.
+void fill_flow(const enabling &en, std::vector<enabled_probe> &eps)
 {
-	std::map<std::string, probe_fire> fires; // by provider:mod:func:name
-	for (const auto &e : ecbs)
-		for (const probe *pr : reg.match(e.desc))
-			fires.try_emplace(pr->desc.str(), reg.fire(*pr));
+	std::map<std::string, const probe_fire *> fires; // by provider:mod:func:name
+	for (size_t i = 0; i < en.probes.size(); i++)
+		fires.try_emplace(en.probes[i]->desc.str(), &en.fires[i]);
 	for (enabled_probe &ep : eps)
 		if (auto it = fires.find(ep.probe.str()); it != fires.end()) {
-			ep.flow = it->second.flow;
-			ep.flow_syscall = it->second.syscall;
+			ep.flow = it->second->flow;
+			ep.flow_syscall = it->second->syscall;
 		}
 }
 
@@ -193,7 +190,7 @@ void kmod_engine::load_modules()
 	}
 }
 
-std::vector<enabled_probe> kmod_engine::enable(const program &p, const enabling &)
+std::vector<enabled_probe> kmod_engine::enable(const program &p, const enabling &en)
 {
 	prog_ = p;
 	opts_ = engine_options(prog_);
@@ -220,13 +217,13 @@ std::vector<enabled_probe> kmod_engine::enable(const program &p, const enabling 
 	bo.max_bufsize = conf_.dtc_max_bufsize ? conf_.dtc_max_bufsize : bo.max_bufsize;
 	blob_ = dt::kmod::make_program_blob(prog_, opts_, bo);
 
-	dtrace_enable_t en{};
-	err = dev_.enable(blob_.bytes, en);
+	dtrace_enable_t req{};
+	err = dev_.enable(blob_.bytes, req);
 	if (err != 0) {
-		std::string msg = en.dten_errmsg;
+		std::string msg = req.dten_errmsg;
 		// dten_erroff inside an ECB section: say which description.
 		for (const dt::kmod::ecb_origin &o : blob_.ecbs)
-			if (!msg.empty() && en.dten_erroff >= o.begin && en.dten_erroff < o.end)
+			if (!msg.empty() && req.dten_erroff >= o.begin && req.dten_erroff < o.end)
 				throw engine_error("the kmod engine cannot enable " + o.desc.str() +
 							   ": " + msg,
 						   o.clause);
@@ -237,10 +234,10 @@ std::vector<enabled_probe> kmod_engine::enable(const program &p, const enabling 
 
 	std::vector<enabled_probe> out;
 	std::vector<uint32_t> per_cookie(blob_.ecbs.size() + 2, 0);
-	epid_size_.assign(en.dten_first_epid + en.dten_nprobes, 0);
+	epid_size_.assign(req.dten_first_epid + req.dten_nprobes, 0);
 	epid_cookie_.assign(epid_size_.size(), 0);
-	for (uint32_t i = 0; i < en.dten_nprobes; i++) {
-		uint32_t epid = en.dten_first_epid + i;
+	for (uint32_t i = 0; i < req.dten_nprobes; i++) {
+		uint32_t epid = req.dten_first_epid + i;
 		dtrace_eprobedesc_t e{};
 		if ((err = dev_.eprobe(epid, e)) != 0)
 			fail("DTRACEIOC_EPROBE " + std::to_string(epid), err);
@@ -260,8 +257,7 @@ std::vector<enabled_probe> kmod_engine::enable(const program &p, const enabling 
 		ep.clause = blob_.ecbs[e.dtpe_ecb - 1].clause;
 		out.push_back(std::move(ep));
 	}
-	if (prog_.option("flowindent"))
-		fill_flow(registry(), blob_.ecbs, out);
+	fill_flow(en, out);
 	// The consumer numbers EPIDs densely from 1: ours come first, the
 	// engine's ERROR ECB (the last section) after them.
 	for (size_t i = 0; i < out.size(); i++)
