@@ -22,6 +22,7 @@
 // Faulting library calls are preceded by m->pc = DIF byte offset and
 // followed by a test of m->fault.code.
 #include "codegen.hpp"
+#include "dif_isa.h"
 
 namespace dt::engines::bpf {
 
@@ -59,7 +60,7 @@ namespace {
 
 bool is_branch(uint32_t op)
 {
-	return op >= DIF_OP_BA && op <= DIF_OP_BLEU;
+	return dif_op_form(op) == DIF_FORM_BRANCH;
 }
 
 } // namespace

@@ -4,17 +4,17 @@
 // dt_subr_NAME(m, strsize, a1, a2, a3) (lib/dt_lib.h), arguments from the
 // tuple registers; too few arguments fault ILLOP as dif_subr() does,
 // optional ones left out get the value the library reads as "absent";
-// a subroutine the library lacks is refused with its name and line.
-#include "program/disasm.hpp"
+// a subroutine the library lacks is refused with its name and line. Names
+// and argument counts: dif_subrs.def (dif_isa.h), the interpreter's list.
 #include "codegen.hpp"
-#include "dif_subr_args.h" // dif_subr_min_args: the interpreter's table
+#include "dif_isa.h"
 
 namespace dt::engines::bpf {
 
-// The disassembler's table of names (illumos dtrace_subrstr()).
+// dif_subrs.def's names (illumos dtrace_subrstr()).
 const char *subr_name(uint32_t subr)
 {
-	return subr <= DIF_SUBR_MAX ? compiler::subr_name(subr) : nullptr;
+	return dif_subr_name(subr);
 }
 
 // The value of optional argument j the D call left out (lib/dt_lib.h:
