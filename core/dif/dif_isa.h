@@ -64,8 +64,13 @@ enum dif_form {
 /*
  * Every opcode as an enumerator (same values as the uapi DIF_OP_*): a
  * switch over enum dif_opcode built with -Wswitch-enum names a missing one.
+ * C++ gets a fixed underlying type, so that any opcode byte converts.
  */
+#ifdef __cplusplus
+enum dif_opcode : uint32_t {
+#else
 enum dif_opcode {
+#endif
 #define DIF_OP(NAME, name, num, form, scope) DIF_OPCODE_##NAME = (num),
 #include "dif_ops.def"
 #undef DIF_OP
