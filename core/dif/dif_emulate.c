@@ -43,8 +43,8 @@
  * INT64_MIN and INT64_MIN % -1 gives 0 (the hardware would trap); strings
  * compare as unsigned bytes.
  */
-#include "dif_impl.h"
 #include "dif_dstate.h"
+#include "dif_impl.h"
 #include "dif_isa.h"
 
 /* Record the first fault only. */

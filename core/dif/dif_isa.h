@@ -52,14 +52,14 @@ enum dif_form {
 };
 
 /* The SCOPE column: a DIFV_SCOPE_* value, or -1. */
-#define DIF_ISA_SCOPE_NONE	(-1)
-#define DIF_ISA_SCOPE_GLOBAL	DIFV_SCOPE_GLOBAL
-#define DIF_ISA_SCOPE_THREAD	DIFV_SCOPE_THREAD
-#define DIF_ISA_SCOPE_LOCAL	DIFV_SCOPE_LOCAL
+#define DIF_ISA_SCOPE_NONE (-1)
+#define DIF_ISA_SCOPE_GLOBAL DIFV_SCOPE_GLOBAL
+#define DIF_ISA_SCOPE_THREAD DIFV_SCOPE_THREAD
+#define DIF_ISA_SCOPE_LOCAL DIFV_SCOPE_LOCAL
 
 /* The KIND column of dif_subrs.def. */
-#define DIF_ISA_SUBR_SAFE		0
-#define DIF_ISA_SUBR_DESTRUCTIVE	1
+#define DIF_ISA_SUBR_SAFE 0
+#define DIF_ISA_SUBR_DESTRUCTIVE 1
 
 /*
  * Every opcode as an enumerator (same values as the uapi DIF_OP_*): a
@@ -79,12 +79,12 @@ enum dif_opcode {
 /* How many entries each list has. */
 enum {
 	DIF_ISA_NOPS = 0
-#define DIF_OP(NAME, name, num, form, scope) + 1
+#define DIF_OP(NAME, name, num, form, scope) +1
 #include "dif_ops.def"
 #undef DIF_OP
 	,
 	DIF_ISA_NSUBRS = 0
-#define DIF_SUBR(NAME, name, num, min, max, rtype, params, kind) + 1
+#define DIF_SUBR(NAME, name, num, min, max, rtype, params, kind) +1
 #include "dif_subrs.def"
 #undef DIF_SUBR
 };
@@ -99,14 +99,13 @@ enum {
  * The lists against the ABI. With distinct numbers (a duplicate is a
  * duplicate case label below) in range, the counts make them complete.
  */
-#define DIF_OP(NAME, name, num, form, scope)                                             \
-	DIF_ISA_ASSERT((num) == DIF_OP_##NAME && (num) >= 1 && (num) <= DIF_OP_MAX,      \
+#define DIF_OP(NAME, name, num, form, scope)                                        \
+	DIF_ISA_ASSERT((num) == DIF_OP_##NAME && (num) >= 1 && (num) <= DIF_OP_MAX, \
 		       "dif_ops.def: " #NAME " is not uapi/dtrace/dif.h's DIF_OP_" #NAME);
 #include "dif_ops.def"
 #undef DIF_OP
-#define DIF_SUBR(NAME, name, num, min, max, rtype, params, kind)                         \
-	DIF_ISA_ASSERT((num) == DIF_SUBR_##NAME && (num) <= DIF_SUBR_MAX &&              \
-			       (min) <= (max),                                             \
+#define DIF_SUBR(NAME, name, num, min, max, rtype, params, kind)                            \
+	DIF_ISA_ASSERT((num) == DIF_SUBR_##NAME && (num) <= DIF_SUBR_MAX && (min) <= (max), \
 		       "dif_subrs.def: " #NAME " is not uapi/dtrace/dif.h's DIF_SUBR_" #NAME);
 #include "dif_subrs.def"
 #undef DIF_SUBR
@@ -119,7 +118,8 @@ static inline enum dif_form dif_op_form(uint32_t op)
 {
 	switch (op) {
 #define DIF_OP(NAME, name, num, form, scope) \
-	case (num): return DIF_FORM_##form;
+	case (num):                          \
+		return DIF_FORM_##form;
 #include "dif_ops.def"
 #undef DIF_OP
 	default: return DIF_FORM_ILLEGAL;
@@ -131,7 +131,8 @@ static inline const char *dif_op_name(uint32_t op)
 {
 	switch (op) {
 #define DIF_OP(NAME, name, num, form, scope) \
-	case (num): return (name);
+	case (num):                          \
+		return (name);
 #include "dif_ops.def"
 #undef DIF_OP
 	default: return NULL;
@@ -143,7 +144,8 @@ static inline int dif_op_scope(uint32_t op)
 {
 	switch (op) {
 #define DIF_OP(NAME, name, num, form, scope) \
-	case (num): return DIF_ISA_SCOPE_##scope;
+	case (num):                          \
+		return DIF_ISA_SCOPE_##scope;
 #include "dif_ops.def"
 #undef DIF_OP
 	default: return DIF_ISA_SCOPE_NONE;
@@ -155,7 +157,8 @@ static inline const char *dif_subr_name(uint32_t subr)
 {
 	switch (subr) {
 #define DIF_SUBR(NAME, name, num, min, max, rtype, params, kind) \
-	case (num): return (name);
+	case (num):                                              \
+		return (name);
 #include "dif_subrs.def"
 #undef DIF_SUBR
 	default: return NULL;
@@ -171,7 +174,8 @@ static inline uint32_t dif_subr_min_args(uint32_t subr)
 {
 	switch (subr) {
 #define DIF_SUBR(NAME, name, num, min, max, rtype, params, kind) \
-	case (num): return (min);
+	case (num):                                              \
+		return (min);
 #include "dif_subrs.def"
 #undef DIF_SUBR
 	default: return 0;
@@ -183,7 +187,8 @@ static inline uint32_t dif_subr_max_args(uint32_t subr)
 {
 	switch (subr) {
 #define DIF_SUBR(NAME, name, num, min, max, rtype, params, kind) \
-	case (num): return (max);
+	case (num):                                              \
+		return (max);
 #include "dif_subrs.def"
 #undef DIF_SUBR
 	default: return 0;
