@@ -7,7 +7,7 @@
  * goes through dif_impl.h's checked helpers.
  */
 #include "dif_impl.h"
-#include "dif_subr_args.h"
+#include "dif_isa.h"
 
 static uint64_t bswap16(uint64_t x)
 {

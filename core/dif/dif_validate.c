@@ -14,9 +14,11 @@
  * in two ways: a user variable must be listed in the variable table with the
  * scope the instruction uses, and a built-in variable id must be known.
  * xlate/xlarg are rejected: the library resolves translators before an
- * engine sees the DIFO.
+ * engine sees the DIFO. What each opcode's operands are comes from
+ * dif_ops.def (dif_isa.h): the checks below are per operand form.
  */
 #include "dif_validate.h"
+#include "dif_isa.h"
 
 #define DIF_VERR_NOPC 0xffffffffu
 
@@ -95,75 +97,23 @@ static const char *check_regs(dif_instr_t in, unsigned f, uint32_t nregs)
 	return NULL;
 }
 
-/* Scope of a variable instruction, or -1 if op is not one. */
-static int var_scope(uint32_t op)
-{
-	switch (op) {
-	case DIF_OP_LDGS:
-	case DIF_OP_STGS:
-	case DIF_OP_LDGAA:
-	case DIF_OP_STGAA: return DIFV_SCOPE_GLOBAL;
-	case DIF_OP_LDTS:
-	case DIF_OP_STTS:
-	case DIF_OP_LDTAA:
-	case DIF_OP_STTAA: return DIFV_SCOPE_THREAD;
-	case DIF_OP_LDLS:
-	case DIF_OP_STLS: return DIFV_SCOPE_LOCAL;
-	default: return -1;
-	}
-}
-
+/*
+ * One instruction, by its operand form (dif_ops.def): which fields are
+ * registers, which must be zero, which index a table or the variable
+ * space.
+ */
 static const char *check_insn(const dif_difo_t *dp, const dif_limits_t *lim, uint32_t pc)
 {
 	dif_instr_t in = dp->text[pc];
 	uint32_t op = DIF_INSTR_OP(in), nregs = lim->nregs;
 
-	switch (op) {
-	case DIF_OP_OR:
-	case DIF_OP_XOR:
-	case DIF_OP_AND:
-	case DIF_OP_SLL:
-	case DIF_OP_SRL:
-	case DIF_OP_SRA:
-	case DIF_OP_SUB:
-	case DIF_OP_ADD:
-	case DIF_OP_MUL:
-	case DIF_OP_SDIV:
-	case DIF_OP_UDIV:
-	case DIF_OP_SREM:
-	case DIF_OP_UREM:
-	case DIF_OP_COPYS: return check_regs(in, F_R1 | F_R2 | F_RD, nregs);
-	case DIF_OP_NOT:
-	case DIF_OP_MOV:
-	case DIF_OP_ALLOCS:
-	case DIF_OP_LDSB:
-	case DIF_OP_LDSH:
-	case DIF_OP_LDSW:
-	case DIF_OP_LDUB:
-	case DIF_OP_LDUH:
-	case DIF_OP_LDUW:
-	case DIF_OP_LDX:
-	case DIF_OP_ULDSB:
-	case DIF_OP_ULDSH:
-	case DIF_OP_ULDSW:
-	case DIF_OP_ULDUB:
-	case DIF_OP_ULDUH:
-	case DIF_OP_ULDUW:
-	case DIF_OP_ULDX:
-	case DIF_OP_RLDSB:
-	case DIF_OP_RLDSH:
-	case DIF_OP_RLDSW:
-	case DIF_OP_RLDUB:
-	case DIF_OP_RLDUH:
-	case DIF_OP_RLDUW:
-	case DIF_OP_RLDX: return check_regs(in, F_R1 | F_Z2 | F_RD, nregs);
-	case DIF_OP_CMP:
-	case DIF_OP_SCMP: return check_regs(in, F_R1 | F_R2 | F_ZD, nregs);
-	case DIF_OP_TST: return check_regs(in, F_R1 | F_Z2 | F_ZD, nregs);
-	case DIF_OP_STB:
-	case DIF_OP_STH:
-	case DIF_OP_STW:
-	case DIF_OP_STX: {
+	switch (dif_op_form(op)) {
+	case DIF_FORM_R1_R2_RD: return check_regs(in, F_R1 | F_R2 | F_RD, nregs);
+	case DIF_FORM_R1_RD:
+	case DIF_FORM_LOAD: return check_regs(in, F_R1 | F_Z2 | F_RD, nregs);
+	case DIF_FORM_R1_R2: return check_regs(in, F_R1 | F_R2 | F_ZD, nregs);
+	case DIF_FORM_R1: return check_regs(in, F_R1 | F_Z2 | F_ZD, nregs);
+	case DIF_FORM_STORE: {
 		/* rd holds the address: %r0 there is a store to address 0. */
 		const char *e = check_regs(in, F_R1 | F_Z2 | F_RS, nregs);
 
@@ -171,63 +121,42 @@ static const char *check_insn(const dif_difo_t *dp, const dif_limits_t *lim, uin
 			e = "cannot write to address 0";
 		return e;
 	}
-	case DIF_OP_RET: return check_regs(in, F_Z1 | F_Z2 | F_RS, nregs);
-	case DIF_OP_NOP:
-	case DIF_OP_POPTS:
-	case DIF_OP_FLUSHTS: return check_regs(in, F_Z1 | F_Z2 | F_ZD, nregs);
-	case DIF_OP_BA:
-	case DIF_OP_BE:
-	case DIF_OP_BNE:
-	case DIF_OP_BG:
-	case DIF_OP_BGU:
-	case DIF_OP_BGE:
-	case DIF_OP_BGEU:
-	case DIF_OP_BL:
-	case DIF_OP_BLU:
-	case DIF_OP_BLE:
-	case DIF_OP_BLEU:
+	case DIF_FORM_RS: return check_regs(in, F_Z1 | F_Z2 | F_RS, nregs);
+	case DIF_FORM_NONE: return check_regs(in, F_Z1 | F_Z2 | F_ZD, nregs);
+	case DIF_FORM_BRANCH:
 		if (DIF_INSTR_LABEL(in) >= dp->len)
 			return "invalid branch target";
 		if (DIF_INSTR_LABEL(in) <= pc)
 			return "backward branch";
 		return NULL;
-	case DIF_OP_SETX:
+	case DIF_FORM_INT_RD:
 		if (DIF_INSTR_INTEGER(in) >= dp->intlen)
 			return "invalid integer reference";
 		return check_regs(in, F_RD, nregs);
-	case DIF_OP_SETS:
+	case DIF_FORM_STR_RD:
 		if (DIF_INSTR_STRING(in) >= dp->strlen)
 			return "invalid string reference";
 		return check_regs(in, F_RD, nregs);
-	case DIF_OP_LDGA:
-	case DIF_OP_LDTA: {
+	case DIF_FORM_AVAR_R2_RD: {
 		uint32_t v = DIF_INSTR_R1(in);
 		const char *e = check_regs(in, F_R2 | F_RD, nregs);
 
 		if (e)
 			return e;
+		/* Built-in arrays (args, regs, uregs) are global only. */
 		if (v < DIF_VAR_ARRAY_UBASE) {
-			if (op == DIF_OP_LDTA || v > DIF_VAR_UREGS)
+			if (dif_op_scope(op) != DIFV_SCOPE_GLOBAL || v > DIF_VAR_UREGS)
 				return "unknown variable";
 			return NULL;
 		}
-		if (!var_declared(dp, v, op == DIF_OP_LDGA ? DIFV_SCOPE_GLOBAL : DIFV_SCOPE_THREAD))
+		if (!var_declared(dp, v, (uint8_t)dif_op_scope(op)))
 			return "unknown variable";
 		return NULL;
 	}
-	case DIF_OP_LDGS:
-	case DIF_OP_LDTS:
-	case DIF_OP_LDLS:
-	case DIF_OP_LDGAA:
-	case DIF_OP_LDTAA:
-	case DIF_OP_STGS:
-	case DIF_OP_STTS:
-	case DIF_OP_STLS:
-	case DIF_OP_STGAA:
-	case DIF_OP_STTAA: {
+	case DIF_FORM_VAR_RD:
+	case DIF_FORM_RS_VAR: {
 		uint32_t v = DIF_INSTR_VAR(in);
-		bool store = op == DIF_OP_STGS || op == DIF_OP_STTS || op == DIF_OP_STLS ||
-			     op == DIF_OP_STGAA || op == DIF_OP_STTAA;
+		bool store = dif_op_form(op) == DIF_FORM_RS_VAR;
 		const char *e = check_regs(in, store ? F_RS : F_RD, nregs);
 
 		if (e)
@@ -237,25 +166,26 @@ static const char *check_insn(const dif_difo_t *dp, const dif_limits_t *lim, uin
 		if (v < DIF_VAR_OTHER_UBASE) {
 			if (store)
 				return "cannot write to a built-in variable";
+			/* Built-in scalars are read by ldgs only. */
 			if (op != DIF_OP_LDGS || v > DIF_VAR_BUILTIN_MAX)
 				return "unknown variable";
 			return NULL;
 		}
-		if (!var_declared(dp, v, (uint8_t)var_scope(op)))
+		if (!var_declared(dp, v, (uint8_t)dif_op_scope(op)))
 			return "unknown variable";
 		return NULL;
 	}
-	case DIF_OP_CALL:
+	case DIF_FORM_SUBR_RD:
 		if (DIF_INSTR_SUBR(in) > DIF_SUBR_MAX)
 			return "invalid subroutine";
 		return check_regs(in, F_RD, nregs);
-	case DIF_OP_PUSHTR:
-	case DIF_OP_PUSHTV:
+	case DIF_FORM_TYPE_R2_RS:
+	case DIF_FORM_TYPE_RS:
 		if (DIF_INSTR_TYPE(in) != DIF_TYPE_CTF && DIF_INSTR_TYPE(in) != DIF_TYPE_STRING)
 			return "invalid tuple type";
 		return check_regs(in, F_R2 | F_RS, nregs);
-	case DIF_OP_XLATE:
-	case DIF_OP_XLARG: return "translator not resolved";
+	case DIF_FORM_XLREF_RD: return "translator not resolved";
+	case DIF_FORM_ILLEGAL:
 	default: return "invalid opcode";
 	}
 }

@@ -23,6 +23,8 @@
 
 #include <dtrace/compiler.hpp>
 
+#include "dif_isa.h" // dif_ops.def, dif_subrs.def: names and operand forms
+
 #include <cinttypes>
 #include <cstdarg>
 #include <cstdio>
@@ -71,247 +73,76 @@ const char *var_name(const difo &dp, uint32_t id, unsigned scope)
 	return nullptr;
 }
 
-// The scope an instruction name implies: ld[g|t|l]..., st[g|t|l]...
-unsigned scope_of(const char *name)
+void var_comment(std::string &out, const difo &dp, int scope, uint32_t var)
 {
-	switch (name[2]) {
-	case 'l': return DIFV_SCOPE_LOCAL;
-	case 't': return DIFV_SCOPE_THREAD;
-	case 'g': return DIFV_SCOPE_GLOBAL;
-	default: return ~0u;
-	}
-}
-
-void var_comment(std::string &out, const difo &dp, const char *name, uint32_t var)
-{
-	if (const char *vn = var_name(dp, var, scope_of(name)))
+	if (const char *vn = var_name(dp, var, static_cast<unsigned>(scope)))
 		put(out, "\t\t! DT_VAR(%u) = \"%s\"", var, vn);
 }
 
-enum class fmt : uint8_t {
-	str,
-	log,
-	branch,
-	load,
-	store,
-	r1rd,
-	cmp,
-	tst,
-	lda,
-	ldv,
-	stv,
-	sta,
-	setx,
-	sets,
-	ret,
-	call,
-	pushts,
-	xlate
-};
+// illumos' stga (DT_VAR(var), r2, rd), not part of our ISA (dif_ops.def)
+// nor of illumos' DIF_OP_MAX, but dt_dis.c names it: so do we.
+constexpr uint32_t k_illumos_stga = 80;
 
-struct opent {
-	const char *name;
-	fmt f;
-};
-
-// Indexed by opcode; 80 is illumos' stga (not part of our ISA).
-constexpr opent k_optab[] = {
-	{"(illegal opcode)", fmt::str},
-	{"or", fmt::log},
-	{"xor", fmt::log},
-	{"and", fmt::log},
-	{"sll", fmt::log},
-	{"srl", fmt::log},
-	{"sub", fmt::log},
-	{"add", fmt::log},
-	{"mul", fmt::log},
-	{"sdiv", fmt::log},
-	{"udiv", fmt::log},
-	{"srem", fmt::log},
-	{"urem", fmt::log},
-	{"not", fmt::r1rd},
-	{"mov", fmt::r1rd},
-	{"cmp", fmt::cmp},
-	{"tst", fmt::tst},
-	{"ba", fmt::branch},
-	{"be", fmt::branch},
-	{"bne", fmt::branch},
-	{"bg", fmt::branch},
-	{"bgu", fmt::branch},
-	{"bge", fmt::branch},
-	{"bgeu", fmt::branch},
-	{"bl", fmt::branch},
-	{"blu", fmt::branch},
-	{"ble", fmt::branch},
-	{"bleu", fmt::branch},
-	{"ldsb", fmt::load},
-	{"ldsh", fmt::load},
-	{"ldsw", fmt::load},
-	{"ldub", fmt::load},
-	{"lduh", fmt::load},
-	{"lduw", fmt::load},
-	{"ldx", fmt::load},
-	{"ret", fmt::ret},
-	{"nop", fmt::str},
-	{"setx", fmt::setx},
-	{"sets", fmt::sets},
-	{"scmp", fmt::cmp},
-	{"ldga", fmt::lda},
-	{"ldgs", fmt::ldv},
-	{"stgs", fmt::stv},
-	{"ldta", fmt::lda},
-	{"ldts", fmt::ldv},
-	{"stts", fmt::stv},
-	{"sra", fmt::log},
-	{"call", fmt::call},
-	{"pushtr", fmt::pushts},
-	{"pushtv", fmt::pushts},
-	{"popts", fmt::str},
-	{"flushts", fmt::str},
-	{"ldgaa", fmt::ldv},
-	{"ldtaa", fmt::ldv},
-	{"stgaa", fmt::stv},
-	{"sttaa", fmt::stv},
-	{"ldls", fmt::ldv},
-	{"stls", fmt::stv},
-	{"allocs", fmt::r1rd},
-	{"copys", fmt::log},
-	{"stb", fmt::store},
-	{"sth", fmt::store},
-	{"stw", fmt::store},
-	{"stx", fmt::store},
-	{"uldsb", fmt::load},
-	{"uldsh", fmt::load},
-	{"uldsw", fmt::load},
-	{"uldub", fmt::load},
-	{"ulduh", fmt::load},
-	{"ulduw", fmt::load},
-	{"uldx", fmt::load},
-	{"rldsb", fmt::load},
-	{"rldsh", fmt::load},
-	{"rldsw", fmt::load},
-	{"rldub", fmt::load},
-	{"rlduh", fmt::load},
-	{"rlduw", fmt::load},
-	{"rldx", fmt::load},
-	{"xlate", fmt::xlate},
-	{"xlarg", fmt::xlate},
-	{"stga", fmt::sta},
-};
-
-constexpr const char *k_subrs[] = {
-	"rand",
-	"mutex_owned",
-	"mutex_owner",
-	"mutex_type_adaptive",
-	"mutex_type_spin",
-	"rw_read_held",
-	"rw_write_held",
-	"rw_iswriter",
-	"copyin",
-	"copyinstr",
-	"speculation",
-	"progenyof",
-	"strlen",
-	"copyout",
-	"copyoutstr",
-	"alloca",
-	"bcopy",
-	"copyinto",
-	"msgdsize",
-	"msgsize",
-	"getmajor",
-	"getminor",
-	"ddi_pathname",
-	"strjoin",
-	"lltostr",
-	"basename",
-	"dirname",
-	"cleanpath",
-	"strchr",
-	"strrchr",
-	"strstr",
-	"strtok",
-	"substr",
-	"index",
-	"rindex",
-	"htons",
-	"htonl",
-	"htonll",
-	"ntohs",
-	"ntohl",
-	"ntohll",
-	"inet_ntop",
-	"inet_ntoa",
-	"inet_ntoa6",
-	"toupper",
-	"tolower",
-	"getf",
-	"json",
-	"strtoll",
-	"d_path",
-	"copyinargs",
-};
-static_assert(sizeof(k_subrs) / sizeof(k_subrs[0]) == DIF_SUBR_MAX + 1);
-
+// Names and operand forms come from dif_ops.def (dif_isa.h); the layouts
+// are illumos dt_dis.c's.
 void instruction(std::string &out, const difo &dp, dif_instr_t in)
 {
-	uint32_t op = DIF_INSTR_OP(in);
-	if (op >= sizeof(k_optab) / sizeof(k_optab[0]))
-		op = 0;
-	const opent &e = k_optab[op];
-	const char *n = e.name;
+	const uint32_t op = DIF_INSTR_OP(in);
 	const unsigned r1 = DIF_INSTR_R1(in), r2 = DIF_INSTR_R2(in), rd = DIF_INSTR_RD(in);
 
-	switch (e.f) {
-	case fmt::str: put(out, "%s", n); break;
-	case fmt::log: put(out, "%-4s %%r%u, %%r%u, %%r%u", n, r1, r2, rd); break;
-	case fmt::branch: put(out, "%-4s %u", n, DIF_INSTR_LABEL(in)); break;
-	case fmt::load: put(out, "%-4s [%%r%u], %%r%u", n, r1, rd); break;
-	case fmt::store: put(out, "%-4s %%r%u, [%%r%u]", n, r1, rd); break;
-	case fmt::r1rd: put(out, "%-4s %%r%u, %%r%u", n, r1, rd); break;
-	case fmt::cmp: put(out, "%-4s %%r%u, %%r%u", n, r1, r2); break;
-	case fmt::tst: put(out, "%-4s %%r%u", n, r1); break;
-	case fmt::lda:
+	if (op == k_illumos_stga) {
+		put(out, "%-4s DT_VAR(%u), %%r%u, %%r%u", "stga", DIF_INSTR_VAR(in), r2, rd);
+		var_comment(out, dp, DIFV_SCOPE_GLOBAL, DIF_INSTR_VAR(in));
+		return;
+	}
+	const char *n = dif_op_name(op);
+	switch (dif_op_form(op)) {
+	case DIF_FORM_ILLEGAL: put(out, "%s", "(illegal opcode)"); break;
+	case DIF_FORM_NONE: put(out, "%s", n); break;
+	case DIF_FORM_R1_R2_RD: put(out, "%-4s %%r%u, %%r%u, %%r%u", n, r1, r2, rd); break;
+	case DIF_FORM_BRANCH: put(out, "%-4s %u", n, DIF_INSTR_LABEL(in)); break;
+	case DIF_FORM_LOAD: put(out, "%-4s [%%r%u], %%r%u", n, r1, rd); break;
+	case DIF_FORM_STORE: put(out, "%-4s %%r%u, [%%r%u]", n, r1, rd); break;
+	case DIF_FORM_R1_RD: put(out, "%-4s %%r%u, %%r%u", n, r1, rd); break;
+	case DIF_FORM_R1_R2: put(out, "%-4s %%r%u, %%r%u", n, r1, r2); break;
+	case DIF_FORM_R1: put(out, "%-4s %%r%u", n, r1); break;
+	case DIF_FORM_AVAR_R2_RD:
 		put(out, "%-4s DT_VAR(%u), %%r%u, %%r%u", n, r1, r2, rd);
-		var_comment(out, dp, n, r1);
+		var_comment(out, dp, dif_op_scope(op), r1);
 		break;
-	case fmt::ldv:
+	case DIF_FORM_VAR_RD:
 		put(out, "%-4s DT_VAR(%u), %%r%u", n, DIF_INSTR_VAR(in), rd);
-		var_comment(out, dp, n, DIF_INSTR_VAR(in));
+		var_comment(out, dp, dif_op_scope(op), DIF_INSTR_VAR(in));
 		break;
-	case fmt::stv:
+	case DIF_FORM_RS_VAR:
 		put(out, "%-4s %%r%u, DT_VAR(%u)", n, DIF_INSTR_RS(in), DIF_INSTR_VAR(in));
-		var_comment(out, dp, n, DIF_INSTR_VAR(in));
+		var_comment(out, dp, dif_op_scope(op), DIF_INSTR_VAR(in));
 		break;
-	case fmt::sta:
-		put(out, "%-4s DT_VAR(%u), %%r%u, %%r%u", n, DIF_INSTR_VAR(in), r2, rd);
-		var_comment(out, dp, n, DIF_INSTR_VAR(in));
-		break;
-	case fmt::setx: {
+	case DIF_FORM_INT_RD: {
 		const uint32_t i = DIF_INSTR_INTEGER(in);
 		put(out, "%-4s DT_INTEGER[%u], %%r%u", n, i, rd);
 		if (i < dp.inttab.size())
 			put(out, "\t\t! 0x%" PRIx64, dp.inttab[i]);
 		break;
 	}
-	case fmt::sets: {
+	case DIF_FORM_STR_RD: {
 		const uint32_t s = DIF_INSTR_STRING(in);
 		put(out, "%-4s DT_STRING[%u], %%r%u", n, s, rd);
 		if (const char *str = str_at(dp, s))
 			put(out, "\t\t! \"%s\"", str);
 		break;
 	}
-	case fmt::ret: put(out, "%-4s %%r%u", n, rd); break;
-	case fmt::call:
+	case DIF_FORM_RS: put(out, "%-4s %%r%u", n, rd); break;
+	case DIF_FORM_SUBR_RD:
 		put(out, "%-4s DIF_SUBR(%u), %%r%u\t\t! %s", n, DIF_INSTR_SUBR(in), rd,
 		    subr_name(DIF_INSTR_SUBR(in)));
 		break;
-	case fmt::pushts: {
+	case DIF_FORM_TYPE_R2_RS:
+	case DIF_FORM_TYPE_RS: {
 		static const char *const tnames[] = {"D type", "string"};
 		const unsigned type = DIF_INSTR_TYPE(in);
 		const char *pad;
-		if (op == DIF_OP_PUSHTV) {
+		if (dif_op_form(op) == DIF_FORM_TYPE_RS) {
 			put(out, "%-4s DT_TYPE(%u), %%r%u", n, type, DIF_INSTR_RS(in));
 			pad = "\t\t";
 		} else {
@@ -322,7 +153,7 @@ void instruction(std::string &out, const difo &dp, dif_instr_t in)
 			put(out, "%s! DT_TYPE(%u) = %s", pad, type, tnames[type]);
 		break;
 	}
-	case fmt::xlate:
+	case DIF_FORM_XLREF_RD:
 		// Translator references are resolved before a program exists: no
 		// member table to name, so no comment (illumos: only if in range).
 		put(out, "%-4s DT_XLREF[%u], %%r%u", n, DIF_INSTR_XLREF(in), rd);
@@ -395,9 +226,8 @@ void variable_table(std::string &out, const difo &dp)
 
 const char *subr_name(uint32_t subr)
 {
-	if (subr < sizeof(k_subrs) / sizeof(k_subrs[0]))
-		return k_subrs[subr];
-	return "unknown";
+	const char *n = dif_subr_name(subr);
+	return n ? n : "unknown";
 }
 
 std::string disassemble(const difo &dp, const void *addr)

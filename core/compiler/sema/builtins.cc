@@ -8,7 +8,10 @@ extern "C" {
 #include <uapi/dtrace/dif.h>
 }
 
+#include "dif_isa.h"
+
 #include <cstring>
+#include <initializer_list>
 
 namespace dt::compiler {
 
@@ -56,60 +59,29 @@ const builtin_var k_vars[] = {
 #endif
 };
 
+// The subroutine prototypes: dif_subrs.def, the list the VM, the BPF
+// translator and the disassembler are made from as well.
+constexpr size_t count_params(std::initializer_list<const char *> params)
+{
+	return params.size();
+}
+
+#define DIF_SUBR_PARAMS(...) __VA_ARGS__
+#define DIF_SUBR(NAME, name, num, min, max, rtype, params, kind)       \
+	static_assert(count_params({DIF_SUBR_PARAMS params}) == (max), \
+		      "dif_subrs.def: " name "'s parameter list and max disagree");
+#include "dif_subrs.def"
+#undef DIF_SUBR
+
 const subr_proto k_subrs[] = {
-	{"rand", DIF_SUBR_RAND, "int", {}},
-	{"copyin", DIF_SUBR_COPYIN, "void *", {"uintptr_t", "size_t"}},
-	{"copyinstr", DIF_SUBR_COPYINSTR, "string", {"uintptr_t", "size_t"}, 1},
-	// Linux: a process's argument area as one string (dif_subr.c)
-	{"copyinargs", DIF_SUBR_COPYINARGS, "string", {"uintptr_t", "size_t"}},
-	{"speculation", DIF_SUBR_SPECULATION, "int", {}},
-	{"progenyof", DIF_SUBR_PROGENYOF, "int", {"pid_t"}},
-	{"strlen", DIF_SUBR_STRLEN, "size_t", {"string"}},
-	{"copyout", DIF_SUBR_COPYOUT, "void", {"void *", "uintptr_t", "size_t"}, 0, true},
-	{"copyoutstr", DIF_SUBR_COPYOUTSTR, "void", {"string", "uintptr_t", "size_t"}, 0, true},
-	{"alloca", DIF_SUBR_ALLOCA, "void *", {"size_t"}},
-	{"bcopy", DIF_SUBR_BCOPY, "void", {"void *", "void *", "size_t"}},
-	{"copyinto", DIF_SUBR_COPYINTO, "void", {"uintptr_t", "size_t", "void *"}},
-	{"strjoin", DIF_SUBR_STRJOIN, "string", {"string", "string"}},
-	{"lltostr", DIF_SUBR_LLTOSTR, "string", {"int64_t", "int"}, 1},
-	{"basename", DIF_SUBR_BASENAME, "string", {"string"}},
-	{"dirname", DIF_SUBR_DIRNAME, "string", {"string"}},
-	{"cleanpath", DIF_SUBR_CLEANPATH, "string", {"string"}},
-	{"strchr", DIF_SUBR_STRCHR, "string", {"string", "char"}},
-	{"strrchr", DIF_SUBR_STRRCHR, "string", {"string", "char"}},
-	{"strstr", DIF_SUBR_STRSTR, "string", {"string", "string"}},
-	{"strtok", DIF_SUBR_STRTOK, "string", {"string", "string"}},
-	{"substr", DIF_SUBR_SUBSTR, "string", {"string", "int", "int"}, 1},
-	{"index", DIF_SUBR_INDEX, "int", {"string", "string", "int"}, 1},
-	{"rindex", DIF_SUBR_RINDEX, "int", {"string", "string", "int"}, 1},
-	{"htons", DIF_SUBR_HTONS, "uint16_t", {"uint16_t"}},
-	{"htonl", DIF_SUBR_HTONL, "uint32_t", {"uint32_t"}},
-	{"htonll", DIF_SUBR_HTONLL, "uint64_t", {"uint64_t"}},
-	{"ntohs", DIF_SUBR_NTOHS, "uint16_t", {"uint16_t"}},
-	{"ntohl", DIF_SUBR_NTOHL, "uint32_t", {"uint32_t"}},
-	{"ntohll", DIF_SUBR_NTOHLL, "uint64_t", {"uint64_t"}},
-	{"inet_ntop", DIF_SUBR_INET_NTOP, "string", {"int", "void *"}},
-	{"inet_ntoa", DIF_SUBR_INET_NTOA, "string", {"void *"}},
-	{"inet_ntoa6", DIF_SUBR_INET_NTOA6, "string", {"void *"}},
-	{"toupper", DIF_SUBR_TOUPPER, "string", {"string"}},
-	{"tolower", DIF_SUBR_TOLOWER, "string", {"string"}},
-	{"json", DIF_SUBR_JSON, "string", {"string", "string"}},
-	{"strtoll", DIF_SUBR_STRTOLL, "int64_t", {"string", "int"}, 1},
-	{"d_path", DIF_SUBR_D_PATH, "string", {"void *"}},
-	{"getmajor", DIF_SUBR_GETMAJOR, "major_t", {"dev_t"}},
-	{"getminor", DIF_SUBR_GETMINOR, "minor_t", {"dev_t"}},
-	{"mutex_owned", DIF_SUBR_MUTEX_OWNED, "int", {"void *"}},
-	{"mutex_owner", DIF_SUBR_MUTEX_OWNER, "void *", {"void *"}},
-	{"mutex_type_adaptive", DIF_SUBR_MUTEX_TYPE_ADAPTIVE, "int", {"void *"}},
-	{"mutex_type_spin", DIF_SUBR_MUTEX_TYPE_SPIN, "int", {"void *"}},
-	{"rw_read_held", DIF_SUBR_RW_READ_HELD, "int", {"void *"}},
-	{"rw_write_held", DIF_SUBR_RW_WRITE_HELD, "int", {"void *"}},
-	{"rw_iswriter", DIF_SUBR_RW_ISWRITER, "int", {"void *"}},
-	{"msgdsize", DIF_SUBR_MSGDSIZE, "size_t", {"void *"}},
-	{"msgsize", DIF_SUBR_MSGSIZE, "size_t", {"void *"}},
-	{"ddi_pathname", DIF_SUBR_DDI_PATHNAME, "string", {"void *", "int"}},
-	{"getf", DIF_SUBR_GETF, "void *", {"int"}},
+#define DIF_SUBR(NAME, name, num, min, max, rtype, params, kind) \
+	{name,		DIF_SUBR_##NAME,                         \
+	 rtype,		{DIF_SUBR_PARAMS params},                \
+	 (max) - (min), DIF_ISA_SUBR_##kind == DIF_ISA_SUBR_DESTRUCTIVE},
+#include "dif_subrs.def"
+#undef DIF_SUBR
 };
+#undef DIF_SUBR_PARAMS
 
 const action_def k_actions[] = {
 	{"trace", act::trace, false},

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 //
 // compiler/sema/builtins.hpp - D's predefined identifiers: built-in
-// variables (DIF_VAR_*), subroutines (DIF_SUBR_*) with their prototypes,
+// variables (DIF_VAR_*), subroutines (DIF_SUBR_*) with their prototypes
+// (made from core/dif/dif_subrs.def),
 // actions, and aggregating functions (illumos dt_open.c _dtrace_globals).
 #pragma once
 

@@ -4,17 +4,26 @@
 // dt_subr_NAME(m, strsize, a1, a2, a3) (lib/dt_lib.h), arguments from the
 // tuple registers; too few arguments fault ILLOP as dif_subr() does,
 // optional ones left out get the value the library reads as "absent";
-// a subroutine the library lacks is refused with its name and line.
-#include "program/disasm.hpp"
+// a subroutine the library lacks is refused with its name and line. Names
+// and argument counts: dif_subrs.def (dif_isa.h), the interpreter's list.
 #include "codegen.hpp"
-#include "dif_subr_args.h" // dif_subr_min_args: the interpreter's table
+#include "dif_isa.h"
 
 namespace dt::engines::bpf {
 
-// The disassembler's table of names (illumos dtrace_subrstr()).
+// The library passes three arguments (dt_subr_NAME(m, strsize, a1, a2, a3)):
+// enough for every subroutine D has.
+constexpr unsigned k_lib_subr_args = 3;
+#define DIF_SUBR(NAME, name, num, min, max, rtype, params, kind) \
+	static_assert((max) <= k_lib_subr_args,                  \
+		      "dif_subrs.def: " name " has more arguments than lib/dt_lib.h passes");
+#include "dif_subrs.def"
+#undef DIF_SUBR
+
+// dif_subrs.def's names (illumos dtrace_subrstr()).
 const char *subr_name(uint32_t subr)
 {
-	return subr <= DIF_SUBR_MAX ? compiler::subr_name(subr) : nullptr;
+	return dif_subr_name(subr);
 }
 
 // The value of optional argument j the D call left out (lib/dt_lib.h:
@@ -40,7 +49,7 @@ void codegen::subr_call(uint32_t subr, unsigned rd, int64_t pc, const std::vecto
 	if (!lib_.has(sym))
 		refuse(std::string("subroutine ") + name +
 		       "() is not supported by the bpf engine yet");
-	if (tup.size() > 3)
+	if (tup.size() > k_lib_subr_args)
 		refuse(std::string("subroutine ") + name + "() with " + std::to_string(tup.size()) +
 		       " arguments");
 	// Too few arguments: ILLOP, as dif_subr() (illval: the subroutine).
@@ -52,7 +61,7 @@ void codegen::subr_call(uint32_t subr, unsigned rd, int64_t pc, const std::vecto
 	a.st_imm(BPF_DW, BPF_REG_1, 0, static_cast<int32_t>(tup.size()));
 	a.mov_reg(BPF_REG_1, BPF_REG_7);
 	a.mov_imm(BPF_REG_2, static_cast<int32_t>(l_.strsize));
-	for (unsigned j = 0; j < 3; j++) {
+	for (unsigned j = 0; j < k_lib_subr_args; j++) {
 		int reg = static_cast<int>(BPF_REG_3 + j);
 		if (j < tup.size())
 			a.ldx(BPF_DW, reg, BPF_REG_10, fp_tup(j));

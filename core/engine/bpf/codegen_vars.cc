@@ -12,6 +12,7 @@
 //   dynamic       thread-locals and associative arrays: the library
 //                 (dt_tls_*, dt_dvar_*), keys staged with dt_tuple_push
 #include "codegen.hpp"
+#include "dif_isa.h"
 
 namespace dt::engines::bpf {
 
@@ -183,11 +184,10 @@ void codegen::scalar_store(const dt::difo &d, uint32_t id, uint8_t scope, unsign
 void codegen::dvar_op(const dt::difo &d, uint32_t op, uint32_t id, unsigned r, int64_t pc,
 		      const std::vector<bool> &tup)
 {
-	bool thread =
-		op == DIF_OP_LDTS || op == DIF_OP_STTS || op == DIF_OP_LDTAA || op == DIF_OP_STTAA;
+	bool thread = dif_op_scope(op) == DIFV_SCOPE_THREAD;
 	bool assoc = op == DIF_OP_LDGAA || op == DIF_OP_STGAA || op == DIF_OP_LDTAA ||
 		     op == DIF_OP_STTAA;
-	bool store = op == DIF_OP_STTS || op == DIF_OP_STGAA || op == DIF_OP_STTAA;
+	bool store = dif_op_form(op) == DIF_FORM_RS_VAR;
 	const dtrace_difv_t *v = var_find(d, id, thread ? DIFV_SCOPE_THREAD : DIFV_SCOPE_GLOBAL);
 	if (v == nullptr) {
 		set_fault(DTRACEFLT_ILLOP, id, pc, true);
