@@ -10,6 +10,7 @@
 #include "../diag.hpp"
 #include "builtins.hpp"
 #include "expr_check.hpp"
+#include "util/assert.hpp"
 
 #include <dtrace/options.hpp>
 
@@ -18,7 +19,6 @@ extern "C" {
 }
 
 #include <algorithm>
-#include <cassert>
 #include <filesystem>
 #include <set>
 
@@ -841,7 +841,7 @@ void clause_checker::aggregation(expr &s)
 	// uses); the checks above leave only parameters it accepts.
 	const uint32_t nwords =
 		dif_agg_nwords(fd->func, params.data(), static_cast<uint32_t>(params.size()));
-	assert(nwords != 0);
+	DT_ASSERT(nwords != 0);
 	if (incr_at && argc > incr_at) {
 		expr &inc = *rhs.kids[incr_at];
 		if (!inc.s.type->is_scalar())

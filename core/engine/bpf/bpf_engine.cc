@@ -34,6 +34,7 @@
 // Probe semantics: BEGIN fires before any probe (programs run only once
 // ACTIVE), END after the last (everything is detached first), and ERROR's
 // clauses are compiled into every program's fault path.
+#include "util/assert.hpp"
 #include "../options.hpp"
 #include "aggs.hpp"
 #include "attach.hpp"
@@ -181,6 +182,7 @@ void bpf_engine::match(const enabling &en)
 {
 	provider_registry &reg = registry();
 	std::map<attach_point, size_t> index;
+	DT_ASSERT(en.probes.size() == en.eps.size() && en.fires.size() == en.eps.size());
 	for (size_t i = 0; i < en.eps.size(); i++) {
 		const enabled_probe &ep = en.eps[i];
 		const probe *pr = en.probes[i];

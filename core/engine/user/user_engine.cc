@@ -21,6 +21,7 @@
 // Aggregating actions take args[0] as the value (count(): none) and, for
 // the quantizations, args[1] as the increment (default 1); lquantize and
 // llquantize parameters come from aggregation::params.
+#include "util/assert.hpp"
 #include "../options.hpp"
 #include "state.hpp"
 
@@ -272,6 +273,7 @@ std::vector<enabled_probe> user_engine::enable(const program &p, const enabling 
 				add_difo(r.expr, where);
 		}
 	}
+	DT_ASSERT(next == en.eps.size()); // the front half's ECBs are in clause order
 	layout_variables();
 	st_.scratch.assign(std::clamp<uint64_t>(st_.bufsize, 64 << 10, 64 << 20), 0);
 	st_.specs.assign(st_.nspec, spec_buffer{});
