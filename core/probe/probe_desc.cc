@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 // Probe descriptions: parsing specifiers and DTrace's glob matching.
+#include <dtrace/error.hpp>
 #include <dtrace/plugin.hpp>
 #include <dtrace/probe_desc.hpp>
 
@@ -15,9 +16,9 @@ std::string probe_desc::str() const
 	return provider + ":" + mod + ":" + func + ":" + name;
 }
 
-bool parse_probe_desc(std::string_view spec, desc_kind kind, probe_desc &out,
-		      std::string &why)
+probe_desc parse_probe_desc(std::string_view spec, desc_kind kind)
 {
+	probe_desc out;
 	std::vector<std::string_view> parts;
 	size_t start = 0;
 	for (;;) {
@@ -28,18 +29,13 @@ bool parse_probe_desc(std::string_view spec, desc_kind kind, probe_desc &out,
 		start = colon + 1;
 	}
 	const size_t last = static_cast<size_t>(kind); // 0 provider .. 3 name
-	if (parts.size() > last + 1) {
-		why = "Overspecified probe description";
-		return false;
-	}
-	std::array<std::string *, 4> fields = {&out.provider, &out.mod,
-					       &out.func, &out.name};
-	for (auto *f : fields)
-		f->clear();
+	if (parts.size() > last + 1)
+		throw error(errc::usage, "Overspecified probe description");
+	std::array<std::string *, 4> fields = {&out.provider, &out.mod, &out.func, &out.name};
 	const size_t first = last + 1 - parts.size();
 	for (size_t i = 0; i < parts.size(); i++)
 		fields[first + i]->assign(parts[i]);
-	return true;
+	return out;
 }
 
 bool is_glob(std::string_view pattern)

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 // Probe descriptions and DTrace's glob rules (core/probe/probe_desc.cc).
+#include <dtrace/error.hpp>
 #include <dtrace/probe_desc.hpp>
 
 #include <gtest/gtest.h>
@@ -64,8 +65,7 @@ namespace {
 probe_desc parse(const char *s, desc_kind k)
 {
 	probe_desc d;
-	std::string why;
-	EXPECT_TRUE(dt::parse_probe_desc(s, k, d, why)) << s << ": " << why;
+	EXPECT_NO_THROW(d = dt::parse_probe_desc(s, k)) << s;
 	return d;
 }
 } // namespace
@@ -101,12 +101,15 @@ TEST(ProbeDesc, EmptyFields)
 
 TEST(ProbeDesc, Overspecified)
 {
-	probe_desc d;
-	std::string why;
-	EXPECT_FALSE(dt::parse_probe_desc("a:b:c:d:e", desc_kind::name, d, why));
-	EXPECT_EQ(why, "Overspecified probe description");
-	EXPECT_FALSE(dt::parse_probe_desc("a:b", desc_kind::provider, d, why));
-	EXPECT_FALSE(dt::parse_probe_desc("a:b:c", desc_kind::mod, d, why));
+	try {
+		(void)dt::parse_probe_desc("a:b:c:d:e", desc_kind::name);
+		FAIL() << "no error";
+	} catch (const dt::error &e) {
+		EXPECT_EQ(e.code(), dt::errc::usage);
+		EXPECT_STREQ(e.what(), "Overspecified probe description");
+	}
+	EXPECT_THROW((void)dt::parse_probe_desc("a:b", desc_kind::provider), dt::error);
+	EXPECT_THROW((void)dt::parse_probe_desc("a:b:c", desc_kind::mod), dt::error);
 }
 
 TEST(ProbeDesc, StrAndMatch)

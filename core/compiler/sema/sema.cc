@@ -1088,14 +1088,12 @@ void match_descs(sema_ctx &ctx, checked_clause &cc, std::vector<const probe *> &
 {
 	for (const auto &pd : cc.ast->descs) {
 		probe_desc d;
-		std::string why;
-		if (ctx.dkind == desc_kind::name &&
-		    std::all_of(pd.text.begin(), pd.text.end(), ::isdigit) && ctx.set.registry) {
-			// -i ID
-		}
-		if (!parse_probe_desc(pd.text, ctx.dkind, d, why))
+		try {
+			d = parse_probe_desc(pd.text, ctx.dkind);
+		} catch (const error &e) {
 			fail(tag::D_PDESC_INVAL, pd.line,
-			     "invalid probe description \"" + pd.text + "\": " + why);
+			     "invalid probe description \"" + pd.text + "\": " + e.what());
+		}
 		if (!cc.desc_text.empty())
 			cc.desc_text += ",";
 		cc.desc_text += pd.text;

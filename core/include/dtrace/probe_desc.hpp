@@ -10,6 +10,7 @@
 #pragma once
 
 #include <dtrace/api.hpp>
+#include <dtrace/error.hpp>
 
 #include <string>
 #include <string_view>
@@ -38,10 +39,10 @@ enum class probe_flow : unsigned char { none, entry, ret };
 // options; a script's clause uses name).
 enum class desc_kind { provider, mod, func, name };
 
-// Parse a specifier. Fails (returns false, with `why` set) on more than
-// four fields or more fields than the kind allows ("-P a:b").
-[[nodiscard]] bool parse_probe_desc(std::string_view spec, desc_kind kind,
-				    probe_desc &out, std::string &why);
+// Parse a specifier. Throws dt::error (errc::usage, "Overspecified probe
+// description", dtrace_xstr2desc()'s words) on more than four fields or
+// more fields than the kind allows ("-P a:b").
+[[nodiscard]] probe_desc parse_probe_desc(std::string_view spec, desc_kind kind);
 
 // True if `pattern` contains a glob metacharacter (* ? [ \).
 [[nodiscard]] bool is_glob(std::string_view pattern);
