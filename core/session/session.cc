@@ -42,6 +42,7 @@ struct session::impl {
 	std::unique_ptr<engine> eng;
 	uint64_t switchrate = 0; // set by enable()
 	bool released = false;
+	bool stopped = false; // engine.stop() called: END has fired
 };
 
 std::optional<engine_kind> parse_engine(const std::string &v)
@@ -388,14 +389,30 @@ bool session::work(consumer &c, bool stop, bool abandon)
 	}
 	if (stop || procs_gone || m.eng->exiting() || c.exit_status()) {
 		done = true;
-		m.eng->stop();
+		stop_engine();
 	}
 	if (abandon)
 		return false;
 	m.eng->drain(c);
+	if (c.exit_status() && !m.stopped) {
+		// This drain consumed exit() before the engine said it was
+		// exiting: stop now, so that END fires, and take what it traced
+		// (illumos dtrace_status() stops on DTRACE_STATUS_EXITED before
+		// dtrace_work() consumes).
+		stop_engine();
+		m.eng->drain(c);
+	}
 	if (c.exit_status())
 		done = true;
 	return !done;
+}
+
+void session::stop_engine()
+{
+	if (impl_->stopped)
+		return;
+	impl_->stopped = true;
+	impl_->eng->stop();
 }
 
 } // namespace dt

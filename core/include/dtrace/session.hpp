@@ -189,6 +189,7 @@ public:
 private:
 	struct impl;
 	std::unique_ptr<impl> impl_;
+	void stop_engine(); // once: END fires
 	session_settings s_;
 	std::vector<compiler::input> inputs_;
 	program prog_;
