@@ -38,6 +38,7 @@ struct session::impl {
 	detail::procs procs;
 	std::unique_ptr<provider_registry> registry;
 	std::map<std::string, std::string> options; // -x, before the pragmas
+	std::optional<enabling> front; // match_program(prog), once
 	std::optional<engine_decision> decision;
 	std::unique_ptr<engine> eng;
 	uint64_t switchrate = 0; // set by enable()
@@ -151,6 +152,8 @@ std::optional<std::string> dlib_dir()
 void session::compile(const compiler::input &in)
 {
 	DT_ASSERT(!impl_->eng); // the program is fixed once enabled
+	impl_->front.reset(); // the program changes: match and choose again
+	impl_->decision.reset();
 	compiler::settings cs;
 	cs.registry = &registry();
 	cs.target = target();
@@ -286,9 +289,10 @@ session::listing session::list(const compiler::input &in)
 
 const engine_decision &session::choose_engine()
 {
+	if (!impl_->front)
+		impl_->front = match_program(prog_, registry());
 	if (!impl_->decision)
-		impl_->decision =
-			detail::choose_engine(s_.engine, match_program(prog_, registry()));
+		impl_->decision = detail::choose_engine(s_.engine, *impl_->front);
 	return *impl_->decision;
 }
 
@@ -306,7 +310,7 @@ std::vector<size_t> session::enable()
 
 	// What each piece matched, from the front half: no engine is built
 	// to count.
-	enabling en = match_program(prog_, registry());
+	const enabling &en = *impl_->front; // choose_engine() matched the program
 	matched_.assign(first_clause_.size(), 0);
 	for (const enabled_probe &ep : en.eps)
 		matched_[piece_of(first_clause_, ep.clause)]++;
