@@ -5,7 +5,9 @@
 //   enable(program)  match each clause's descriptions (registry) ─► ECBs
 //                    in clause, description, probe-id order (as the user
 //                    engine numbers them); each probe's plugin says how to
-//                    attach it (bpf hook) ─► ECBs grouped by attach point;
+//                    attach it (bpf hook) ─► ECBs grouped by attach point
+//                    (few probes of a shared, filtered point: each at its
+//                    own event instead, attach.hpp use_own_points());
 //                    plan() ─► maps (maps.hpp), dt_probes and EPID tables
 //                    filled; one program per group, plus BEGIN and END
 //                    (raw_tp programs run by the consumer), translated and
@@ -34,7 +36,6 @@
 // Probe semantics: BEGIN fires before any probe (programs run only once
 // ACTIVE), END after the last (everything is detached first), and ERROR's
 // clauses are compiled into every program's fault path.
-#include "util/assert.hpp"
 #include "../options.hpp"
 #include "aggs.hpp"
 #include "attach.hpp"
@@ -43,6 +44,7 @@
 #include "ring.hpp"
 #include "spec_buffer.hpp"
 #include "translate.hpp"
+#include "util/assert.hpp"
 
 #include <dtrace/engine.hpp>
 #include <dtrace/provider.hpp>
@@ -62,7 +64,7 @@ namespace dt::engines::bpf {
 namespace {
 
 constexpr uint64_t k_slice_ns = 10'000'000; // wait()'s polling slice
-constexpr uint32_t k_max_filter = 1 << 16; // EPID tables' largest index
+constexpr uint32_t k_max_filter = 1 << 16;  // EPID tables' largest index
 
 uint64_t mono_ns()
 {
@@ -71,7 +73,6 @@ uint64_t mono_ns()
 	return static_cast<uint64_t>(ts.tv_sec) * 1'000'000'000ULL +
 	       static_cast<uint64_t>(ts.tv_nsec);
 }
-
 
 uint32_t this_cpu()
 {
@@ -132,8 +133,8 @@ private:
 	engine_maps maps_;
 	unique_fd begin_prog_, end_prog_;
 	std::unique_ptr<ring_reader> ring_;
-	std::vector<dt_bpf_cpustate> seen_; // drop counters delivered so far
-	uint64_t last_agg_ = 0;		    // when they were last read (0: never)
+	std::vector<dt_bpf_cpustate> seen_;  // drop counters delivered so far
+	uint64_t last_agg_ = 0;		     // when they were last read (0: never)
 	std::vector<agg_data> pending_aggs_; // read, not yet drained
 	bool started_ = false, stopped_ = false;
 
@@ -181,7 +182,14 @@ void bpf_engine::read_options()
 void bpf_engine::match(const enabling &en)
 {
 	provider_registry &reg = registry();
-	std::map<attach_point, size_t> index;
+	// Each kernel probe's ECB, where it attaches and where it could
+	// attach on its own (own.kind NONE: nowhere); grouped below.
+	struct pending {
+		member m;
+		attach_point at, own;
+		const probe *pr;
+	};
+	std::vector<pending> pend;
 	DT_ASSERT(en.probes.size() == en.eps.size() && en.fires.size() == en.eps.size());
 	for (size_t i = 0; i < en.eps.size(); i++) {
 		const enabled_probe &ep = en.eps[i];
@@ -204,7 +212,8 @@ void bpf_engine::match(const enabling &en)
 		int rc = reg.bpf_attach(*pr, a, why);
 		if (rc == -ENOSYS)
 			throw engine_error("the bpf engine cannot enable " + pd.str() + ": the " +
-						   pr->prov->name() + " provider does not support it",
+						   pr->prov->name() +
+						   " provider does not support it",
 					   ci);
 		if (rc < 0)
 			throw engine_error(!why.empty() ? why
@@ -224,17 +233,46 @@ void bpf_engine::match(const enabling &en)
 		if (m.has_filter) {
 			if (a.filter < 0 || a.filter >= k_max_filter)
 				throw engine_error("cannot enable " + pd.str() + ": filter value " +
-							   std::to_string(a.filter) + " out of range",
+							   std::to_string(a.filter) +
+							   " out of range",
 						   ci);
 			m.filter = static_cast<uint32_t>(a.filter);
 		}
-		auto [it, fresh] = index.try_emplace(at, groups_.size());
+		attach_point own = own_point_of(a);
+		if (own.kind != DT_BPF_ATTACH_NONE) {
+			own.errno_src = f.errno_src == errno_source::return_arg0
+						? DT_ERRNO_RETURN_ARG0
+						: DT_ERRNO_NONE;
+			if (!unsupported(own).empty())
+				own.kind = DT_BPF_ATTACH_NONE;
+		}
+		pend.push_back({m, at, own, pr});
+	}
+	// A shared point with few filter values enabled: each probe at its
+	// own event instead (attach.hpp use_own_points()).
+	std::map<attach_point, std::pair<std::vector<uint32_t>, bool>> shared;
+	for (const pending &x : pend) {
+		auto &[filters, all_own] =
+			shared.try_emplace(x.at, std::vector<uint32_t>{}, true).first->second;
+		filters.push_back(x.m.filter);
+		all_own = all_own && x.m.has_filter && x.own.kind != DT_BPF_ATTACH_NONE;
+	}
+	std::map<attach_point, size_t> index;
+	for (pending &x : pend) {
+		const auto &[filters, all_own] = shared.at(x.at);
+		if (use_own_points(filters, all_own)) {
+			x.at = x.own;
+			limit_record_args(x.at, reg.args(*x.pr).size());
+			x.m.has_filter = false;
+			x.m.filter = 0;
+		}
+		auto [it, fresh] = index.try_emplace(x.at, groups_.size());
 		if (fresh) {
 			groups_.emplace_back();
-			groups_.back().at = at;
-			groups_.back().first_probe = pd.str();
+			groups_.back().at = x.at;
+			groups_.back().first_probe = x.pr->desc.str();
 		}
-		groups_[it->second].members.push_back(m);
+		groups_[it->second].members.push_back(x.m);
 	}
 	error_set_.insert(error_.begin(), error_.end());
 }
@@ -265,6 +303,7 @@ probe_spec bpf_engine::spec_for(const group &g)
 	if (g.at.kind == DT_BPF_ATTACH_UPROBE || g.at.kind == DT_BPF_ATTACH_URETPROBE)
 		s.pid = g.at.pid;
 	s.user_entry = g.at.kind == DT_BPF_ATTACH_UPROBE && g.at.ctx == DT_BPF_CTX_REGS;
+	s.errno_arg0 = g.at.errno_src == DT_ERRNO_RETURN_ARG0;
 
 	// Filtered ECBs: one EPID table per clause (another when one clause
 	// holds the same filter twice: the probe matched by two descriptions),
@@ -572,7 +611,8 @@ std::optional<error> bpf_engine_refusal()
 		return error(errc::privilege, engines::bpf::k_privilege_message);
 	if (err == ENOSYS)
 		return error(errc::unsupported, "this kernel does not support bpf()");
-	return error(errc::unsupported, "bpf() does not work here: " + engines::bpf::errno_text(err));
+	return error(errc::unsupported,
+		     "bpf() does not work here: " + engines::bpf::errno_text(err));
 }
 
 } // namespace dt
