@@ -225,6 +225,59 @@ TEST(attach_point_of, reads_the_abi_1_1_fields_only_when_present)
 	EXPECT_EQ(unsupported(q), "");
 }
 
+TEST(own_point_of, reads_the_abi_1_5_fields_only_when_present)
+{
+	dt_bpf_attach_t a{};
+	a.sz = sizeof(a);
+	a.kind = DT_BPF_ATTACH_RAW_TRACEPOINT;
+	a.target = "sys_enter";
+	a.own_kind = DT_BPF_ATTACH_TRACEPOINT;
+	a.own_target = "syscalls:sys_enter_read";
+	a.own_offset = 7;
+	a.own_ctx = DT_BPF_CTX_TP_RECORD;
+	a.own_nargs = 64;
+	for (int i = 0; i < 10; i++)
+		a.own_argmap[i] = i < 6 ? 16 + 8 * i : -1;
+	attach_point p = own_point_of(a);
+	EXPECT_EQ(p.kind, DT_BPF_ATTACH_TRACEPOINT);
+	EXPECT_EQ(p.target, "syscalls:sys_enter_read");
+	EXPECT_EQ(p.offset, 7U);
+	EXPECT_EQ(ctx_kind_of(p), ctx_kind::tp_record);
+	EXPECT_EQ(prog_type_of(p), BPF_PROG_TYPE_TRACEPOINT);
+	EXPECT_EQ(unsupported(p), "");
+
+	// Only the probe's arguments are read: the record ends after them.
+	limit_record_args(p, 2);
+	EXPECT_EQ(p.argmap[1], 24);
+	EXPECT_EQ(p.argmap[2], -1);
+	EXPECT_EQ(p.nargs, 32U);
+	limit_record_args(p, 0);
+	EXPECT_EQ(p.argmap[0], -1);
+	EXPECT_EQ(p.nargs, 8U);
+
+	// An offset the program cannot read (inside the record's first word).
+	attach_point bad = own_point_of(a);
+	bad.argmap[0] = 4;
+	EXPECT_NE(unsupported(bad), "");
+
+	// An ABI 1.4 plugin: no own event.
+	a.sz = offsetof(dt_bpf_attach_t, own_kind);
+	EXPECT_EQ(own_point_of(a).kind, DT_BPF_ATTACH_NONE);
+}
+
+TEST(use_own_points, only_for_few_distinct_filters_all_with_own_events)
+{
+	EXPECT_TRUE(use_own_points({39, 39, 110}, true)); // one probe twice, another
+	EXPECT_FALSE(use_own_points({39}, false));	  // one without its own event
+	EXPECT_FALSE(use_own_points({}, true));
+	std::vector<uint32_t> many;
+	for (uint32_t f = 0; f <= k_own_points_max; f++)
+		many.push_back(f);
+	EXPECT_FALSE(use_own_points(many, true)); // syscall:::entry's way
+	many.pop_back();
+	EXPECT_TRUE(use_own_points(many, true));
+}
+
 TEST(attach_point_of, kinds_this_engine_cannot_attach_say_so)
 {
 	attach_point k;
