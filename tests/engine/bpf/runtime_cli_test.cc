@@ -177,6 +177,27 @@ TEST(bpf_cli, openat_path_through_copyinstr)
 	EXPECT_NE(std::find(ls.begin(), ls.end(), path), ls.end()) << r.out << r.err;
 }
 
+// A few system calls enabled: each probe on its own tracepoint (arguments
+// from its record, errno from the return value); with every return
+// enabled too, the shared sys_exit raw tracepoint. The same answers.
+TEST(bpf_cli, return_value_and_errno_on_own_tracepoints_and_on_the_shared_one)
+{
+	REQUIRE_BPF();
+	const std::string path = "/nonexistent-dt-bpf-" + std::to_string(getpid());
+	const std::string clause =
+		"syscall::openat:entry /pid == $target/ { self->p = arg1; } "
+		"syscall::openat:return /pid == $target && self->p/ { printf(\"%s %d %d %d\\n\", "
+		"copyinstr(self->p), arg0 == arg1, (int)arg0, errno); self->p = 0; }";
+	for (const std::string &extra : {std::string(), std::string(" syscall:::return /0/ { }")}) {
+		result r = dtrace({"-x", "engine=bpf", "-q", "-n", clause + extra, "-c",
+				   std::string(workload()) + " open " + path});
+		EXPECT_EQ(r.status, 0) << r.err;
+		auto ls = dt::test::lines(r.out);
+		EXPECT_NE(std::find(ls.begin(), ls.end(), path + " 1 -2 2"), ls.end())
+			<< (extra.empty() ? "own tracepoints: " : "sys_exit: ") << r.out << r.err;
+	}
+}
+
 TEST(bpf_cli, read_returns_of_cat_in_a_quantize)
 {
 	REQUIRE_BPF();
