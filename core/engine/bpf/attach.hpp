@@ -72,6 +72,11 @@ struct attach_point {
 // DT_BPF_ATTACH_NONE when the plugin names none.
 [[nodiscard]] attach_point own_point_of(const dt_bpf_attach_t &a);
 
+// A shared sys_enter/sys_exit program with at most this many distinct
+// system calls enabled (and nothing unfiltered) tests the number first
+// (probe_spec::early_filters).
+constexpr size_t k_early_filters_max = 16;
+
 // DT_BPF_CTX_TP_RECORD: only the probe's `nargs` arguments are read
 // (plugin.h), and the record's size follows.
 void limit_record_args(attach_point &p, size_t nargs);
@@ -80,7 +85,15 @@ void limit_record_args(attach_point &p, size_t nargs);
 // probes are attached at their own events (when every one has one): a
 // program per probe costs a load and an attachment each, a shared one
 // runs for every event of its target.
-constexpr size_t k_own_points_max = 8;
+//
+// 0 for now, from the measurements in docs/perf.md (kernel 6.18): on
+// its own tracepoint (a perf tracepoint event) a syscall probe costs
+// its system call ~20 ns more than on the shared raw tracepoint with the
+// early filter (probe_spec::early_filters), and closing each such event
+// waits 60-90 ms for the kernel's RCU grace periods (a one-probe command
+// took 150-220 ms instead of 65-80 ms). The early filter leaves the other
+// system calls ~15-20 ns each, which the own events would save.
+constexpr size_t k_own_points_max = 0;
 
 // Whether the probes of one shared point, with these filter values (one
 // per enabled probe, repeats allowed), should be attached at their own

@@ -353,6 +353,17 @@ probe_spec bpf_engine::spec_for(const group &g)
 			refs.emplace_back(t.first_epid, r);
 		}
 	}
+	// Few system calls on a shared sys_enter/sys_exit program: the others
+	// return at its first instructions.
+	if ((g.at.ctx == DT_BPF_CTX_SYS_ENTER || g.at.ctx == DT_BPF_CTX_SYS_EXIT) &&
+	    std::all_of(g.members.begin(), g.members.end(),
+			[](const member &m) { return m.has_filter; })) {
+		std::set<uint32_t> fs;
+		for (const member &m : g.members)
+			fs.insert(m.filter);
+		if (fs.size() <= k_early_filters_max)
+			s.early_filters.assign(fs.begin(), fs.end());
+	}
 	std::stable_sort(refs.begin(), refs.end(),
 			 [](const auto &a, const auto &b) { return a.first < b.first; });
 	for (auto &[k, r] : refs)

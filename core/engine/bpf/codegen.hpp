@@ -72,6 +72,7 @@ public:
 private:
 	// codegen_frame.cc
 	void prologue();
+	void early_filter();
 	void firing_state();
 	void args_for_ctx();
 	[[nodiscard]] bool needs_clock() const;

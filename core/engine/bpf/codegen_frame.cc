@@ -2,7 +2,9 @@
 //
 // codegen_frame.cc - the frame around the clauses (translate.hpp):
 //
-//   prologue   r6 = ctx; m = dt_mem[cpu] (r7); nesting guard (m->active);
+//   prologue   r6 = ctx; the system call's number against the few enabled
+//              (early_filter(): the machine's other calls return there);
+//              m = dt_mem[cpu] (r7); nesting guard (m->active);
 //              activity gate (dt_status, r9); dt_globals (r8); then the
 //              firing's state (firing_state()): timestamp (only when a
 //              clause records a firing or reads it), arguments for the
@@ -413,12 +415,40 @@ void codegen::user_entry_return()
 	a.call_helper(BPF_FUNC_probe_read_user);
 }
 
+// Return at once unless the system call's number is one of
+// spec.early_filters (sys_enter: raw argument 1; sys_exit: regs->orig_ax,
+// read onto the stack).
+void codegen::early_filter()
+{
+	if (spec_.early_filters.empty() ||
+	    (spec_.ctx != ctx_kind::sys_enter && spec_.ctx != ctx_kind::sys_exit))
+		return;
+	int go = a.label();
+	if (spec_.ctx == ctx_kind::sys_enter) {
+		a.ldx(BPF_DW, BPF_REG_0, BPF_REG_6, 8);
+	} else {
+		a.ldx(BPF_DW, BPF_REG_3, BPF_REG_6, 0);
+		a.alu_imm(BPF_ADD, BPF_REG_3, 120); // orig_ax
+		a.mov_reg(BPF_REG_1, BPF_REG_10);
+		a.alu_imm(BPF_ADD, BPF_REG_1, FP_T1);
+		a.mov_imm(BPF_REG_2, 8);
+		a.call_helper(BPF_FUNC_probe_read_kernel);
+		a.ldx(BPF_DW, BPF_REG_0, BPF_REG_10, FP_T1);
+	}
+	for (uint32_t f : spec_.early_filters)
+		a.jcc_imm(BPF_JEQ, BPF_REG_0, static_cast<int32_t>(f), go);
+	a.mov_imm(BPF_REG_0, 0);
+	a.exit_();
+	a.bind(go);
+}
+
 void codegen::prologue()
 {
 	int exit0 = a.label(), nested = a.label();
 	out_ = a.label();
 
 	a.mov_reg(BPF_REG_6, BPF_REG_1);
+	early_filter();
 	a.call_helper(BPF_FUNC_get_smp_processor_id);
 	a.stx(BPF_W, BPF_REG_10, FP_KEY, BPF_REG_0);
 	a.ld_map(BPF_REG_1, fds_.mem);

@@ -142,6 +142,11 @@ struct probe_spec {
 	// Appended (plugin.h ABI 1.5): tp_record: arg0 is a system call's
 	// return value, errno its negation when it lies in -4095..-1.
 	bool errno_arg0 = false;
+	// Appended (translator): sys_enter/sys_exit whose every ECB is
+	// filtered by the system call's number: when non-empty, the program
+	// returns at its first instructions unless the number is one of these,
+	// so that the machine's other system calls cost a few instructions.
+	std::vector<uint32_t> early_filters;
 };
 
 // Map file descriptors translate() and link() refer to.

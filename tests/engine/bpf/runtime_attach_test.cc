@@ -267,15 +267,19 @@ TEST(own_point_of, reads_the_abi_1_5_fields_only_when_present)
 
 TEST(use_own_points, only_for_few_distinct_filters_all_with_own_events)
 {
-	EXPECT_TRUE(use_own_points({39, 39, 110}, true)); // one probe twice, another
-	EXPECT_FALSE(use_own_points({39}, false));	  // one without its own event
+	// k_own_points_max distinct values (one probe twice), all with own
+	// events: each at its own (never while k_own_points_max is 0).
+	std::vector<uint32_t> few;
+	for (uint32_t f = 0; f < k_own_points_max; f++)
+		few.push_back(f);
+	if (!few.empty())
+		few.push_back(few.front());
+	EXPECT_EQ(use_own_points(few, true), k_own_points_max > 0);
+	EXPECT_FALSE(use_own_points(few, false)); // one without its own event
 	EXPECT_FALSE(use_own_points({}, true));
-	std::vector<uint32_t> many;
-	for (uint32_t f = 0; f <= k_own_points_max; f++)
-		many.push_back(f);
-	EXPECT_FALSE(use_own_points(many, true)); // syscall:::entry's way
-	many.pop_back();
-	EXPECT_TRUE(use_own_points(many, true));
+	std::vector<uint32_t> many = few;
+	many.push_back(k_own_points_max); // one value too many: syscall:::entry's way
+	EXPECT_FALSE(use_own_points(many, true));
 }
 
 TEST(attach_point_of, kinds_this_engine_cannot_attach_say_so)
