@@ -134,6 +134,46 @@ TEST_F(attach_test, raw_tracepoint_counts_getppid_until_detached)
 	EXPECT_EQ(count(0), n);
 }
 
+// A probe's own event (plugin.h ABI 1.5): the tracepoint
+// syscalls:sys_enter_getppid, which fires for getppid() alone, found by
+// its tracefs ID (0: read from tracefs) and detached by closing.
+TEST_F(attach_test, tracepoint_counts_getppid_alone_until_detached)
+{
+	std::vector<bpf_insn> v;
+	count_into(v, false);
+	std::string log;
+	unique_fd prog(load(BPF_PROG_TYPE_TRACEPOINT, v, &log));
+	ASSERT_TRUE(prog) << log;
+
+	attach_point p;
+	p.kind = DT_BPF_ATTACH_TRACEPOINT;
+	p.target = "syscalls:sys_enter_getppid";
+	p.ctx = DT_BPF_CTX_TP_RECORD;
+	p.nargs = 16;
+	p.argmap.fill(-1);
+	ASSERT_EQ(unsupported(p), "");
+	std::vector<unique_fd> links;
+	try {
+		links = attach(p, prog.get(), "syscall::getppid:entry");
+	} catch (const std::exception &e) {
+		GTEST_SKIP() << "no syscalls tracepoints here: " << e.what();
+	}
+	ASSERT_EQ(links.size(), 1U);
+	for (int i = 0; i < 1000; i++)
+		(void)syscall(SYS_getppid);
+	uint64_t n = count(0);
+	EXPECT_GE(n, 1000U);
+	for (int i = 0; i < 1000; i++)
+		(void)syscall(SYS_getpgid, 0); // not this event
+	EXPECT_LT(count(0), n + 1000);
+
+	links.clear(); // detach
+	uint64_t after = count(0);
+	for (int i = 0; i < 100; i++)
+		(void)syscall(SYS_getppid);
+	EXPECT_EQ(count(0), after);
+}
+
 TEST_F(attach_test, perf_event_on_one_cpu_and_on_every_online_cpu)
 {
 	std::vector<bpf_insn> v;
