@@ -6,8 +6,9 @@
 //                    in clause, description, probe-id order (as the user
 //                    engine numbers them); each probe's plugin says how to
 //                    attach it (bpf hook) ─► ECBs grouped by attach point
-//                    (few probes of a shared, filtered point: each at its
-//                    own event instead, attach.hpp use_own_points());
+//                    (few system calls on sys_enter/sys_exit: the number
+//                    tested first, probe_spec::early_filters; or each
+//                    probe at its own event, attach.hpp use_own_points());
 //                    plan() ─► maps (maps.hpp), dt_probes and EPID tables
 //                    filled; one program per group, plus BEGIN and END
 //                    (raw_tp programs run by the consumer), translated and
@@ -36,6 +37,7 @@
 // Probe semantics: BEGIN fires before any probe (programs run only once
 // ACTIVE), END after the last (everything is detached first), and ERROR's
 // clauses are compiled into every program's fault path.
+#include "util/assert.hpp"
 #include "../options.hpp"
 #include "aggs.hpp"
 #include "attach.hpp"
@@ -44,7 +46,6 @@
 #include "ring.hpp"
 #include "spec_buffer.hpp"
 #include "translate.hpp"
-#include "util/assert.hpp"
 
 #include <dtrace/engine.hpp>
 #include <dtrace/provider.hpp>
@@ -64,7 +65,7 @@ namespace dt::engines::bpf {
 namespace {
 
 constexpr uint64_t k_slice_ns = 10'000'000; // wait()'s polling slice
-constexpr uint32_t k_max_filter = 1 << 16;  // EPID tables' largest index
+constexpr uint32_t k_max_filter = 1 << 16; // EPID tables' largest index
 
 uint64_t mono_ns()
 {
@@ -73,6 +74,7 @@ uint64_t mono_ns()
 	return static_cast<uint64_t>(ts.tv_sec) * 1'000'000'000ULL +
 	       static_cast<uint64_t>(ts.tv_nsec);
 }
+
 
 uint32_t this_cpu()
 {
@@ -133,8 +135,8 @@ private:
 	engine_maps maps_;
 	unique_fd begin_prog_, end_prog_;
 	std::unique_ptr<ring_reader> ring_;
-	std::vector<dt_bpf_cpustate> seen_;  // drop counters delivered so far
-	uint64_t last_agg_ = 0;		     // when they were last read (0: never)
+	std::vector<dt_bpf_cpustate> seen_; // drop counters delivered so far
+	uint64_t last_agg_ = 0;		    // when they were last read (0: never)
 	std::vector<agg_data> pending_aggs_; // read, not yet drained
 	bool started_ = false, stopped_ = false;
 
@@ -212,8 +214,7 @@ void bpf_engine::match(const enabling &en)
 		int rc = reg.bpf_attach(*pr, a, why);
 		if (rc == -ENOSYS)
 			throw engine_error("the bpf engine cannot enable " + pd.str() + ": the " +
-						   pr->prov->name() +
-						   " provider does not support it",
+						   pr->prov->name() + " provider does not support it",
 					   ci);
 		if (rc < 0)
 			throw engine_error(!why.empty() ? why
@@ -233,8 +234,7 @@ void bpf_engine::match(const enabling &en)
 		if (m.has_filter) {
 			if (a.filter < 0 || a.filter >= k_max_filter)
 				throw engine_error("cannot enable " + pd.str() + ": filter value " +
-							   std::to_string(a.filter) +
-							   " out of range",
+							   std::to_string(a.filter) + " out of range",
 						   ci);
 			m.filter = static_cast<uint32_t>(a.filter);
 		}
@@ -622,8 +622,7 @@ std::optional<error> bpf_engine_refusal()
 		return error(errc::privilege, engines::bpf::k_privilege_message);
 	if (err == ENOSYS)
 		return error(errc::unsupported, "this kernel does not support bpf()");
-	return error(errc::unsupported,
-		     "bpf() does not work here: " + engines::bpf::errno_text(err));
+	return error(errc::unsupported, "bpf() does not work here: " + engines::bpf::errno_text(err));
 }
 
 } // namespace dt
