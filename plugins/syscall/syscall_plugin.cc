@@ -29,6 +29,22 @@
 // raw arguments.) A system call whose number is unknown is refused with
 // -ENOTSUP and a message naming it.
 //
+// Each probe's own event (ABI 1.5), for when only a few system calls are
+// enabled: the tracepoint syscalls:sys_enter_X / sys_exit_X (ID: the
+// probe's cookie), which costs the other system calls a bit test in the
+// kernel instead of a program run. Its context is the event's record,
+// laid out by the kernel's struct syscall_trace_enter/exit:
+//
+//   entry:  argument k (the format's fields after __syscall_nr) at 16 + 8k
+//   return: ret at 16 (arg0 and arg1)
+//
+// The layout is read once per session from one event's `format` file
+// (the first probe asked for) and checked; when it differs, no own event
+// is offered. Reading every probe's format would cost syscall:::entry a
+// file per system call. Arguments past a call's own count read the rest
+// of the kernel's per-CPU record buffer (as the raw path reads the
+// registers): D leaves them undefined.
+//
 // fires: the tracefs tracepoint (target syscalls:sys_enter_X or
 // sys_exit_X), flow entry or return across the system call boundary
 // (DT_FIRE_F_SYSCALL: -F prints => and <=); return probes take errno from
@@ -63,6 +79,8 @@ struct state {
 	std::string dir; // <tracefs>/events/syscalls, or "" without tracefs
 	bool warned = false;
 	std::string target; // the last fires()'s target
+	std::string own;    // the last bpf_attach()'s own event
+	int layout = -1;    // the records' layout checked: 1 as expected, 0 not, -1 unread
 };
 
 // Say once per session why there are no syscall probes.
@@ -80,8 +98,7 @@ void warn_unavailable(state &s, const char *why)
 // A system call name as it may appear in a path (no '/', not "." or "..").
 bool is_valid_name(std::string_view s)
 {
-	return !s.empty() && s != "." && s != ".." &&
-	       s.find('/') == std::string_view::npos;
+	return !s.empty() && s != "." && s != ".." && s.find('/') == std::string_view::npos;
 }
 
 // Read a small file whole. Returns 0 or a negative errno.
@@ -129,22 +146,20 @@ struct wanted {
 // Report the probes of one system call; true if the callback said stop.
 // Query fields are matched with dt::sdk::field_matches(): the host
 // re-filters everything with its own matcher, so that is only a hint.
-bool report(const state &s, const std::string &name, const wanted &w,
-	    const dt_probe_query_t *q, dt_probe_cb cb, void *arg)
+bool report(const state &s, const std::string &name, const wanted &w, const dt_probe_query_t *q,
+	    dt_probe_cb cb, void *arg)
 {
 	const char *qname = q->name;
 	uint64_t id = 0;
 	if (w.entry && dt::sdk::field_matches(qname, "entry") &&
 	    event_id(s, std::string(k_enter) + name, id)) {
-		dt_probe_info_t p = {sizeof(p), "syscall", "vmlinux", name.c_str(),
-				     "entry", id};
+		dt_probe_info_t p = {sizeof(p), "syscall", "vmlinux", name.c_str(), "entry", id};
 		if (cb(arg, &p))
 			return true;
 	}
 	if (w.ret && dt::sdk::field_matches(qname, "return") &&
 	    event_id(s, std::string(k_exit) + name, id)) {
-		dt_probe_info_t p = {sizeof(p), "syscall", "vmlinux", name.c_str(),
-				     "return", id};
+		dt_probe_info_t p = {sizeof(p), "syscall", "vmlinux", name.c_str(), "return", id};
 		if (cb(arg, &p))
 			return true;
 	}
@@ -200,8 +215,7 @@ int list_probes(state &s, const dt_probe_query_t *q, dt_probe_cb cb, void *arg)
 	return 0;
 }
 
-int emit_arg(dt_arg_cb cb, void *arg, int ndx, const std::string &type,
-	     const char *name)
+int emit_arg(dt_arg_cb cb, void *arg, int ndx, const std::string &type, const char *name)
 {
 	dt_arg_desc_t a = {sizeof(a), ndx, ndx, type.c_str(), nullptr, name};
 	return cb(arg, &a);
@@ -239,6 +253,27 @@ int describe_args(state &s, const dt_probe_info_t *p, dt_arg_cb cb, void *arg)
 	return 0;
 }
 
+// Whether the records of the syscalls events are laid out as the head
+// comment says, read from the format of `event` (sys_enter_X or
+// sys_exit_X) once per session.
+bool record_layout_ok(state &s, const std::string &event, bool entry)
+{
+	if (s.layout >= 0)
+		return s.layout == 1;
+	std::string text;
+	event_format f;
+	if (s.dir.empty() || read_file(s.dir + "/" + event + "/format", text) != 0 ||
+	    !parse_event_format(text, f))
+		return false; // not known: asked again for the next probe
+	std::vector<format_field> args = syscall_args(f);
+	bool ok = entry || !args.empty();
+	for (size_t k = 0; k < args.size() && ok; k++)
+		ok = args[k].size == 8 && args[k].offset == 16 + 8 * k &&
+		     (entry || args[k].name == "ret");
+	s.layout = ok ? 1 : 0;
+	return ok;
+}
+
 // The bpf engine's description of a probe (see the head comment).
 int bpf_attach(state &s, const dt_probe_info_t *p, dt_bpf_attach_t *out)
 {
@@ -260,6 +295,16 @@ int bpf_attach(state &s, const dt_probe_info_t *p, dt_bpf_attach_t *out)
 	a.has_filter = 1;
 	a.ctx = entry ? DT_BPF_CTX_SYS_ENTER : DT_BPF_CTX_SYS_EXIT;
 	a.nargs = 2;
+	s.own = std::string("syscalls:") + std::string(entry ? k_enter : k_exit) + p->func;
+	if (p->cookie != 0 && record_layout_ok(s, s.own.substr(9), entry)) {
+		a.own_kind = DT_BPF_ATTACH_TRACEPOINT;
+		a.own_target = s.own.c_str();
+		a.own_offset = p->cookie; // the tracefs event ID
+		a.own_ctx = DT_BPF_CTX_TP_RECORD;
+		a.own_nargs = 16 + 8 * 6;
+		for (int32_t i = 0; i < 10; i++)
+			a.own_argmap[i] = entry ? (i < 6 ? 16 + 8 * i : -1) : (i < 2 ? 16 : -1);
+	}
 	dt::sdk::give_attach(out, a);
 	return 0;
 }

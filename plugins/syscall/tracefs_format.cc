@@ -5,6 +5,7 @@
 // libtraceevent, which we would pull in for these few lines alone.
 #include "tracefs_format.hpp"
 
+#include <algorithm>
 #include <cctype>
 #include <charconv>
 
@@ -23,6 +24,19 @@ std::string_view trim(std::string_view s)
 bool is_ident_char(char c)
 {
 	return std::isalnum(static_cast<unsigned char>(c)) || c == '_';
+}
+
+// The number after `key` in a field line's attributes
+// ("offset:16;\tsize:8;"), or 0.
+uint32_t attribute(std::string_view attrs, std::string_view key)
+{
+	size_t at = attrs.find(key);
+	if (at == std::string_view::npos)
+		return 0;
+	std::string_view v = trim(attrs.substr(at + key.size()));
+	uint32_t n = 0;
+	std::from_chars(v.data(), v.data() + v.size(), n);
+	return n;
 }
 
 } // namespace
@@ -74,10 +88,14 @@ bool parse_event_format(std::string_view text, event_format &out)
 			break;
 		} else if (in_format && t.starts_with("field:")) {
 			std::string_view decl = t.substr(6);
+			std::string_view rest = decl.substr(std::min(decl.find(';'), decl.size()));
 			decl = decl.substr(0, decl.find(';'));
 			format_field f;
-			if (split_field_decl(decl, f))
-				out.fields.push_back(std::move(f));
+			if (!split_field_decl(decl, f))
+				continue;
+			f.offset = attribute(rest, "offset:");
+			f.size = attribute(rest, "size:");
+			out.fields.push_back(std::move(f));
 		}
 	}
 	return in_format;

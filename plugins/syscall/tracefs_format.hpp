@@ -21,8 +21,10 @@
 namespace dt::plugin::syscall {
 
 struct format_field {
-	std::string type; // the C type as written ("const char *", "umode_t")
-	std::string name; // "filename"
+	std::string type;    // the C type as written ("const char *", "umode_t")
+	std::string name;    // "filename"
+	uint32_t offset = 0; // in the event's record
+	uint32_t size = 0;   // bytes (0: not given)
 };
 
 struct event_format {

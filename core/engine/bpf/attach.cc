@@ -10,6 +10,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstddef>
 #include <fstream>
@@ -39,6 +40,20 @@ std::string kind_name(int32_t kind)
 	case DT_BPF_ATTACH_CONSUMER: return "consumer";
 	default: return "attach kind " + std::to_string(kind);
 	}
+}
+
+// The tracefs ID of "group:event", or 0 (the plugin normally says it).
+uint64_t tracepoint_id(const std::string &target)
+{
+	std::string path = target;
+	path[path.find(':')] = '/';
+	for (const char *root : {"/sys/kernel/tracing", "/sys/kernel/debug/tracing"}) {
+		uint64_t id = 0;
+		std::ifstream(std::string(root) + "/events/" + path + "/id") >> id;
+		if (id != 0)
+			return id;
+	}
+	return 0;
 }
 
 } // namespace
@@ -80,6 +95,45 @@ attach_point attach_point_of(const dt_bpf_attach_t &a)
 	return p;
 }
 
+attach_point own_point_of(const dt_bpf_attach_t &a)
+{
+	attach_point p;
+	if (!DT_ABI_HAS(&a, own_argmap) || a.own_kind == DT_BPF_ATTACH_NONE ||
+	    a.own_target == nullptr)
+		return p;
+	p.kind = a.own_kind;
+	p.target = a.own_target;
+	p.offset = a.own_offset;
+	p.ctx = a.own_ctx;
+	p.nargs = a.own_nargs;
+	for (size_t i = 0; i < p.argmap.size(); i++)
+		p.argmap[i] = a.own_argmap[i];
+	return p;
+}
+
+void limit_record_args(attach_point &p, size_t nargs)
+{
+	if (p.ctx != DT_BPF_CTX_TP_RECORD)
+		return;
+	uint32_t end = 8;
+	for (size_t i = 0; i < p.argmap.size(); i++) {
+		if (i >= nargs)
+			p.argmap[i] = -1;
+		else if (p.argmap[i] >= 0)
+			end = std::max(end, static_cast<uint32_t>(p.argmap[i]) + 8);
+	}
+	p.nargs = std::min(p.nargs, end);
+}
+
+bool use_own_points(const std::vector<uint32_t> &filters, bool all_have_own)
+{
+	if (!all_have_own || filters.empty())
+		return false;
+	std::vector<uint32_t> v = filters;
+	std::sort(v.begin(), v.end());
+	return static_cast<size_t>(std::unique(v.begin(), v.end()) - v.begin()) <= k_own_points_max;
+}
+
 std::string unsupported(const attach_point &p)
 {
 	switch (p.kind) {
@@ -94,13 +148,26 @@ std::string unsupported(const attach_point &p)
 		    (p.ctx != DT_BPF_CTX_RAW || static_cast<uint32_t>(p.filter_arg) >= p.nargs ||
 		     p.filter_shift > 63))
 			return "the provider's filter (raw argument " +
-			       std::to_string(p.filter_arg) + ") is not one the bpf engine can compute";
+			       std::to_string(p.filter_arg) +
+			       ") is not one the bpf engine can compute";
 		return p.target.empty() ? "the provider named no raw tracepoint" : "";
 	case DT_BPF_ATTACH_PERF_EVENT:
 		if (p.period_ns == 0)
 			return "the provider named no period for its perf event";
 		return p.ctx == DT_BPF_CTX_PERF ? "" : "perf events give no raw arguments";
 	case DT_BPF_ATTACH_CONSUMER: return "";
+	case DT_BPF_ATTACH_TRACEPOINT:
+		if (p.ctx != DT_BPF_CTX_TP_RECORD)
+			return "argument context " + std::to_string(p.ctx) +
+			       " on a tracepoint is not supported by the bpf engine";
+		if (p.target.find(':') == std::string::npos)
+			return "the provider named no tracepoint (group:event)";
+		for (int32_t off : p.argmap)
+			if (off >= 0 &&
+			    (off < 8 || off % 8 != 0 || static_cast<uint32_t>(off) + 8 > p.nargs))
+				return "the provider's tracepoint argument at offset " +
+				       std::to_string(off) + " is not one the bpf engine can read";
+		return "";
 	case DT_BPF_ATTACH_UPROBE:
 	case DT_BPF_ATTACH_URETPROBE:
 		if (p.target.empty())
@@ -121,6 +188,7 @@ enum bpf_prog_type prog_type_of(const attach_point &p)
 	case DT_BPF_ATTACH_PERF_EVENT: return BPF_PROG_TYPE_PERF_EVENT;
 	case DT_BPF_ATTACH_UPROBE:
 	case DT_BPF_ATTACH_URETPROBE: return BPF_PROG_TYPE_KPROBE;
+	case DT_BPF_ATTACH_TRACEPOINT: return BPF_PROG_TYPE_TRACEPOINT;
 	default: return BPF_PROG_TYPE_RAW_TRACEPOINT;
 	}
 }
@@ -134,6 +202,7 @@ ctx_kind ctx_kind_of(const attach_point &p)
 	case DT_BPF_CTX_REGS:
 	case DT_BPF_CTX_REGS_INSN: return ctx_kind::regs;
 	case DT_BPF_CTX_REGS_RETURN: return ctx_kind::regs_return;
+	case DT_BPF_CTX_TP_RECORD: return ctx_kind::tp_record;
 	default: return ctx_kind::raw_tp;
 	}
 }
@@ -176,6 +245,29 @@ std::vector<unique_fd> attach(const attach_point &p, int prog_fd, const std::str
 		if (fd < 0)
 			fail("bpf_raw_tracepoint_open", errno);
 		fds.emplace_back(fd);
+		break;
+	}
+	case DT_BPF_ATTACH_TRACEPOINT: {
+		uint64_t id = p.offset;
+		if (id == 0)
+			id = tracepoint_id(p.target);
+		if (id == 0)
+			fail("no tracefs ID for the event", ENOENT);
+		struct perf_event_attr attr {};
+		attr.size = sizeof(attr);
+		attr.type = PERF_TYPE_TRACEPOINT;
+		attr.config = id;
+		// As libbpf: one event on CPU 0; the program is the event's,
+		// and runs wherever it fires.
+		int fd = perf_event_open(&attr, -1, 0);
+		if (fd < 0)
+			fail("perf_event_open (tracepoint)", errno);
+		unique_fd pfd(fd);
+		if (ioctl(fd, PERF_EVENT_IOC_SET_BPF, prog_fd) != 0)
+			fail("PERF_EVENT_IOC_SET_BPF", errno);
+		if (ioctl(fd, PERF_EVENT_IOC_ENABLE, 0) != 0)
+			fail("PERF_EVENT_IOC_ENABLE", errno);
+		fds.push_back(std::move(pfd));
 		break;
 	}
 	case DT_BPF_ATTACH_PERF_EVENT: {

@@ -9,11 +9,20 @@
 //   UPROBE          perf_event_open(uprobe PMU, file, offset) for the
 //   URETPROBE       process (or one per CPU for every process); a kprobe
 //                   program with pt_regs context (x86_64 only)
+//   TRACEPOINT      perf_event_open(tracepoint, the event's tracefs ID) on
+//                   CPU 0 (the program runs wherever the event fires);
+//                   PERF_EVENT_IOC_SET_BPF
 //   CONSUMER        never attached: run_on_cpu() (BEGIN/END)
 //
 // Closing the returned fds detaches. ECBs whose attach points compare
 // equal share one program (the engine groups by attach_point): all of
 // syscall:::entry is one sys_enter program, attached and detached once.
+//
+// A probe whose target is shared and filtered may also have an event of
+// its own (plugin.h ABI 1.5, own_point_of()): when only a few filter
+// values of a shared point are enabled (use_own_points()), each probe is
+// attached at its own event instead, so that the other events of the
+// shared target (every other system call of the machine) run no program.
 #pragma once
 
 #include "fd.hpp"
@@ -46,6 +55,9 @@ struct attach_point {
 	int32_t filter_arg = -1;
 	uint32_t filter_shift = 0;
 	uint64_t filter_mask = 0;
+	// DT_BPF_CTX_TP_RECORD: where D's errno comes from (enum
+	// dt_errno_src, from the probe's fires() description).
+	int32_t errno_src = DT_ERRNO_NONE;
 
 	auto operator<=>(const attach_point &) const = default;
 	// For messages: "raw tracepoint sys_enter", "perf event every 1000000 ns".
@@ -55,6 +67,38 @@ struct attach_point {
 // The plugin's answer (ABI 1.1 and 1.2 fields read only when present),
 // without the filter's value.
 [[nodiscard]] attach_point attach_point_of(const dt_bpf_attach_t &a);
+
+// The probe's own event (ABI 1.5 own_* fields), or kind
+// DT_BPF_ATTACH_NONE when the plugin names none.
+[[nodiscard]] attach_point own_point_of(const dt_bpf_attach_t &a);
+
+// A shared sys_enter/sys_exit program with at most this many distinct
+// system calls enabled (and nothing unfiltered) tests the number first
+// (probe_spec::early_filters).
+constexpr size_t k_early_filters_max = 16;
+
+// DT_BPF_CTX_TP_RECORD: only the probe's `nargs` arguments are read
+// (plugin.h), and the record's size follows.
+void limit_record_args(attach_point &p, size_t nargs);
+
+// Up to this many distinct filter values on one shared attach point, the
+// probes are attached at their own events (when every one has one): a
+// program per probe costs a load and an attachment each, a shared one
+// runs for every event of its target.
+//
+// 0 for now, from the measurements in docs/perf.md (kernel 6.18): on
+// its own tracepoint (a perf tracepoint event) a syscall probe costs
+// its system call ~20 ns more than on the shared raw tracepoint with the
+// early filter (probe_spec::early_filters), and closing each such event
+// waits 60-90 ms for the kernel's RCU grace periods (a one-probe command
+// took 150-220 ms instead of 65-80 ms). The early filter leaves the other
+// system calls ~15-20 ns each, which the own events would save.
+constexpr size_t k_own_points_max = 0;
+
+// Whether the probes of one shared point, with these filter values (one
+// per enabled probe, repeats allowed), should be attached at their own
+// events: every one has one and there are few distinct values.
+[[nodiscard]] bool use_own_points(const std::vector<uint32_t> &filters, bool all_have_own);
 
 // Can this engine load and attach programs for `p`? Empty if so, else why
 // not ("... is not supported by the bpf engine yet").

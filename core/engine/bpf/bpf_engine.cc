@@ -5,7 +5,10 @@
 //   enable(program)  match each clause's descriptions (registry) ─► ECBs
 //                    in clause, description, probe-id order (as the user
 //                    engine numbers them); each probe's plugin says how to
-//                    attach it (bpf hook) ─► ECBs grouped by attach point;
+//                    attach it (bpf hook) ─► ECBs grouped by attach point
+//                    (few system calls on sys_enter/sys_exit: the number
+//                    tested first, probe_spec::early_filters; or each
+//                    probe at its own event, attach.hpp use_own_points());
 //                    plan() ─► maps (maps.hpp), dt_probes and EPID tables
 //                    filled; one program per group, plus BEGIN and END
 //                    (raw_tp programs run by the consumer), translated and
@@ -181,7 +184,14 @@ void bpf_engine::read_options()
 void bpf_engine::match(const enabling &en)
 {
 	provider_registry &reg = registry();
-	std::map<attach_point, size_t> index;
+	// Each kernel probe's ECB, where it attaches and where it could
+	// attach on its own (own.kind NONE: nowhere); grouped below.
+	struct pending {
+		member m;
+		attach_point at, own;
+		const probe *pr;
+	};
+	std::vector<pending> pend;
 	DT_ASSERT(en.probes.size() == en.eps.size() && en.fires.size() == en.eps.size());
 	for (size_t i = 0; i < en.eps.size(); i++) {
 		const enabled_probe &ep = en.eps[i];
@@ -228,13 +238,41 @@ void bpf_engine::match(const enabling &en)
 						   ci);
 			m.filter = static_cast<uint32_t>(a.filter);
 		}
-		auto [it, fresh] = index.try_emplace(at, groups_.size());
+		attach_point own = own_point_of(a);
+		if (own.kind != DT_BPF_ATTACH_NONE) {
+			own.errno_src = f.errno_src == errno_source::return_arg0
+						? DT_ERRNO_RETURN_ARG0
+						: DT_ERRNO_NONE;
+			if (!unsupported(own).empty())
+				own.kind = DT_BPF_ATTACH_NONE;
+		}
+		pend.push_back({m, at, own, pr});
+	}
+	// A shared point with few filter values enabled: each probe at its
+	// own event instead (attach.hpp use_own_points()).
+	std::map<attach_point, std::pair<std::vector<uint32_t>, bool>> shared;
+	for (const pending &x : pend) {
+		auto &[filters, all_own] =
+			shared.try_emplace(x.at, std::vector<uint32_t>{}, true).first->second;
+		filters.push_back(x.m.filter);
+		all_own = all_own && x.m.has_filter && x.own.kind != DT_BPF_ATTACH_NONE;
+	}
+	std::map<attach_point, size_t> index;
+	for (pending &x : pend) {
+		const auto &[filters, all_own] = shared.at(x.at);
+		if (use_own_points(filters, all_own)) {
+			x.at = x.own;
+			limit_record_args(x.at, reg.args(*x.pr).size());
+			x.m.has_filter = false;
+			x.m.filter = 0;
+		}
+		auto [it, fresh] = index.try_emplace(x.at, groups_.size());
 		if (fresh) {
 			groups_.emplace_back();
-			groups_.back().at = at;
-			groups_.back().first_probe = pd.str();
+			groups_.back().at = x.at;
+			groups_.back().first_probe = x.pr->desc.str();
 		}
-		groups_[it->second].members.push_back(m);
+		groups_[it->second].members.push_back(x.m);
 	}
 	error_set_.insert(error_.begin(), error_.end());
 }
@@ -265,6 +303,7 @@ probe_spec bpf_engine::spec_for(const group &g)
 	if (g.at.kind == DT_BPF_ATTACH_UPROBE || g.at.kind == DT_BPF_ATTACH_URETPROBE)
 		s.pid = g.at.pid;
 	s.user_entry = g.at.kind == DT_BPF_ATTACH_UPROBE && g.at.ctx == DT_BPF_CTX_REGS;
+	s.errno_arg0 = g.at.errno_src == DT_ERRNO_RETURN_ARG0;
 
 	// Filtered ECBs: one EPID table per clause (another when one clause
 	// holds the same filter twice: the probe matched by two descriptions),
@@ -313,6 +352,17 @@ probe_spec bpf_engine::spec_for(const group &g)
 			r.epid_map_index = i;
 			refs.emplace_back(t.first_epid, r);
 		}
+	}
+	// Few system calls on a shared sys_enter/sys_exit program: the others
+	// return at its first instructions.
+	if ((g.at.ctx == DT_BPF_CTX_SYS_ENTER || g.at.ctx == DT_BPF_CTX_SYS_EXIT) &&
+	    std::all_of(g.members.begin(), g.members.end(),
+			[](const member &m) { return m.has_filter; })) {
+		std::set<uint32_t> fs;
+		for (const member &m : g.members)
+			fs.insert(m.filter);
+		if (fs.size() <= k_early_filters_max)
+			s.early_filters.assign(fs.begin(), fs.end());
 	}
 	std::stable_sort(refs.begin(), refs.end(),
 			 [](const auto &a, const auto &b) { return a.first < b.first; });

@@ -72,7 +72,11 @@ public:
 private:
 	// codegen_frame.cc
 	void prologue();
+	void early_filter();
+	void firing_state();
 	void args_for_ctx();
+	[[nodiscard]] bool needs_clock() const;
+	[[nodiscard]] bool predicate_is_early() const;
 	void user_entry_return();
 	bool clauses_use(bool (*want)(uint32_t op, uint32_t id)) const;
 	void ecb(const ecb_ref &e, bool in_error);
@@ -137,14 +141,17 @@ private:
 	const library &lib_;
 	const clause *cur_ = nullptr; // clause being translated (for messages)
 	uint32_t cur_line_ = 0;
-	int fault_ = -1;	// label: the current ECB's fault path
-	int out_ = -1;		// label: the epilogue
-	int exit0_ = -1;	// label: return without clearing m->active
-	int nested_ = -1;	// label: a nested firing (counted, dropped)
-	int fsub_ = -1;		// label: the fault subprogram (if called)
-	uint32_t act_base_ = 0; // action index before the current action
-	std::vector<bool> spec_ops_; // the clause's commit() (true) / discard() ids so far
-	bool spec_firing_ = false;   // the clause's firing goes to a speculation
+	int fault_ = -1;	      // label: the current ECB's fault path
+	int out_ = -1;		      // label: the epilogue
+	int exit0_ = -1;	      // label: return without clearing m->active
+	int nested_ = -1;	      // label: a nested firing (counted, dropped)
+	int fsub_ = -1;		      // label: the fault subprogram (if called)
+	uint32_t act_base_ = 0;	      // action index before the current action
+	std::vector<bool> spec_ops_;  // the clause's commit() (true) / discard() ids so far
+	bool spec_firing_ = false;    // the clause's firing goes to a speculation
+	bool clock_ = true;	      // the prologue reads the clock (needs_clock())
+	bool early_ = false;	      // the one ECB's predicate runs first
+	bool skip_predicate_ = false; // clause_body(): the predicate already ran
 };
 
 } // namespace dt::engines::bpf

@@ -313,8 +313,8 @@ void codegen::aggregate(const action &act, const aggregation &agg, const clause 
 	case DTRACEAGG_MAX: {
 		// Stored XOR-ed with the bias (dt_bpf_abi.h); 0: no value yet.
 		int store = a.label();
-		a.ld_imm64(BPF_REG_4, agg.func == DTRACEAGG_MIN ? DT_BPF_AGG_MIN_BIAS
-								: DT_BPF_AGG_MAX_BIAS);
+		a.ld_imm64(BPF_REG_4,
+			   agg.func == DTRACEAGG_MIN ? DT_BPF_AGG_MIN_BIAS : DT_BPF_AGG_MAX_BIAS);
 		a.ldx(BPF_DW, BPF_REG_1, BPF_REG_0, 0);
 		a.jcc_imm(BPF_JEQ, BPF_REG_1, 0, store);
 		a.alu_reg(BPF_XOR, BPF_REG_1, BPF_REG_4);
@@ -400,7 +400,7 @@ void codegen::aggregate(const action &act, const aggregation &agg, const clause 
 void codegen::clause_body(const clause &c, int next)
 {
 	cur_line_ = c.line;
-	if (c.predicate) {
+	if (c.predicate && !skip_predicate_) { // else run early (codegen_frame.cc)
 		set_action(0);
 		gen_difo(*c.predicate);
 		a.jcc_imm(BPF_JEQ, BPF_REG_0, 0, next);

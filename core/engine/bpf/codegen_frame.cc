@@ -2,13 +2,21 @@
 //
 // codegen_frame.cc - the frame around the clauses (translate.hpp):
 //
-//   prologue   r6 = ctx; m = dt_mem[cpu] (r7); nesting guard (m->active);
-//              activity gate (dt_status, r9); dt_globals (r8); timestamp;
-//              arguments for the context kind; clause-locals zeroed
+//   prologue   r6 = ctx; the system call's number against the few enabled
+//              (early_filter(): the machine's other calls return there);
+//              m = dt_mem[cpu] (r7); nesting guard (m->active);
+//              activity gate (dt_status, r9); dt_globals (r8); then the
+//              firing's state (firing_state()): timestamp (only when a
+//              clause records a firing or reads it), arguments for the
+//              context kind, clause-locals zeroed
 //   ECBs       per spec.ecbs: EPID (fixed or dt_epids_<n>[m->filter]),
 //              scratch reset, the clause (codegen_action.cc), and its
 //              fault path: dt_emit_fault, or the fault subprogram when
 //              dtrace:::ERROR has clauses
+//   early predicate  one ECB with a fixed EPID whose predicate reads none
+//              of the firing's state (predicate_is_early()): the predicate
+//              runs before firing_state(), so that a false one costs the
+//              gate and itself only
 //   each ECB   skipped once exit() ran (the state left ACTIVE / INACTIVE)
 //   epilogue   BEGIN: ACTIVE unless exit() ran; END: STOPPED; m->active = 0
 //
@@ -174,6 +182,86 @@ bool codegen::clauses_use(bool (*want)(uint32_t op, uint32_t id)) const
 	return false;
 }
 
+namespace {
+
+// Built-in variables that the prologue's first part provides (m, the EPID,
+// the CPU) or that the library computes: a predicate that reads only these
+// (and globals, thread-locals, associative arrays) may run before the
+// firing's state (arguments, errno, timestamp, clause-locals) is set.
+bool early_builtin(uint32_t id)
+{
+	switch (id) {
+	case DIF_VAR_PID:
+	case DIF_VAR_TID:
+	case DIF_VAR_PPID:
+	case DIF_VAR_UID:
+	case DIF_VAR_GID:
+	case DIF_VAR_EXECNAME:
+	case DIF_VAR_CURTHREAD:
+	case DIF_VAR_EPID:
+	case DIF_VAR_ID:
+	case DIF_VAR_PROBEPROV:
+	case DIF_VAR_PROBEMOD:
+	case DIF_VAR_PROBEFUNC:
+	case DIF_VAR_PROBENAME:
+	case DIF_VAR_ZONENAME: return true;
+	default: return id >= DIF_VAR_OTHER_UBASE; // a user global
+	}
+}
+
+} // namespace
+
+bool codegen::predicate_is_early() const
+{
+	if (spec_.ecbs.size() != 1 || spec_.ecbs[0].epid_map_fd >= 0 ||
+	    spec_.ecbs[0].clause >= p_.clauses.size())
+		return false;
+	const clause &c = p_.clauses[spec_.ecbs[0].clause];
+	if (!c.predicate)
+		return false;
+	for (dif_instr_t in : c.predicate->text) {
+		switch (DIF_INSTR_OP(in)) {
+		case DIF_OP_LDGS:
+			if (!early_builtin(DIF_INSTR_VAR(in)))
+				return false;
+			break;
+		case DIF_OP_LDGA:
+		case DIF_OP_LDLS:
+		case DIF_OP_STLS: return false;
+		default: break;
+		}
+	}
+	return true;
+}
+
+// Whether a firing reads the clock: a clause (ERROR's included) records a
+// firing (its header holds the timestamp) or reads `timestamp`.
+bool codegen::needs_clock() const
+{
+	for (const auto *list : {&spec_.ecbs, &spec_.errors})
+		for (const ecb_ref &e : *list)
+			if (e.clause < p_.clauses.size() && p_.clauses[e.clause].records_firing())
+				return true;
+	return clauses_use([](uint32_t op, uint32_t id) {
+		return op == DIF_OP_LDGS && id == DIF_VAR_TIMESTAMP;
+	});
+}
+
+// The firing's state, for the clauses: timestamp, arguments, errno,
+// clause-locals, the user entry's return address.
+void codegen::firing_state()
+{
+	// The firing's timestamp: for firings (their header) and timestamp;
+	// a fault path reads the clock itself when this does not (ecb()).
+	if (clock_) {
+		a.call_helper(BPF_FUNC_ktime_get_ns);
+		a.stx(BPF_DW, BPF_REG_7, DT_M(timestamp), BPF_REG_0);
+	}
+	args_for_ctx();
+	zero_locals();
+	user_entry_return();
+}
+
 void codegen::args_for_ctx()
 {
 	a.st_imm(BPF_DW, BPF_REG_7, DT_M(errno_), 0);
@@ -279,6 +367,30 @@ void codegen::args_for_ctx()
 		}
 		break;
 	}
+	case ctx_kind::tp_record: {
+		// The record's fields (attach.cc unsupported() checked the
+		// offsets: 8-byte aligned, past the record's first word).
+		for (int i = 0; i < DT_BPF_NARGS; i++) {
+			int32_t off = spec_.argmap[i];
+			if (off >= 8 && off % 8 == 0 &&
+			    static_cast<uint32_t>(off) + 8 <= spec_.raw_nargs) {
+				a.ldx(BPF_DW, BPF_REG_1, BPF_REG_6, static_cast<int16_t>(off));
+				a.stx(BPF_DW, BPF_REG_7, arg_off(i), BPF_REG_1);
+			} else {
+				a.st_imm(BPF_DW, BPF_REG_7, arg_off(i), 0);
+			}
+		}
+		if (spec_.errno_arg0) {
+			int done = a.label();
+			a.ldx(BPF_DW, BPF_REG_1, BPF_REG_7, arg_off(0));
+			a.jcc_imm(BPF_JSGE, BPF_REG_1, 0, done);
+			a.jcc_imm(BPF_JSLT, BPF_REG_1, -4095, done);
+			a.neg(BPF_REG_1);
+			a.stx(BPF_DW, BPF_REG_7, DT_M(errno_), BPF_REG_1);
+			a.bind(done);
+		}
+		break;
+	}
 	case ctx_kind::perf_event:
 		for (int i = 0; i < DT_BPF_NARGS; i++)
 			a.st_imm(BPF_DW, BPF_REG_7, arg_off(i), 0);
@@ -303,12 +415,40 @@ void codegen::user_entry_return()
 	a.call_helper(BPF_FUNC_probe_read_user);
 }
 
+// Return at once unless the system call's number is one of
+// spec.early_filters (sys_enter: raw argument 1; sys_exit: regs->orig_ax,
+// read onto the stack).
+void codegen::early_filter()
+{
+	if (spec_.early_filters.empty() ||
+	    (spec_.ctx != ctx_kind::sys_enter && spec_.ctx != ctx_kind::sys_exit))
+		return;
+	int go = a.label();
+	if (spec_.ctx == ctx_kind::sys_enter) {
+		a.ldx(BPF_DW, BPF_REG_0, BPF_REG_6, 8);
+	} else {
+		a.ldx(BPF_DW, BPF_REG_3, BPF_REG_6, 0);
+		a.alu_imm(BPF_ADD, BPF_REG_3, 120); // orig_ax
+		a.mov_reg(BPF_REG_1, BPF_REG_10);
+		a.alu_imm(BPF_ADD, BPF_REG_1, FP_T1);
+		a.mov_imm(BPF_REG_2, 8);
+		a.call_helper(BPF_FUNC_probe_read_kernel);
+		a.ldx(BPF_DW, BPF_REG_0, BPF_REG_10, FP_T1);
+	}
+	for (uint32_t f : spec_.early_filters)
+		a.jcc_imm(BPF_JEQ, BPF_REG_0, static_cast<int32_t>(f), go);
+	a.mov_imm(BPF_REG_0, 0);
+	a.exit_();
+	a.bind(go);
+}
+
 void codegen::prologue()
 {
 	int exit0 = a.label(), nested = a.label();
 	out_ = a.label();
 
 	a.mov_reg(BPF_REG_6, BPF_REG_1);
+	early_filter();
 	a.call_helper(BPF_FUNC_get_smp_processor_id);
 	a.stx(BPF_W, BPF_REG_10, FP_KEY, BPF_REG_0);
 	a.ld_map(BPF_REG_1, fds_.mem);
@@ -349,14 +489,13 @@ void codegen::prologue()
 	a.ldx(BPF_W, BPF_REG_1, BPF_REG_10, FP_KEY);
 	a.stx(BPF_W, BPF_REG_7, DT_M(cpu), BPF_REG_1);
 	a.st_imm(BPF_W, BPF_REG_7, DT_M(fault.code), 0);
-	// The firing's timestamp: for firings (their header) and timestamp.
-	// (Every firing is emitted, so the clock is always read.)
-	a.call_helper(BPF_FUNC_ktime_get_ns);
-	a.stx(BPF_DW, BPF_REG_7, DT_M(timestamp), BPF_REG_0);
 	zero_frame();
-	args_for_ctx();
-	zero_locals();
-	user_entry_return();
+	clock_ = needs_clock();
+	early_ = predicate_is_early();
+	if (!clock_)
+		a.st_imm(BPF_DW, BPF_REG_7, DT_M(timestamp), 0);
+	if (!early_)
+		firing_state();
 
 	// The exits, placed after the epilogue by generate().
 	exit0_ = exit0;
@@ -412,7 +551,17 @@ void codegen::ecb(const ecb_ref &e, bool in_error)
 	mem_off_ptr(BPF_REG_1, DT_M(wb_map)); // beyond a 16-bit offset
 	a.st_imm(BPF_DW, BPF_REG_1, 0, 0);
 
+	if (early_ && !in_error) {
+		// The predicate first (predicate_is_early()), then the state
+		// the rest of the clause reads.
+		set_action(0);
+		gen_difo(*c.predicate);
+		a.jcc_imm(BPF_JEQ, BPF_REG_0, 0, next);
+		firing_state();
+		skip_predicate_ = true;
+	}
 	clause_body(c, next);
+	skip_predicate_ = false;
 
 	if (a.used(fault_)) {
 		a.ja(next);
@@ -426,6 +575,10 @@ void codegen::ecb(const ecb_ref &e, bool in_error)
 			a.stx(BPF_DW, BPF_REG_7, DT_M(fault.offset), BPF_REG_1);
 			a.ldx(BPF_DW, BPF_REG_1, BPF_REG_7, DT_M(action));
 			a.stx(BPF_W, BPF_REG_7, DT_M(fault.action), BPF_REG_1);
+			if (!clock_) { // for ERROR's clauses, as any firing's
+				a.call_helper(BPF_FUNC_ktime_get_ns);
+				a.stx(BPF_DW, BPF_REG_7, DT_M(timestamp), BPF_REG_0);
+			}
 			if (!spec_.errors.empty()) {
 				if (fsub_ < 0)
 					fsub_ = a.label();

@@ -58,7 +58,7 @@ struct layout {
 	uint32_t tls_entries = 1, dvar_entries = 1;
 	// Per aggregation (index aggid-1): map key and value sizes, entries.
 	struct agg_map {
-		uint32_t key_size = 8; // >= 1: aggregation::key_size, or 8 if 0
+		uint32_t key_size = 8;	 // >= 1: aggregation::key_size, or 8 if 0
 		uint32_t value_size = 8; // aggregation::nwords * 8
 		uint32_t entries = 1;
 	};
@@ -84,14 +84,18 @@ struct layout {
 
 // How the program's context gives arguments (plugin.h dt_bpf_attach).
 enum class ctx_kind {
-	raw_tp,	   // args[i] = raw tracepoint arg argmap[i]; test_run (BEGIN/END)
-	sys_enter, // raw_tp sys_enter: args from pt_regs (raw arg 0); filter = raw arg 1
-	sys_exit,  // raw_tp sys_exit: arg0 = arg1 = raw arg 1; errno; filter = orig_ax
+	raw_tp,	    // args[i] = raw tracepoint arg argmap[i]; test_run (BEGIN/END)
+	sys_enter,  // raw_tp sys_enter: args from pt_regs (raw arg 0); filter = raw arg 1
+	sys_exit,   // raw_tp sys_exit: arg0 = arg1 = raw arg 1; errno; filter = orig_ax
 	perf_event, // profile/tick: arg0 kernel pc, arg1 user pc
 	// Appended (bpf2, plugin.h DT_BPF_CTX_REGS*): kprobe-type programs
 	// (uprobes) whose context is struct pt_regs.
 	regs,	     // function entry: arg0..arg5 by the calling convention
 	regs_return, // function return: arg0 = 0, arg1 = the return value
+	// Appended (plugin.h ABI 1.5): a tracepoint program whose context is
+	// the event's record: args[i] = the u64 at byte offset argmap[i];
+	// errno from arg0 when probe_spec::errno_arg0.
+	tp_record,
 };
 
 // Which activity states let the program run (dt_bpf_abi.h).
@@ -103,9 +107,9 @@ enum class gate {
 };
 
 struct ecb_ref {
-	uint32_t clause = 0;   // index into program::clauses
-	uint32_t epid = 0;     // fixed EPID when epid_map_fd < 0
-	int epid_map_fd = -1;  // else ARRAY u32 EPID keyed by m->filter (0: skip)
+	uint32_t clause = 0;	       // index into program::clauses
+	uint32_t epid = 0;	       // fixed EPID when epid_map_fd < 0
+	int epid_map_fd = -1;	       // else ARRAY u32 EPID keyed by m->filter (0: skip)
 	uint32_t epid_map_entries = 0; // the table's max_entries (filter bound)
 	// Appended (translator): one table may serve several ECBs (a program
 	// may use at most 64 maps): the key is filter * epid_map_stride +
@@ -118,10 +122,11 @@ struct ecb_ref {
 struct probe_spec {
 	ctx_kind ctx = ctx_kind::raw_tp;
 	gate when = gate::probe;
-	uint32_t raw_nargs = 0;	 // raw_tp: u64 arguments the context holds
+	uint32_t raw_nargs = 0; // raw_tp: u64 arguments the context holds;
+				// tp_record: the record's size in bytes
 	int32_t argmap[10] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9}; // -1: always 0
-	std::vector<ecb_ref> ecbs;   // in EPID order
-	std::vector<ecb_ref> errors; // dtrace:::ERROR's ECBs (fixed EPIDs)
+	std::vector<ecb_ref> ecbs;			     // in EPID order
+	std::vector<ecb_ref> errors;			     // dtrace:::ERROR's ECBs (fixed EPIDs)
 	// Appended (runtime, plugin.h ABI 1.2): raw_tp with filter_arg >= 0:
 	// m->filter = (raw argument filter_arg >> filter_shift) & filter_mask.
 	int32_t filter_arg = -1;
@@ -134,6 +139,14 @@ struct probe_spec {
 	// a function's first instruction: m->uentry_ret = the return address
 	// at the user stack pointer (dt_bpf_abi.h), else 0.
 	bool user_entry = false;
+	// Appended (plugin.h ABI 1.5): tp_record: arg0 is a system call's
+	// return value, errno its negation when it lies in -4095..-1.
+	bool errno_arg0 = false;
+	// Appended (translator): sys_enter/sys_exit whose every ECB is
+	// filtered by the system call's number: when non-empty, the program
+	// returns at its first instructions unless the number is one of these,
+	// so that the machine's other system calls cost a few instructions.
+	std::vector<uint32_t> early_filters;
 };
 
 // Map file descriptors translate() and link() refer to.
@@ -141,7 +154,7 @@ struct map_fds {
 	int mem = -1, status = -1, cpustate = -1, ring = -1, probes = -1;
 	int strtab = -1, globals = -1, tls = -1, dvars = -1;
 	std::vector<int> aggs; // by aggid - 1
-	int spec = -1; // appended: dt_spec (speculations, dt_bpf_abi.h)
+	int spec = -1;	       // appended: dt_spec (speculations, dt_bpf_abi.h)
 };
 
 struct translated {

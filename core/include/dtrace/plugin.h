@@ -50,7 +50,7 @@ extern "C" {
 /* Bumped on any incompatible change; the consumer requires equality. */
 #define DT_PLUGIN_ABI_MAJOR 1
 /* Bumped when fields are appended; informational (sz is what counts). */
-#define DT_PLUGIN_ABI_MINOR 4
+#define DT_PLUGIN_ABI_MINOR 5
 
 #define DT_PLUGIN_ENTRY_SYMBOL "dtrace_plugin_entry"
 
@@ -257,6 +257,31 @@ typedef struct dt_bpf_attach {
 	int32_t filter_arg;
 	uint32_t filter_shift;
 	uint64_t filter_mask;
+
+	/* ---- ABI 1.5 (read with DT_ABI_HAS) ---- */
+	/*
+	 * An event of the probe's own, when `target` is shared with other
+	 * probes told apart by `filter` (the syscall provider: raw tracepoint
+	 * sys_enter for every system call, filtered by number). A program
+	 * there runs for every event of the shared target, the probe's or
+	 * not; a host that enables only a few of the probes sharing a target
+	 * may attach each at its own event instead, which fires for it alone
+	 * and unfiltered (tracepoint syscalls:sys_enter_X), at the price of
+	 * a program per probe. own_kind DT_BPF_ATTACH_NONE: there is none.
+	 *   own_kind, own_target   as kind and target; for
+	 *                          DT_BPF_ATTACH_TRACEPOINT, own_offset is
+	 *                          the event's tracefs ID (0: the host reads
+	 *                          <tracefs>/events/<group>/<event>/id)
+	 *   own_ctx, own_nargs,    how its context yields arg0..arg9, as ctx,
+	 *   own_argmap             nargs and argmap (always given in full)
+	 * own_target lives as long as `target`.
+	 */
+	int32_t own_kind;
+	const char *own_target;
+	uint64_t own_offset;
+	int32_t own_ctx;
+	uint32_t own_nargs;
+	int32_t own_argmap[10];
 } dt_bpf_attach_t;
 
 /* How a bpf program reads a probe's arguments from its context. */
@@ -278,6 +303,16 @@ enum dt_bpf_ctx {
 	 * stack is not the one at entry (a uprobe with DT_BPF_CTX_REGS gets
 	 * its caller inserted into ustack(), as illumos' entry probes do). */
 	DT_BPF_CTX_REGS_INSN = 6,
+	/* ---- ABI 1.5 ---- */
+	/* A tracefs tracepoint's record (DT_BPF_ATTACH_TRACEPOINT: the
+	 * program's context is the event's record as its `format` file lays
+	 * it out): args[i] is the 8-byte field at byte offset argmap[i] (-1:
+	 * 0); nargs is the record's size in bytes. args[i] for i at or past
+	 * the probe's argument count (probe_args()) are 0: the host reads no
+	 * field past them (the kernel refuses a program that reads past the
+	 * event's last field). D's errno follows the probe's
+	 * dt_probe_fire_t errno_src. */
+	DT_BPF_CTX_TP_RECORD = 7,
 };
 
 typedef struct dt_plugin_bpf_ops {

@@ -130,15 +130,16 @@ TEST_F(SyscallPlugin, ListsFakeTreeSortedWithIdCookies)
 	add_event("sys_exit_write", 10, ret);
 	add_event("sys_enter_read", 21, fd);
 	add_event("sys_exit_read", 20, ret);
-	add_event("sys_enter_exit", 31, "\tfield:int error_code;\toffset:16;\tsize:8;\tsigned:0;\n");
+	add_event("sys_enter_exit", 31,
+		  "\tfield:int error_code;\toffset:16;\tsize:8;\tsigned:0;\n");
 	fs::create_directories(root_ / "events" / "syscalls" / "enable_not_an_event");
 	ASSERT_EQ(init(root_.c_str()), 0);
 
 	int rc = -1;
 	std::vector<probe> want = {
-		{"vmlinux", "exit", "entry", 31},
-		{"vmlinux", "read", "entry", 21},  {"vmlinux", "read", "return", 20},
-		{"vmlinux", "write", "entry", 11}, {"vmlinux", "write", "return", 10},
+		{"vmlinux", "exit", "entry", 31},   {"vmlinux", "read", "entry", 21},
+		{"vmlinux", "read", "return", 20},  {"vmlinux", "write", "entry", 11},
+		{"vmlinux", "write", "return", 10},
 	};
 	EXPECT_EQ(list("", "", "", &rc), want);
 	EXPECT_EQ(rc, 0);
@@ -161,10 +162,9 @@ TEST_F(SyscallPlugin, ArgsComeFromTheFormatFile)
 		  "\tfield:umode_t mode;\toffset:32;\tsize:8;\tsigned:0;\n");
 	add_event("sys_exit_openat", 781, "\tfield:long ret;\toffset:16;\tsize:8;\tsigned:1;\n");
 	ASSERT_EQ(init(root_.c_str()), 0);
-	EXPECT_EQ(args("openat", "entry"),
-		  (std::vector<arg>{{0, "int", "dfd"},
-				    {1, "const char *", "filename"},
-				    {2, "umode_t", "mode"}}));
+	EXPECT_EQ(args("openat", "entry"), (std::vector<arg>{{0, "int", "dfd"},
+							     {1, "const char *", "filename"},
+							     {2, "umode_t", "mode"}}));
 	EXPECT_EQ(args("openat", "return"),
 		  (std::vector<arg>{{0, "long", "ret"}, {1, "long", "ret"}}));
 	int rc = 0;
@@ -199,4 +199,47 @@ TEST_F(SyscallPlugin, UnreadableTracefsWarnsOnceAndListsNothing)
 	ASSERT_EQ(h_->messages().size(), 1u);
 	EXPECT_NE(h_->messages()[0].find(missing), std::string::npos) << h_->messages()[0];
 	EXPECT_NE(h_->messages()[0].find("root"), std::string::npos) << h_->messages()[0];
+}
+
+// The bpf hook's own event (plugin.h ABI 1.5): the probe's tracepoint,
+// its ID from the cookie, arguments at the record's offsets, offered once
+// a format file shows the kernel's layout (16 + 8k) and not otherwise.
+TEST_F(SyscallPlugin, OwnEventIsTheTracepointWhenTheRecordLayoutIsTheKernels)
+{
+	add_event("sys_enter_read", 7,
+		  "\tfield:unsigned int fd;\toffset:16;\tsize:8;\tsigned:0;\n"
+		  "\tfield:char * buf;\toffset:24;\tsize:8;\tsigned:0;\n");
+	ASSERT_EQ(init(root_.c_str()), 0);
+	dt_probe_info_t p = {sizeof(p), "syscall", "vmlinux", "read", "entry", 7};
+	dt_bpf_attach_t a;
+	ASSERT_EQ(h_->bpf_attach(p, a), 0);
+	EXPECT_EQ(a.kind, DT_BPF_ATTACH_RAW_TRACEPOINT);
+	EXPECT_STREQ(a.target, "sys_enter");
+	EXPECT_EQ(a.own_kind, DT_BPF_ATTACH_TRACEPOINT);
+	EXPECT_STREQ(a.own_target, "syscalls:sys_enter_read");
+	EXPECT_EQ(a.own_offset, 7u);
+	EXPECT_EQ(a.own_ctx, DT_BPF_CTX_TP_RECORD);
+	EXPECT_EQ(a.own_argmap[0], 16);
+	EXPECT_EQ(a.own_argmap[1], 24);
+	EXPECT_EQ(a.own_argmap[6], -1);
+
+	// A return probe: arg0 and arg1 are the return value.
+	dt_probe_info_t r = {sizeof(r), "syscall", "vmlinux", "read", "return", 8};
+	ASSERT_EQ(h_->bpf_attach(r, a), 0);
+	EXPECT_STREQ(a.own_target, "syscalls:sys_exit_read");
+	EXPECT_EQ(a.own_argmap[0], 16);
+	EXPECT_EQ(a.own_argmap[1], 16);
+	EXPECT_EQ(a.own_argmap[2], -1);
+}
+
+TEST_F(SyscallPlugin, NoOwnEventWhenTheRecordLayoutDiffers)
+{
+	add_event("sys_enter_read", 7,
+		  "\tfield:unsigned int fd;\toffset:12;\tsize:4;\tsigned:0;\n");
+	ASSERT_EQ(init(root_.c_str()), 0);
+	dt_probe_info_t p = {sizeof(p), "syscall", "vmlinux", "read", "entry", 7};
+	dt_bpf_attach_t a;
+	ASSERT_EQ(h_->bpf_attach(p, a), 0);
+	EXPECT_EQ(a.kind, DT_BPF_ATTACH_RAW_TRACEPOINT);
+	EXPECT_EQ(a.own_kind, DT_BPF_ATTACH_NONE);
 }

@@ -48,6 +48,12 @@ TEST(TracefsFormat, ParsesOpenatEntry)
 	EXPECT_EQ(args[2].name, "flags");
 	EXPECT_EQ(args[3].type, "umode_t");
 	EXPECT_EQ(args[3].name, "mode");
+	// Where each field lies in the record.
+	EXPECT_EQ(f.fields[0].offset, 0u);
+	EXPECT_EQ(f.fields[0].size, 2u);
+	EXPECT_EQ(args[0].offset, 16u);
+	EXPECT_EQ(args[3].offset, 40u);
+	EXPECT_EQ(args[3].size, 8u);
 }
 
 TEST(TracefsFormat, NoSyscallNrMeansNoArgs)

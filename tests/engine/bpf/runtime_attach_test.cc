@@ -134,6 +134,46 @@ TEST_F(attach_test, raw_tracepoint_counts_getppid_until_detached)
 	EXPECT_EQ(count(0), n);
 }
 
+// A probe's own event (plugin.h ABI 1.5): the tracepoint
+// syscalls:sys_enter_getppid, which fires for getppid() alone, found by
+// its tracefs ID (0: read from tracefs) and detached by closing.
+TEST_F(attach_test, tracepoint_counts_getppid_alone_until_detached)
+{
+	std::vector<bpf_insn> v;
+	count_into(v, false);
+	std::string log;
+	unique_fd prog(load(BPF_PROG_TYPE_TRACEPOINT, v, &log));
+	ASSERT_TRUE(prog) << log;
+
+	attach_point p;
+	p.kind = DT_BPF_ATTACH_TRACEPOINT;
+	p.target = "syscalls:sys_enter_getppid";
+	p.ctx = DT_BPF_CTX_TP_RECORD;
+	p.nargs = 16;
+	p.argmap.fill(-1);
+	ASSERT_EQ(unsupported(p), "");
+	std::vector<unique_fd> links;
+	try {
+		links = attach(p, prog.get(), "syscall::getppid:entry");
+	} catch (const std::exception &e) {
+		GTEST_SKIP() << "no syscalls tracepoints here: " << e.what();
+	}
+	ASSERT_EQ(links.size(), 1U);
+	for (int i = 0; i < 1000; i++)
+		(void)syscall(SYS_getppid);
+	uint64_t n = count(0);
+	EXPECT_GE(n, 1000U);
+	for (int i = 0; i < 1000; i++)
+		(void)syscall(SYS_getpgid, 0); // not this event
+	EXPECT_LT(count(0), n + 1000);
+
+	links.clear(); // detach
+	uint64_t after = count(0);
+	for (int i = 0; i < 100; i++)
+		(void)syscall(SYS_getppid);
+	EXPECT_EQ(count(0), after);
+}
+
 TEST_F(attach_test, perf_event_on_one_cpu_and_on_every_online_cpu)
 {
 	std::vector<bpf_insn> v;
@@ -223,6 +263,63 @@ TEST(attach_point_of, reads_the_abi_1_1_fields_only_when_present)
 	EXPECT_EQ(q.ctx, DT_BPF_CTX_PERF);
 	EXPECT_EQ(prog_type_of(q), BPF_PROG_TYPE_PERF_EVENT);
 	EXPECT_EQ(unsupported(q), "");
+}
+
+TEST(own_point_of, reads_the_abi_1_5_fields_only_when_present)
+{
+	dt_bpf_attach_t a{};
+	a.sz = sizeof(a);
+	a.kind = DT_BPF_ATTACH_RAW_TRACEPOINT;
+	a.target = "sys_enter";
+	a.own_kind = DT_BPF_ATTACH_TRACEPOINT;
+	a.own_target = "syscalls:sys_enter_read";
+	a.own_offset = 7;
+	a.own_ctx = DT_BPF_CTX_TP_RECORD;
+	a.own_nargs = 64;
+	for (int i = 0; i < 10; i++)
+		a.own_argmap[i] = i < 6 ? 16 + 8 * i : -1;
+	attach_point p = own_point_of(a);
+	EXPECT_EQ(p.kind, DT_BPF_ATTACH_TRACEPOINT);
+	EXPECT_EQ(p.target, "syscalls:sys_enter_read");
+	EXPECT_EQ(p.offset, 7U);
+	EXPECT_EQ(ctx_kind_of(p), ctx_kind::tp_record);
+	EXPECT_EQ(prog_type_of(p), BPF_PROG_TYPE_TRACEPOINT);
+	EXPECT_EQ(unsupported(p), "");
+
+	// Only the probe's arguments are read: the record ends after them.
+	limit_record_args(p, 2);
+	EXPECT_EQ(p.argmap[1], 24);
+	EXPECT_EQ(p.argmap[2], -1);
+	EXPECT_EQ(p.nargs, 32U);
+	limit_record_args(p, 0);
+	EXPECT_EQ(p.argmap[0], -1);
+	EXPECT_EQ(p.nargs, 8U);
+
+	// An offset the program cannot read (inside the record's first word).
+	attach_point bad = own_point_of(a);
+	bad.argmap[0] = 4;
+	EXPECT_NE(unsupported(bad), "");
+
+	// An ABI 1.4 plugin: no own event.
+	a.sz = offsetof(dt_bpf_attach_t, own_kind);
+	EXPECT_EQ(own_point_of(a).kind, DT_BPF_ATTACH_NONE);
+}
+
+TEST(use_own_points, only_for_few_distinct_filters_all_with_own_events)
+{
+	// k_own_points_max distinct values (one probe twice), all with own
+	// events: each at its own (never while k_own_points_max is 0).
+	std::vector<uint32_t> few;
+	for (uint32_t f = 0; f < k_own_points_max; f++)
+		few.push_back(f);
+	if (!few.empty())
+		few.push_back(few.front());
+	EXPECT_EQ(use_own_points(few, true), k_own_points_max > 0);
+	EXPECT_FALSE(use_own_points(few, false)); // one without its own event
+	EXPECT_FALSE(use_own_points({}, true));
+	std::vector<uint32_t> many = few;
+	many.push_back(k_own_points_max); // one value too many: syscall:::entry's way
+	EXPECT_FALSE(use_own_points(many, true));
 }
 
 TEST(attach_point_of, kinds_this_engine_cannot_attach_say_so)

@@ -177,6 +177,28 @@ TEST(bpf_cli, openat_path_through_copyinstr)
 	EXPECT_NE(std::find(ls.begin(), ls.end(), path), ls.end()) << r.out << r.err;
 }
 
+// A few system calls enabled (the shared raw tracepoints with the early
+// filter, or each probe on its own tracepoint: attach.hpp
+// k_own_points_max); with every return enabled too, the sys_exit raw
+// tracepoint unfiltered. The same answers.
+TEST(bpf_cli, return_value_and_errno_with_few_calls_enabled_and_with_all)
+{
+	REQUIRE_BPF();
+	const std::string path = "/nonexistent-dt-bpf-" + std::to_string(getpid());
+	const std::string clause =
+		"syscall::openat:entry /pid == $target/ { self->p = arg1; } "
+		"syscall::openat:return /pid == $target && self->p/ { printf(\"%s %d %d %d\\n\", "
+		"copyinstr(self->p), arg0 == arg1, (int)arg0, errno); self->p = 0; }";
+	for (const std::string &extra : {std::string(), std::string(" syscall:::return /0/ { }")}) {
+		result r = dtrace({"-x", "engine=bpf", "-q", "-n", clause + extra, "-c",
+				   std::string(workload()) + " open " + path});
+		EXPECT_EQ(r.status, 0) << r.err;
+		auto ls = dt::test::lines(r.out);
+		EXPECT_NE(std::find(ls.begin(), ls.end(), path + " 1 -2 2"), ls.end())
+			<< (extra.empty() ? "few calls: " : "every return: ") << r.out << r.err;
+	}
+}
+
 TEST(bpf_cli, read_returns_of_cat_in_a_quantize)
 {
 	REQUIRE_BPF();

@@ -4,7 +4,10 @@
 // sys_enter (arguments from pt_regs, EPID from the syscall number's
 // table), sys_exit (return value, errno), and that a perf_event program
 // loads. The programs are attached to the raw tracepoints and this test
-// makes the system calls.
+// makes the system calls. Also: the early filter (the other system calls
+// return at once) and tp_record (a tracepoint's record: the arguments at
+// its offsets, errno from the return value).
+#include "attach.hpp"
 #include "translate_support.hpp"
 
 #include <sys/syscall.h>
@@ -12,6 +15,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <chrono>
 #include <iostream>
 
@@ -60,7 +64,8 @@ program traced_args()
 }
 
 std::vector<std::vector<uint8_t>> trace_syscall(ctx_kind kind, const char *tp, long nr, long a0,
-						long a1, std::string &error)
+						long a1, std::string &error,
+						std::vector<uint32_t> early = {})
 {
 	harness h;
 	h.prog = traced_args();
@@ -75,6 +80,7 @@ std::vector<std::vector<uint8_t>> trace_syscall(ctx_kind kind, const char *tp, l
 	s.when = gate::probe;
 	s.raw_nargs = 2;
 	s.ecbs = {{0, 0, table, 1024}};
+	s.early_filters = std::move(early);
 	if (!h.finish(s)) {
 		error = h.error + "\n" + h.log_tail();
 		return {};
@@ -116,6 +122,88 @@ TEST(bpf_translate, sys_exit_return_value_and_errno)
 	ASSERT_TRUE(err.empty()) << err;
 	ASSERT_EQ(s.size(), 2u);
 	for (auto &f : s) {
+		EXPECT_EQ(at<int64_t>(f, 8 + 16), -ESRCH);
+		EXPECT_EQ(at<int64_t>(f, 8 + 24), -ESRCH);
+		EXPECT_EQ(at<uint64_t>(f, 8 + 32), static_cast<uint64_t>(ESRCH));
+	}
+}
+
+TEST(bpf_translate, early_filter_lets_only_its_system_calls_in)
+{
+	SKIP_WITHOUT_BPF();
+	for (ctx_kind k : {ctx_kind::sys_enter, ctx_kind::sys_exit}) {
+		const char *tp = k == ctx_kind::sys_enter ? "sys_enter" : "sys_exit";
+		std::string err;
+		auto in = trace_syscall(
+			k, tp, SYS_getpgid, 424242, 7, err,
+			{static_cast<uint32_t>(SYS_getppid), static_cast<uint32_t>(SYS_getpgid)});
+		ASSERT_TRUE(err.empty()) << err;
+		EXPECT_EQ(in.size(), 2u) << tp << ": getpgid is one of the numbers";
+		auto out = trace_syscall(k, tp, SYS_getpgid, 424242, 7, err,
+					 {static_cast<uint32_t>(SYS_getppid)});
+		ASSERT_TRUE(err.empty()) << err;
+		EXPECT_EQ(out.size(), 0u) << tp << ": getpgid returns at the filter";
+	}
+}
+
+// A tracepoint program on syscalls:sys_{enter,exit}_getpgid (one fixed
+// EPID, no filter): getpgid's one argument at offset 16 of the entry
+// record, the return value at 16 of the exit record.
+std::vector<std::vector<uint8_t>> trace_tracepoint(bool entry, long a0, std::string &error)
+{
+	harness h;
+	h.prog = traced_args();
+	if (!h.prepare()) {
+		error = h.error;
+		return {};
+	}
+	probe_spec s;
+	s.ctx = ctx_kind::tp_record;
+	s.when = gate::probe;
+	s.raw_nargs = 24;
+	std::fill(std::begin(s.argmap), std::end(s.argmap), -1);
+	s.argmap[0] = 16;
+	if (!entry)
+		s.argmap[1] = 16;
+	s.errno_arg0 = !entry;
+	s.ecbs = {{0, 1, -1, 0}};
+	if (!h.finish(s, BPF_PROG_TYPE_TRACEPOINT)) {
+		error = h.error + "\n" + h.log_tail();
+		return {};
+	}
+	h.set_activity(DT_BPF_ACTIVE);
+	attach_point p;
+	p.kind = DT_BPF_ATTACH_TRACEPOINT;
+	p.target = entry ? "syscalls:sys_enter_getpgid" : "syscalls:sys_exit_getpgid";
+	p.ctx = DT_BPF_CTX_TP_RECORD;
+	try {
+		auto links = attach(p, h.prog_fd, "syscall::getpgid");
+		syscall(SYS_getpgid, a0);
+		syscall(SYS_getpgid, a0);
+	} catch (const std::exception &e) {
+		error = std::string("attach: ") + e.what();
+		return {};
+	}
+	return h.samples();
+}
+
+TEST(bpf_translate, tracepoint_record_arguments_and_errno)
+{
+	SKIP_WITHOUT_BPF();
+	std::string err;
+	auto in = trace_tracepoint(true, 424242, err);
+	ASSERT_TRUE(err.empty()) << err;
+	ASSERT_EQ(in.size(), 2u);
+	for (auto &f : in) {
+		EXPECT_EQ(at<uint32_t>(f, 8), 1u);
+		EXPECT_EQ(at<uint64_t>(f, 8 + 16), 424242u);
+		EXPECT_EQ(at<uint64_t>(f, 8 + 24), 0u) << "getpgid has one argument";
+		EXPECT_EQ(at<uint64_t>(f, 8 + 32), 0u);
+	}
+	auto out = trace_tracepoint(false, 999999999, err);
+	ASSERT_TRUE(err.empty()) << err;
+	ASSERT_EQ(out.size(), 2u);
+	for (auto &f : out) {
 		EXPECT_EQ(at<int64_t>(f, 8 + 16), -ESRCH);
 		EXPECT_EQ(at<int64_t>(f, 8 + 24), -ESRCH);
 		EXPECT_EQ(at<uint64_t>(f, 8 + 32), static_cast<uint64_t>(ESRCH));
