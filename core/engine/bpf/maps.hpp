@@ -6,7 +6,9 @@
 //   dt_mem       ARRAY[possible CPUs]   struct dt_bpf_mem
 //   dt_status    ARRAY[1]               struct dt_bpf_status
 //   dt_cpustate  PERCPU_ARRAY[1]        struct dt_bpf_cpustate
-//   dt_ring      RINGBUF                bufsize, a power of two
+//   dt_ring      RINGBUF                bufsize rounded up to a power of two
+//                                       (one ring for all CPUs, where
+//                                       DTrace's bufsize is per CPU)
 //   dt_probes    ARRAY[#EPIDs + 1]      struct dt_bpf_probe by EPID
 //   dt_strtab    ARRAY[1]               layout.strtab, zero-padded to
 //                                       DT_BPF_STRTAB_SIZE
