@@ -102,6 +102,17 @@ uint32_t drain_aggregation(const agg_map_view &m, const std::vector<aggregation>
 	return n;
 }
 
+bool has_keys(int fd, uint32_t key_size)
+{
+	std::vector<uint8_t> k(key_size);
+	if (bpf_map_get_next_key(fd, nullptr, k.data()) == 0)
+		return true;
+	if (errno != ENOENT)
+		throw engine_error("bpf engine: cannot read an aggregation map: " +
+				   errno_text(errno));
+	return false;
+}
+
 void set_generation(int aggen_fd, uint32_t gen)
 {
 	uint32_t zero = 0;

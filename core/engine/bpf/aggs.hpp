@@ -65,6 +65,9 @@ struct agg_map_view {
 uint32_t drain_aggregation(const agg_map_view &m, const std::vector<aggregation> &aggs,
 			   uint32_t ncpus, engine_sink &sink, std::optional<uint32_t> keep);
 
+// Does the map hold a key? (Throws engine_error if it cannot be read.)
+[[nodiscard]] bool has_keys(int fd, uint32_t key_size);
+
 // dt_aggen = gen (the map's fd). Throws engine_error.
 void set_generation(int aggen_fd, uint32_t gen);
 

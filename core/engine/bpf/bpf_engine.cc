@@ -511,8 +511,10 @@ void bpf_engine::report_drops(engine_sink &sink, bool principal)
 
 // Every aggregation map's deltas since the last read, kept for drain:
 // switch the generation, wait for the programs that may still use the old
-// one, read it (aggs.hpp). Once stopped and past one such wait, nothing
-// writes the maps any more: everything is read, without a switch.
+// one, read it (aggs.hpp). Maps that hold no key need no switch (the
+// wait is a grace period: ~10-30 ms); once stopped, one switch is always
+// made, and past it nothing writes the maps any more: everything is read,
+// without a switch.
 void bpf_engine::snap_aggs()
 {
 	last_agg_ = mono_ns();
@@ -521,6 +523,11 @@ void bpf_engine::snap_aggs()
 	std::optional<uint32_t> keep;
 	if (!aggs_quiet_) {
 		const bool stopped = stopped_;
+		if (!stopped && std::none_of(maps_.agg_stores.begin(), maps_.agg_stores.end(),
+					     [](const engine_maps::agg_store &st) {
+						     return has_keys(st.fd.get(), st.key_size);
+					     }))
+			return;
 		set_generation(maps_.agg_gen.get(), ++agg_gen_);
 		agg_barrier_.wait();
 		keep = agg_gen_;
