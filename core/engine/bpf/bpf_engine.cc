@@ -13,11 +13,11 @@
 //   go()             every group attached (attach.hpp); BEGIN run on this
 //                    CPU (it sets ACTIVE; without BEGIN we do)
 //   wait(t)          in slices of at most 10 ms: sleep in epoll on the
-//                    ring (programs wake it only past its half-full mark)
+//                    ring (programs wake it only past a quarter full)
 //                    and collect it, look at dt_status, read the
 //                    aggregation maps once aggrate has passed (kept for
 //                    drain); returns at t, on a signal, once exit() ran,
-//                    or once half of bufsize is collected (ring.hpp)
+//                    or once a quarter of bufsize is collected (ring.hpp)
 //   stop()           ACTIVE ─► DRAINING; detach everything; END run (it
 //                    sets STOPPED; without END we do)
 //   drain(sink)      as the user engine, in dtrace_work()'s order: status

@@ -7,9 +7,9 @@
 #include "dt_lib_impl.h"
 
 /*
- * The wakeup mark: a sample written while the ring holds more than half
- * its size wakes the consumer (it sleeps in epoll on dt_ring, ring.hpp);
- * below the mark none does. So a burst never waits for switchrate to be
+ * The wakeup mark: a sample written while the ring holds more than a
+ * quarter of its size wakes the consumer (it sleeps in epoll on dt_ring,
+ * ring.hpp); below the mark none does. So a burst never waits for switchrate to be
  * drained (no drops at rates a consumer keeps up with), and a steady
  * trickle costs no wakeup per event (the kernel's default wakes the
  * consumer whenever it has caught up: about once per event).
@@ -18,7 +18,7 @@ DT_INLINE u64 dt_ring_flags(void)
 {
 	u64 held = bpf_ringbuf_query(&dt_ring, BPF_RB_AVAIL_DATA);
 
-	return held > bpf_ringbuf_query(&dt_ring, BPF_RB_RING_SIZE) / 2 ? BPF_RB_FORCE_WAKEUP
+	return held > bpf_ringbuf_query(&dt_ring, BPF_RB_RING_SIZE) / 4 ? BPF_RB_FORCE_WAKEUP
 									 : BPF_RB_NO_WAKEUP;
 }
 
