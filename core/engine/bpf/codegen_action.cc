@@ -203,8 +203,7 @@ void codegen::write_key(const record &k, const aggregation &agg, size_t j)
 void codegen::aggregate(const action &act, const aggregation &agg, const clause &c)
 {
 	(void)c;
-	if (agg.id == 0 || agg.id > l_.aggs.size() || agg.id > fds_.aggs.size() ||
-	    fds_.agg_gen < 0)
+	if (agg.id == 0 || agg.id > l_.aggs.size() || agg.id > fds_.aggs.size() || fds_.agg_gen < 0)
 		throw translate_error("bpf engine: internal error: no map for @" + agg.name);
 	const layout::agg_map &mp = l_.aggs[agg.id - 1];
 	const int fd = fds_.aggs[agg.id - 1];

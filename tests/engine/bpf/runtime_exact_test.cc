@@ -48,8 +48,8 @@ TEST(bpf_exact, a_count_of_a_million_known_calls_is_exact_run_after_run)
 				 "END { printa(\"%@d\\n\", @); }";
 	for (int run = 1; run <= 5; run++) {
 		result r = dt::test::run(
-			{"/usr/bin/timeout", "60", dt::test::dtrace_bin(), "-x", "engine=bpf",
-			 "-x", "aggrate=1ms", "-q", "-n", prog, "-c",
+			{"/usr/bin/timeout", "60", dt::test::dtrace_bin(), "-x", "engine=bpf", "-x",
+			 "aggrate=1ms", "-q", "-n", prog, "-c",
 			 std::string(workload()) + " getppid " + std::to_string(k_events)});
 		ASSERT_EQ(r.status, 0) << r.err;
 		long total = 0, prints = 0;
