@@ -9,10 +9,14 @@
 /*
  * The wakeup mark: a sample written while the ring holds more than a
  * quarter of its size wakes the consumer (it sleeps in epoll on dt_ring,
- * ring.hpp); below the mark none does. So a burst never waits for switchrate to be
- * drained (no drops at rates a consumer keeps up with), and a steady
- * trickle costs no wakeup per event (the kernel's default wakes the
- * consumer whenever it has caught up: about once per event).
+ * ring.hpp); below the mark none does. So a burst never waits for
+ * switchrate to be drained, and a steady trickle costs no wakeup per event
+ * (the kernel's default wakes the consumer whenever it has caught up:
+ * about once per event). Past the mark every sample asks again: cheap
+ * while a wakeup is pending, and while the consumer lags it slows the
+ * producer a little (the irq_work of each wakeup), which is what keeps a
+ * consumer on another CPU in step (waking only on crossing the mark lost
+ * 972 of 10^6 printf firings in 1 run of 3 there; every sample, none).
  */
 DT_INLINE u64 dt_ring_flags(void)
 {
