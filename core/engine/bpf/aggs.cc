@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Aggregation maps -> consumer deltas (see aggs.hpp).
+// Exact aggregation snapshots -> consumer deltas (see aggs.hpp).
 #include "aggs.hpp"
 
 #include "fd.hpp"
@@ -49,15 +49,21 @@ std::vector<int64_t> fold_percpu(const aggregation &a, std::span<const uint8_t> 
 }
 
 uint32_t drain_aggregation(const agg_map_view &m, const std::vector<aggregation> &aggs,
-			   uint32_t ncpus, engine_sink &sink)
+			   uint32_t ncpus, engine_sink &sink, std::optional<uint32_t> keep)
 {
 	uint32_t stride = (m.value_size + 7) & ~7U;
-	// The keys first: deleting while walking would restart the walk.
+	// The keys first: deleting while walking would restart the walk. No
+	// key of an older generation can appear or go meanwhile (programs
+	// write only `keep`'s), so the walk sees each of them once.
 	std::vector<std::vector<uint8_t>> keys;
 	std::vector<uint8_t> cur(m.key_size), next(m.key_size);
 	const void *prev = nullptr;
 	while (bpf_map_get_next_key(m.fd, prev, next.data()) == 0) {
-		keys.push_back(next);
+		uint32_t gen = 0;
+		if (next.size() >= 8)
+			std::memcpy(&gen, next.data() + 4, sizeof(gen));
+		if (!keep || gen != *keep)
+			keys.push_back(next);
 		cur = next;
 		prev = cur.data();
 	}
@@ -71,33 +77,73 @@ uint32_t drain_aggregation(const agg_map_view &m, const std::vector<aggregation>
 		if (bpf_map_lookup_and_delete_elem(m.fd, k.data(), vals.data()) != 0) {
 			if (errno == ENOENT)
 				continue;
-			// Kernels before 5.14: no lookup-and-delete on hash maps.
+			// Kernels before 5.14: no lookup-and-delete on hash
+			// maps (no program writes this key any more).
 			if (bpf_map_lookup_elem(m.fd, k.data(), vals.data()) != 0)
 				continue;
 			(void)bpf_map_delete_elem(m.fd, k.data());
 		}
-		uint32_t aggid = m.aggid;
-		size_t off = 0;
-		if (m.prefixed) {
-			if (k.size() < 8)
-				continue;
-			std::memcpy(&aggid, k.data(), sizeof(aggid));
-			off = 8;
-		}
+		if (k.size() < 8)
+			continue;
+		uint32_t aggid = 0;
+		std::memcpy(&aggid, k.data(), sizeof(aggid));
 		if (aggid == 0 || aggid > aggs.size())
 			continue;
 		const aggregation &a = aggs[aggid - 1];
 		agg_data d;
 		d.aggid = aggid;
-		size_t end = std::min<size_t>(off + a.key_size, k.size());
-		d.key.assign(k.begin() + static_cast<ptrdiff_t>(off),
-			     k.begin() + static_cast<ptrdiff_t>(end));
+		size_t end = std::min<size_t>(8 + a.key_size, k.size());
+		d.key.assign(k.begin() + 8, k.begin() + static_cast<ptrdiff_t>(end));
 		d.key.resize(a.key_size, 0);
 		d.value = fold_percpu(a, vals, ncpus, stride);
 		sink.aggregation(d);
 		n++;
 	}
 	return n;
+}
+
+bool has_keys(int fd, uint32_t key_size)
+{
+	std::vector<uint8_t> k(key_size);
+	if (bpf_map_get_next_key(fd, nullptr, k.data()) == 0)
+		return true;
+	if (errno != ENOENT)
+		throw engine_error("bpf engine: cannot read an aggregation map: " +
+				   errno_text(errno));
+	return false;
+}
+
+void set_generation(int aggen_fd, uint32_t gen)
+{
+	uint32_t zero = 0;
+	if (bpf_map_update_elem(aggen_fd, &zero, &gen, BPF_ANY) != 0)
+		throw engine_error("bpf engine: cannot switch the aggregations' generation: " +
+				   errno_text(errno));
+}
+
+void program_barrier::wait()
+{
+	if (!outer_) {
+		LIBBPF_OPTS(bpf_map_create_opts, o);
+		int in = bpf_map_create(BPF_MAP_TYPE_ARRAY, "dt_barrier", 4, 4, 1, &o);
+		if (in < 0)
+			throw engine_error("bpf engine: cannot create map dt_barrier: " +
+					   errno_text(errno));
+		inner_ = unique_fd(in);
+		o.inner_map_fd = static_cast<uint32_t>(in);
+		int out = bpf_map_create(BPF_MAP_TYPE_ARRAY_OF_MAPS, "dt_barrier", 4, 4, 1, &o);
+		if (out < 0)
+			throw engine_error("bpf engine: cannot create map dt_barrier (an array "
+					   "of maps): " +
+					   errno_text(errno));
+		outer_ = unique_fd(out);
+	}
+	uint32_t zero = 0;
+	int in = inner_.get();
+	if (bpf_map_update_elem(outer_.get(), &zero, &in, BPF_ANY) != 0)
+		throw engine_error("bpf engine: cannot wait for the programs to leave an "
+				   "aggregation generation: " +
+				   errno_text(errno));
 }
 
 } // namespace dt::engines::bpf

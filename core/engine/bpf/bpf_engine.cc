@@ -15,20 +15,21 @@
 //                    loaded (load.hpp)
 //   go()             every group attached (attach.hpp); BEGIN run on this
 //                    CPU (it sets ACTIVE; without BEGIN we do)
-//   wait(t)          in slices of at most 10 ms: collect the ring (the
-//                    programs write without wakeups), look at dt_status,
-//                    read the aggregation maps once aggrate has passed
-//                    (kept for drain); returns at t, on a signal, or once
-//                    exit() ran
+//   wait(t)          in slices of at most 10 ms: sleep in epoll on the
+//                    ring (programs wake it only past a quarter full)
+//                    and collect it, look at dt_status, read the
+//                    aggregation maps once aggrate has passed (kept for
+//                    drain); returns at t, on a signal, once exit() ran,
+//                    or once a quarter of bufsize is collected (ring.hpp)
 //   stop()           ACTIVE ─► DRAINING; detach everything; END run (it
 //                    sets STOPPED; without END we do)
 //   drain(sink)      as the user engine, in dtrace_work()'s order: status
 //                    drops (speculative and failed speculations, dynamic,
 //                    dblerror; the ring collected first), aggregation
-//                    deltas (aggs.hpp: the maps are read at aggrate, as
-//                    dtrace_aggregate_snap(), and always once exiting or
-//                    stopped; the caller drains at switchrate) and their
-//                    drops, the principal
+//                    deltas (aggs.hpp: exact snapshots by generation, at
+//                    aggrate, as dtrace_aggregate_snap(), and always once
+//                    exiting or stopped; the caller drains at switchrate)
+//                    and their drops, the principal
 //                    buffer's firings and faults (ring.hpp), principal drops
 //
 // Speculations: dt_spec (nspec, specsize; spec_buffer.hpp) and tagged
@@ -135,9 +136,12 @@ private:
 	engine_maps maps_;
 	unique_fd begin_prog_, end_prog_;
 	std::unique_ptr<ring_reader> ring_;
-	std::vector<dt_bpf_cpustate> seen_; // drop counters delivered so far
-	uint64_t last_agg_ = 0;		    // when they were last read (0: never)
+	std::vector<dt_bpf_cpustate> seen_;  // drop counters delivered so far
+	uint64_t last_agg_ = 0;		     // when they were last read (0: never)
 	std::vector<agg_data> pending_aggs_; // read, not yet drained
+	uint32_t agg_gen_ = 0;		     // dt_aggen (aggs.hpp)
+	program_barrier agg_barrier_;
+	bool aggs_quiet_ = false; // stopped, and no program can still run
 	bool started_ = false, stopped_ = false;
 
 	void read_options();
@@ -502,8 +506,8 @@ void bpf_engine::wait(std::chrono::nanoseconds t)
 		int ms = static_cast<int>((slice + 999'999) / 1'000'000);
 		if (ring_->poll(ms) == -EINTR)
 			return; // a signal: the caller looks at it
-		if (exiting())
-			return;
+		if (ring_->wants_drain() || exiting())
+			return; // the principal buffer fills: drain it now
 		if (aggs_due())
 			snap_aggs();
 	}
@@ -555,19 +559,37 @@ void bpf_engine::report_drops(engine_sink &sink, bool principal)
 			sink.drops("principal", n, c);
 }
 
-// Every aggregation map's deltas since the last read, kept for drain.
+// Every aggregation map's deltas since the last read, kept for drain:
+// switch the generation, wait for the programs that may still use the old
+// one, read it (aggs.hpp). Maps that hold no key need no switch (the
+// wait is a grace period: ~10-30 ms); once stopped, one switch is always
+// made, and past it nothing writes the maps any more: everything is read,
+// without a switch.
 void bpf_engine::snap_aggs()
 {
 	last_agg_ = mono_ns();
-	agg_collector keep(pending_aggs_);
+	if (maps_.agg_stores.empty())
+		return;
+	std::optional<uint32_t> keep;
+	if (!aggs_quiet_) {
+		const bool stopped = stopped_;
+		if (!stopped && std::none_of(maps_.agg_stores.begin(), maps_.agg_stores.end(),
+					     [](const engine_maps::agg_store &st) {
+						     return has_keys(st.fd.get(), st.key_size);
+					     }))
+			return;
+		set_generation(maps_.agg_gen.get(), ++agg_gen_);
+		agg_barrier_.wait();
+		keep = agg_gen_;
+		aggs_quiet_ = stopped;
+	}
+	agg_collector sink(pending_aggs_);
 	for (const engine_maps::agg_store &st : maps_.agg_stores) {
 		agg_map_view v;
 		v.fd = st.fd.get();
 		v.key_size = st.key_size;
 		v.value_size = st.value_size;
-		v.prefixed = st.prefixed;
-		v.aggid = st.aggids.front();
-		(void)drain_aggregation(v, prog_.aggregations, maps_.ncpus, keep);
+		(void)drain_aggregation(v, prog_.aggregations, maps_.ncpus, sink, keep);
 	}
 }
 

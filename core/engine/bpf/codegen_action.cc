@@ -7,8 +7,9 @@
 //   firing words no record covers zeroed (the user engine's firing starts
 //   zeroed), then per action, in order (action indexes as fire.cc counts
 //   them: one per key and per argument):
-//     aggregating: keys ─► m->key at aggregation::key_offsets; value and
-//       increment; bucket (library); dt_agg_<id> entry looked up, created
+//     aggregating: {aggid, generation (dt_aggen)}, keys ─► m->key at
+//       8 + aggregation::key_offsets; value and increment; bucket
+//       (library); dt_agg_<id> entry looked up, created
 //       with the initial value (min: INT64_MAX, max: INT64_MIN) if
 //       missing, updated in place (per-CPU map: no atomics)
 //     others: each argument's DIF ─► its record at 8 + offset in m->buf,
@@ -134,8 +135,7 @@ void codegen::write_record(const record &r, const action &act)
 // The value in r0 -> key j of the aggregation in m->key.
 void codegen::write_key(const record &k, const aggregation &agg, size_t j)
 {
-	uint32_t off = (j < agg.key_offsets.size() ? agg.key_offsets[j] : 0) +
-		       (l_.agg_key_prefixed ? 8 : 0);
+	uint32_t off = (j < agg.key_offsets.size() ? agg.key_offsets[j] : 0) + 8;
 	uint32_t size = k.size ? k.size : (j < agg.keys.size() ? agg.keys[j].size : 8);
 	if (static_cast<uint64_t>(off) + size > l_.aggs[agg.id - 1].key_size)
 		return; // fire.cc: a key that does not fit is skipped
@@ -203,28 +203,24 @@ void codegen::write_key(const record &k, const aggregation &agg, size_t j)
 void codegen::aggregate(const action &act, const aggregation &agg, const clause &c)
 {
 	(void)c;
-	if (agg.id == 0 || agg.id > l_.aggs.size() || agg.id > fds_.aggs.size())
+	if (agg.id == 0 || agg.id > l_.aggs.size() || agg.id > fds_.aggs.size() || fds_.agg_gen < 0)
 		throw translate_error("bpf engine: internal error: no map for @" + agg.name);
 	const layout::agg_map &mp = l_.aggs[agg.id - 1];
 	const int fd = fds_.aggs[agg.id - 1];
 	const uint32_t nwords = mp.value_size / 8;
 
-	// Keys.
-	// (layout::agg_key_prefixed: {aggid, 0} first, the keys after it.)
-	const uint32_t kbase = l_.agg_key_prefixed ? 8 : 0;
+	// Keys: {aggid, generation} first (translate.hpp layout), the keys
+	// after it.
+	const uint32_t kbase = 8;
 	std::vector<std::pair<uint32_t, uint32_t>> covered;
-	if (kbase != 0)
-		covered.emplace_back(0, 8);
+	covered.emplace_back(0, 8);
 	for (size_t j = 0; j < act.keys.size() && j < agg.key_offsets.size(); j++) {
 		const value_type &t = j < agg.keys.size() ? agg.keys[j] : act.keys[j].type;
 		uint32_t size = act.keys[j].size ? act.keys[j].size : t.size;
 		covered.emplace_back(kbase + agg.key_offsets[j], size);
 	}
 	zero_gaps(BPF_REG_7, DT_M(key), mp.key_size, covered);
-	if (kbase != 0) {
-		a.st_imm(BPF_W, BPF_REG_7, DT_M(key), static_cast<int32_t>(agg.id));
-		a.st_imm(BPF_W, BPF_REG_7, static_cast<int16_t>(DT_M(key) + 4), 0);
-	}
+	a.st_imm(BPF_W, BPF_REG_7, DT_M(key), static_cast<int32_t>(agg.id));
 	uint32_t base = act_base_;
 	for (size_t j = 0; j < act.keys.size(); j++) {
 		set_action(base + static_cast<uint32_t>(j) + 1);
@@ -248,6 +244,16 @@ void codegen::aggregate(const action &act, const aggregation &agg, const clause 
 		else
 			a.ld_imm64(reg, static_cast<uint64_t>(v));
 	};
+	// The generation the runtime's snapshots go by (dt_aggen, read once
+	// the keys are computed): an update lands in the generation it read,
+	// which the snapshot that moves dt_aggen on waits for (aggs.hpp).
+	int have_gen = a.label();
+	lookup0(fds_.agg_gen, BPF_REG_0);
+	a.mov_imm(BPF_REG_1, 0);
+	a.jcc_imm(BPF_JEQ, BPF_REG_0, 0, have_gen);
+	a.ldx(BPF_W, BPF_REG_1, BPF_REG_0, 0);
+	a.bind(have_gen);
+	a.stx(BPF_W, BPF_REG_7, static_cast<int16_t>(DT_M(key) + 4), BPF_REG_1);
 	bool bucketed = agg.func == DTRACEAGG_QUANTIZE || agg.func == DTRACEAGG_LQUANTIZE ||
 			agg.func == DTRACEAGG_LLQUANTIZE;
 	if (bucketed) {

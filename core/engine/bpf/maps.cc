@@ -102,6 +102,7 @@ map_fds engine_maps::fds() const
 	f.tls = tls.get();
 	f.dvars = dvars.get();
 	f.aggs = aggs;
+	f.agg_gen = agg_gen.get();
 	f.spec = spec.get();
 	return f;
 }
@@ -191,8 +192,10 @@ engine_maps create_maps(const layout &l, uint32_t nepids, uint64_t ring_bytes)
 	constexpr uint64_t k_agg_prealloc_entries = 8192, k_agg_prealloc_bytes = 16 << 20;
 	for (engine_maps::agg_store &st : m.agg_stores) {
 		uint64_t entries = 0;
+		// (At least 2: while a snapshot waits, a keyless aggregation
+		// has its key of the old generation and of the new; aggs.hpp.)
 		for (uint32_t id : st.aggids)
-			entries += std::max<uint32_t>(l.aggs[id - 1].entries, 1);
+			entries += std::max<uint32_t>(l.aggs[id - 1].entries, 2);
 		entries = std::min<uint64_t>(entries, 1U << 24);
 		uint64_t bytes = entries * (st.key_size + uint64_t{st.value_size} *
 								std::max<uint32_t>(m.ncpus, 1));
@@ -202,6 +205,8 @@ engine_maps create_maps(const layout &l, uint32_t nepids, uint64_t ring_bytes)
 					 ? 0
 					 : BPF_F_NO_PREALLOC);
 	}
+	if (!m.agg_stores.empty())
+		m.agg_gen = make_map(BPF_MAP_TYPE_ARRAY, DT_BPF_MAP_AGGEN, k4, k4, 1);
 	m.aggs.assign(l.aggs.size(), -1);
 	for (const engine_maps::agg_store &st : m.agg_stores)
 		for (uint32_t id : st.aggids)

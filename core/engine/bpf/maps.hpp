@@ -6,17 +6,21 @@
 //   dt_mem       ARRAY[possible CPUs]   struct dt_bpf_mem
 //   dt_status    ARRAY[1]               struct dt_bpf_status
 //   dt_cpustate  PERCPU_ARRAY[1]        struct dt_bpf_cpustate
-//   dt_ring      RINGBUF                bufsize, a power of two
+//   dt_ring      RINGBUF                bufsize rounded up to a power of two
+//                                       (one ring for all CPUs, where
+//                                       DTrace's bufsize is per CPU)
 //   dt_probes    ARRAY[#EPIDs + 1]      struct dt_bpf_probe by EPID
 //   dt_strtab    ARRAY[1]               layout.strtab, zero-padded to
 //                                       DT_BPF_STRTAB_SIZE
 //   dt_globals   ARRAY[1]               DT_BPF_GLOBALS_MAX bytes (layout.globals_size used)
 //   dt_tls       HASH                   dt_bpf_dvar_key -> value
 //   dt_dvars     HASH                   dt_bpf_dvar_key + tuple -> value
-//   dt_agg_<id>  PERCPU_HASH            key -> the actions.h words, per CPU;
-//                                       shared by aggregations of one key
-//                                       and value size when the layout
-//                                       prefixes keys with the aggid
+//   dt_agg_<id>  PERCPU_HASH            {aggid, generation, key} -> the
+//                                       actions.h words, per CPU; shared
+//                                       by aggregations of one key and
+//                                       value size when the layout says so
+//   dt_aggen     ARRAY[1]               u32: the generation programs write
+//                                       (aggs.hpp; only with aggregations)
 //   dt_epids_<n> ARRAY u32              filter (e.g. syscall nr) -> EPID
 //   dt_spec      ARRAY[nspec + 1]       struct dt_bpf_spec (spec_buffer.hpp)
 //
@@ -63,8 +67,9 @@ struct engine_maps {
 	};
 	std::vector<agg_store> agg_stores;
 	std::vector<int> aggs;		    // fd by aggid - 1
+	unique_fd agg_gen;		    // dt_aggen
 	std::vector<unique_fd> epid_tables; // owned here, referred to by ecb_ref
-	unique_fd spec; // dt_spec (spec_buffer.hpp create_spec_map)
+	unique_fd spec;			    // dt_spec (spec_buffer.hpp create_spec_map)
 
 	[[nodiscard]] map_fds fds() const;
 };

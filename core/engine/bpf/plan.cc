@@ -190,10 +190,7 @@ layout plan(const program &p, const plan_options &o)
 	l.agg_key_prefixed = p.aggregations.size() > k_agg_maps_unshared;
 	for (const aggregation &a : p.aggregations) {
 		layout::agg_map m;
-		if (l.agg_key_prefixed)
-			m.key_size = 8 + a.key_size;
-		else
-			m.key_size = a.key_size ? a.key_size : 8;
+		m.key_size = 8 + a.key_size; // {aggid, generation}, the keys
 		m.value_size = std::max<uint32_t>(a.nwords, 1) * 8;
 		if (m.key_size > DT_BPF_KEY_SIZE)
 			throw translate_error("bpf engine: the keys of @" + a.name + " need " +

@@ -13,6 +13,7 @@ extern "C" {
 #include <cerrno>
 #include <cstring>
 #include <optional>
+#include <span>
 #include <utility>
 
 namespace dt::engines::bpf {
@@ -48,14 +49,20 @@ int ring_reader::on_sample(void *ctx, void *data, size_t size)
 		self->drops_[h.cpu]++;
 		return 0;
 	}
-	sample s;
-	s.cpu = h.cpu;
-	s.kind = h.kind;
-	const auto *p = static_cast<const uint8_t *>(data) + sizeof(h);
-	s.bytes.assign(p, p + body);
-	self->held_bytes_ += body;
-	self->pending_.push_back(std::move(s));
+	self->hold(h.cpu, h.kind, static_cast<const uint8_t *>(data) + sizeof(h), body);
 	return 0;
+}
+
+void ring_reader::hold(uint32_t cpu, uint32_t kind, const uint8_t *p, size_t n)
+{
+	sample s;
+	s.cpu = cpu;
+	s.kind = kind;
+	s.off = arena_.size();
+	s.size = n;
+	arena_.insert(arena_.end(), p, p + n);
+	held_bytes_ += n;
+	pending_.push_back(s);
 }
 
 // A firing for the principal buffer (from a commit()): held as if the ring
@@ -66,12 +73,7 @@ void ring_reader::hold_firing(uint32_t cpu, const uint8_t *p, size_t n)
 		drops_[cpu]++;
 		return;
 	}
-	sample s;
-	s.cpu = cpu;
-	s.kind = DT_BPF_SAMPLE_FIRING;
-	s.bytes.assign(p, p + n);
-	held_bytes_ += n;
-	pending_.push_back(std::move(s));
+	hold(cpu, DT_BPF_SAMPLE_FIRING, p, n);
 }
 
 // SPEC: header, firing, struct dt_bpf_spec_tag. SPEC_END: header, struct
@@ -129,13 +131,14 @@ void ring_reader::deliver(engine_sink &sink)
 		}
 	};
 	for (const sample &s : pending_) {
+		std::span<const uint8_t> bytes(arena_.data() + s.off, s.size);
 		if (s.kind == DT_BPF_SAMPLE_FAULT) {
-			if (s.bytes.size() < sizeof(dt_bpf_fault_sample)) {
+			if (bytes.size() < sizeof(dt_bpf_fault_sample)) {
 				malformed_++;
 				continue;
 			}
 			dt_bpf_fault_sample f{};
-			std::memcpy(&f, s.bytes.data(), sizeof(f));
+			std::memcpy(&f, bytes.data(), sizeof(f));
 			flush(s.cpu);
 			fault_report r;
 			r.epid = f.epid;
@@ -145,15 +148,15 @@ void ring_reader::deliver(engine_sink &sink)
 			r.illval = f.illval;
 			held[s.cpu] = r;
 		} else if (s.kind == DT_BPF_SAMPLE_FIRING) {
-			if (s.bytes.size() < sizeof(dtrace_rechdr_t)) {
+			if (bytes.size() < sizeof(dtrace_rechdr_t)) {
 				malformed_++;
 				continue;
 			}
 			uint32_t epid = 0;
-			std::memcpy(&epid, s.bytes.data(), sizeof(epid));
+			std::memcpy(&epid, bytes.data(), sizeof(epid));
 			if (!is_error_epid_ || !is_error_epid_(epid))
 				flush(s.cpu);
-			sink.records(s.bytes, s.cpu);
+			sink.records(bytes, s.cpu);
 		} else {
 			malformed_++;
 		}
@@ -162,6 +165,7 @@ void ring_reader::deliver(engine_sink &sink)
 		if (f)
 			sink.fault(*f);
 	pending_.clear();
+	arena_.clear();
 	held_bytes_ = 0;
 }
 

@@ -67,15 +67,16 @@ struct layout {
 	std::vector<std::pair<uint32_t, uint32_t>> global_slots; // (id, offset)
 	std::vector<std::pair<uint32_t, uint32_t>> local_slots;	 // (id, offset in m->locals)
 	std::vector<std::pair<const difo *, uint32_t>> strtab_offsets;
-	// Added by the runtime (appended): a program may use at most 64 maps
-	// (the kernel's MAX_USED_MAPS), so 100 clauses with a quantize() each
-	// cannot have a map per aggregation. When plan() sets this, every
-	// agg_map::key_size counts an 8-byte prefix {uint32_t aggid, uint32_t 0}
-	// that the code stages at m->key[0..8) before the aggregation's key
-	// (at 8 + key_offsets[i]), zero-padded to key_size; the runtime then
-	// puts every aggregation with the same (key_size, value_size) in one
-	// shared map, and map_fds::aggs[aggid-1] repeats its fd. When false,
-	// one map per aggregation, keyed by the aggregation's key alone.
+	// Every agg_map::key_size counts an 8-byte prefix {uint32_t aggid,
+	// uint32_t generation} that the code stages at m->key[0..8) before the
+	// aggregation's key (at 8 + key_offsets[i]), zero-padded to key_size:
+	// the generation is dt_aggen's (dt_bpf_abi.h, exact snapshots).
+	// A program may use at most 64 maps (the kernel's MAX_USED_MAPS), so
+	// 100 clauses with a quantize() each cannot have a map per
+	// aggregation: when plan() sets this, the runtime puts every
+	// aggregation with the same (key_size, value_size) in one shared map,
+	// and map_fds::aggs[aggid-1] repeats its fd. When false, one map per
+	// aggregation.
 	bool agg_key_prefixed = false;
 };
 
@@ -155,6 +156,7 @@ struct map_fds {
 	int strtab = -1, globals = -1, tls = -1, dvars = -1;
 	std::vector<int> aggs; // by aggid - 1
 	int spec = -1;	       // appended: dt_spec (speculations, dt_bpf_abi.h)
+	int agg_gen = -1;      // appended: dt_aggen (the aggregations' generation)
 };
 
 struct translated {

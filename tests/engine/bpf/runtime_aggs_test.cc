@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Aggregations out of per-CPU hash maps (core/engine/bpf/aggs.hpp): the
-// fold of every CPU's words per function, and a real map drained into
-// deltas (and emptied).
+// fold of every CPU's words per function, a real map drained into deltas
+// by generation (and emptied of what was read), the grace-period wait.
 #include "runtime_support.hpp"
 
 #include "aggs.hpp"
@@ -88,21 +88,27 @@ TEST(fold_percpu, quantize_adds_bucket_by_bucket)
 	EXPECT_EQ(r[0], 1);
 }
 
-TEST(drain_aggregation, delivers_folded_deltas_and_empties_the_map)
+TEST(drain_aggregation, delivers_older_generations_and_deletes_them)
 {
 	if (std::string why = bpf_unusable(); !why.empty())
 		GTEST_SKIP() << "bpf() is not usable here: " << why;
 	layout l;
-	l.aggs.push_back({16, 16, 64}); // a key of 12 bytes, padded by plan()
+	l.aggs.push_back({24, 16, 64}); // {aggid, generation}, a key of 12 bytes
 	engine_maps m = create_maps(l, 1, ring_size(1 << 16));
+	ASSERT_TRUE(m.agg_gen);
 	int fd = m.aggs[0];
 	std::vector<dt::aggregation> aggs{agg(DTRACEAGG_AVG, 2, 12)};
-	agg_map_view view{fd, 16, 16, false, 1};
+	agg_map_view view{fd, 24, 16};
 
-	// Two keys; every CPU's value set from here (count, total).
-	for (int64_t k = 1; k <= 2; k++) {
-		uint8_t key[16] = {};
-		std::memcpy(key, &k, 8);
+	// Keys 1 and 2 in generation 3 (read now), key 3 in generation 4
+	// (programs may still update it); every CPU's value set from here
+	// (count, total).
+	for (int64_t k = 1; k <= 3; k++) {
+		uint8_t key[24] = {};
+		uint32_t id = 1, gen = k < 3 ? 3 : 4;
+		std::memcpy(key, &id, 4);
+		std::memcpy(key + 4, &gen, 4);
+		std::memcpy(key + 8, &k, 8);
 		std::vector<int64_t> vals;
 		for (uint32_t c = 0; c < m.ncpus; c++) {
 			vals.push_back(1);
@@ -111,20 +117,35 @@ TEST(drain_aggregation, delivers_folded_deltas_and_empties_the_map)
 		ASSERT_EQ(bpf_map_update_elem(fd, key, vals.data(), BPF_ANY), 0);
 	}
 	recording_sink s;
-	EXPECT_EQ(drain_aggregation(view, aggs, m.ncpus, s), 2U);
+	EXPECT_EQ(drain_aggregation(view, aggs, m.ncpus, s, 4U), 2U);
 	ASSERT_EQ(s.aggs.size(), 2U);
 	for (const dt::agg_data &d : s.aggs) {
 		EXPECT_EQ(d.aggid, 1U);
 		ASSERT_EQ(d.key.size(), 12U); // trimmed to aggregation::key_size
 		int64_t k = 0;
 		std::memcpy(&k, d.key.data(), 8);
+		EXPECT_TRUE(k == 1 || k == 2) << k;
 		EXPECT_EQ(d.value, (std::vector<int64_t>{int64_t{m.ncpus}, k * 10 * m.ncpus}));
 	}
-	uint8_t next[16];
-	EXPECT_NE(bpf_map_get_next_key(fd, nullptr, next), 0); // empty now
+	// Generation 4's key is still there, alone; with no generation kept
+	// (stopped), it goes too.
+	uint8_t next[24];
+	ASSERT_EQ(bpf_map_get_next_key(fd, nullptr, next), 0);
+	uint32_t gen = 0;
+	std::memcpy(&gen, next + 4, 4);
+	EXPECT_EQ(gen, 4U);
 	recording_sink again;
-	EXPECT_EQ(drain_aggregation(view, aggs, m.ncpus, again), 0U);
-	EXPECT_TRUE(again.aggs.empty());
+	EXPECT_EQ(drain_aggregation(view, aggs, m.ncpus, again, std::nullopt), 1U);
+	EXPECT_NE(bpf_map_get_next_key(fd, nullptr, next), 0); // empty now
+}
+
+TEST(program_barrier, waits_and_can_wait_again)
+{
+	if (std::string why = bpf_unusable(); !why.empty())
+		GTEST_SKIP() << "bpf() is not usable here: " << why;
+	program_barrier b;
+	EXPECT_NO_THROW(b.wait());
+	EXPECT_NO_THROW(b.wait());
 }
 
 TEST(drain_aggregation, a_shared_map_splits_by_the_aggid_prefix)
@@ -169,8 +190,8 @@ TEST(drain_aggregation, a_shared_map_splits_by_the_aggid_prefix)
 	}
 	recording_sink s;
 	const engine_maps::agg_store &st = m.agg_stores[0];
-	agg_map_view v{st.fd.get(), st.key_size, st.value_size, st.prefixed, 0};
-	EXPECT_EQ(drain_aggregation(v, aggs, m.ncpus, s), 2U);
+	agg_map_view v{st.fd.get(), st.key_size, st.value_size};
+	EXPECT_EQ(drain_aggregation(v, aggs, m.ncpus, s, std::nullopt), 2U);
 	ASSERT_EQ(s.aggs.size(), 2U);
 	for (const dt::agg_data &d : s.aggs) {
 		ASSERT_TRUE(d.aggid == 7 || d.aggid == 99) << d.aggid;

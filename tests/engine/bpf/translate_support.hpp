@@ -199,13 +199,13 @@ struct harness {
 			first = false;
 			key = next;
 			std::vector<uint8_t> k = key;
-			if (lay.agg_key_prefixed) { // {aggid, 0}, then the key
-				uint32_t id;
-				std::memcpy(&id, key.data(), 4);
-				if (id != aggid)
-					continue;
-				k.erase(k.begin(), k.begin() + 8);
-			}
+			// {aggid, generation}, then the key (no snapshot runs
+			// here: every key is of generation 0).
+			uint32_t id;
+			std::memcpy(&id, key.data(), 4);
+			if (id != aggid)
+				continue;
+			k.erase(k.begin(), k.begin() + 8);
 			if (bpf_map_lookup_elem(fd, key.data(), vals.data()) != 0)
 				continue;
 			auto &per = out[k];

@@ -212,14 +212,23 @@ struct dt_bpf_dvar_key {
 #define DT_BPF_MAP_GLOBALS "dt_globals"
 #define DT_BPF_MAP_TLS "dt_tls"
 #define DT_BPF_MAP_DVARS "dt_dvars"
+#define DT_BPF_MAP_AGGEN "dt_aggen" /* appended: the aggregations' generation */
 
 /*
  * dt_agg_<aggid>: PERCPU_HASH, key and value sizes from plan() (layout::
- * aggs). Value: the aggregation's actions.h words (count: 1; avg: count,
- * total; stddev: count, total, 128-bit sum of squares; quantize and
- * friends: the buckets), on each CPU. The runtime reads every key with
- * all CPUs' values at a drain, deletes it, folds the CPUs (add, or min /
- * max) and hands the consumer the result as a delta.
+ * aggs). Key: {uint32_t aggid, uint32_t generation}, then the
+ * aggregation's keys. Value: the aggregation's actions.h words (count: 1;
+ * avg: count, total; stddev: count, total, 128-bit sum of squares;
+ * quantize and friends: the buckets), on each CPU.
+ *
+ * Snapshots are exact, as illumos' aggregation buffer switch: programs
+ * write the generation that dt_aggen (ARRAY[1], a uint32_t written only by
+ * the runtime) names into every key they update. A snapshot moves dt_aggen
+ * on, waits until no program can still be using the old number (the
+ * kernel's grace period: aggs.hpp), then reads every key of an older
+ * generation with all CPUs' values, deletes it (no program can touch it
+ * any more), folds the CPUs (add, or min / max) and hands the consumer the
+ * result as a delta. Keys of the new generation are left for the next.
  *
  * A key created on one CPU reads as zeroes on the others, which for min()
  * and max() would be a value; so their one word is stored XOR-ed with the

@@ -101,8 +101,9 @@ u64 dt_agg_llqbin(u64 val, u64 factor, u64 low, u64 high, u64 nsteps); /* 0.. */
 
 /*
  * Samples. dt_emit_firing: m->buf holds the sample header (filled here)
- * and `size` bytes of firing; outputs it to dt_ring without a wakeup, or
- * counts a principal drop. dt_emit_fault: a fault sample from m->fault and
+ * and `size` bytes of firing; outputs it to dt_ring (waking the consumer
+ * only past the ring's quarter-full mark: emit.bpf.c), or counts a principal
+ * drop. dt_emit_fault: a fault sample from m->fault and
  * m->epid, then clears m->fault.
  */
 u64 dt_emit_firing(struct dt_bpf_mem *m, u64 size);

@@ -116,7 +116,7 @@ DT_API u64 dt_emit_spec(struct dt_bpf_mem *m, u64 size)
 	s->kind = DT_BPF_SAMPLE_SPEC;
 	n = size + sizeof(*s) + sizeof(struct dt_bpf_spec_tag);
 	n = DT_CLAMP(n, DT_BPF_BUF_SIZE + 16);
-	if (bpf_ringbuf_output(&dt_ring, m->buf, n, BPF_RB_NO_WAKEUP)) {
+	if (bpf_ringbuf_output(&dt_ring, m->buf, n, dt_ring_flags())) {
 		dt_spec_drop();
 		return 1;
 	}
@@ -160,7 +160,7 @@ DT_API u64 dt_spec_end(struct dt_bpf_mem *m, u64 id, u64 commit)
 	rec.e.gen = (uint32_t)w;
 	rec.e.commit = commit ? 1 : 0;
 	rec.e.pad = 0;
-	if (bpf_ringbuf_output(&dt_ring, &rec, sizeof(rec), BPF_RB_NO_WAKEUP)) {
+	if (bpf_ringbuf_output(&dt_ring, &rec, sizeof(rec), dt_ring_flags())) {
 		dt_spec_drop();
 		return 1;
 	}
