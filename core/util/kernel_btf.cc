@@ -138,6 +138,7 @@ void kernel_btf::index() const
 {
 	std::call_once(indexed_, [this] {
 		std::vector<uint32_t> offs{0};
+		offs.reserve(types_len_ / 16); // records average ~26 bytes
 		std::vector<std::vector<uint32_t>> kinds(k_nkinds);
 		size_t o = 0;
 		while (o < types_len_) {
