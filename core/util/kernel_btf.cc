@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 //
 // util/kernel_btf.cc - the kernel's BTF read in place (kernel_btf.hpp):
-// open (map or read, header), the lazy index, lookups.
+// open (map or read, header), the walk as far as asked, lookups.
 #include "kernel_btf.hpp"
 
 #include <bpf/btf.h>
@@ -49,8 +49,6 @@ size_t record_size(const struct btf_type *t)
 	default: return 0;
 	}
 }
-
-constexpr uint32_t k_nkinds = 32; // btf_kind() is 5 bits
 
 } // namespace
 
@@ -106,6 +104,7 @@ const kernel_btf *kernel_btf::open(const std::string &path)
 	::close(fd);
 	if (!b->check_header())
 		return nullptr;
+	b->offs_.reserve(b->types_len_ / 16); // records average ~26 bytes
 	return opened.emplace(path, std::move(b)).first->second.get();
 }
 
@@ -130,45 +129,54 @@ bool kernel_btf::check_header()
 	return strs_[strs_len_ - 1] == '\0';
 }
 
-// One walk: where each type starts, and the ids of each kind. A record
-// that runs past the section, or of an unknown kind, ends the walk and
-// leaves no types at all (type_count() 0): a malformed file answers
-// nothing rather than something wrong.
-void kernel_btf::index() const
+// The walk, one record at a time and only as far as a question needs:
+// where each type starts, and the ids of each kind. A record that runs
+// past the section, or of an unknown kind, ends it: from then on the
+// file answers nothing (a malformed file is no source of types).
+// Called with lock_ held.
+bool kernel_btf::step() const
 {
-	std::call_once(indexed_, [this] {
-		std::vector<uint32_t> offs{0};
-		offs.reserve(types_len_ / 16); // records average ~26 bytes
-		std::vector<std::vector<uint32_t>> kinds(k_nkinds);
-		size_t o = 0;
-		while (o < types_len_) {
-			if (types_len_ - o < sizeof(struct btf_type))
-				return;
-			const auto *t = reinterpret_cast<const struct btf_type *>(types_ + o);
-			size_t sz = record_size(t);
-			if (sz == 0 || sz > types_len_ - o)
-				return;
-			kinds[btf_kind(t)].push_back(static_cast<uint32_t>(offs.size()));
-			offs.push_back(static_cast<uint32_t>(o));
-			o += sz;
-		}
-		offs_ = std::move(offs);
-		by_kind_ = std::move(kinds);
-	});
+	if (state_ != walk::partial)
+		return false;
+	if (walked_ == types_len_) {
+		state_ = walk::done;
+		return false;
+	}
+	const auto *t = reinterpret_cast<const struct btf_type *>(types_ + walked_);
+	size_t sz = types_len_ - walked_ < sizeof(struct btf_type) ? 0 : record_size(t);
+	if (sz == 0 || sz > types_len_ - walked_) {
+		state_ = walk::bad;
+		offs_.assign(1, 0);
+		by_kind_.assign(k_nkinds, {});
+		return false;
+	}
+	by_kind_[btf_kind(t)].push_back(static_cast<uint32_t>(offs_.size()));
+	offs_.push_back(static_cast<uint32_t>(walked_));
+	walked_ += sz;
+	return true;
+}
+
+const struct btf_type *kernel_btf::record(uint32_t id) const
+{
+	return reinterpret_cast<const struct btf_type *>(types_ + offs_[id]);
 }
 
 uint32_t kernel_btf::type_count() const
 {
-	index();
-	return static_cast<uint32_t>(offs_.size());
+	std::lock_guard<std::mutex> g(lock_);
+	while (step())
+		;
+	return state_ == walk::bad ? 0 : static_cast<uint32_t>(offs_.size());
 }
 
 const struct btf_type *kernel_btf::type(uint32_t id) const
 {
-	index();
+	std::lock_guard<std::mutex> g(lock_);
+	while (id >= offs_.size() && step())
+		;
 	if (id == 0 || id >= offs_.size())
 		return nullptr;
-	return reinterpret_cast<const struct btf_type *>(types_ + offs_[id]);
+	return record(id);
 }
 
 const char *kernel_btf::name(uint32_t off) const
@@ -176,14 +184,23 @@ const char *kernel_btf::name(uint32_t off) const
 	return off < strs_len_ ? strs_ + off : "";
 }
 
+// The types walked so far first, then the walk goes on only until the
+// name turns up: the kernel's own structs (task_struct, sched_entity)
+// come early in vmlinux, so most programs never walk the whole section.
 int32_t kernel_btf::find(const char *n, uint32_t kind) const
 {
-	index();
-	if (kind >= by_kind_.size())
+	if (kind >= k_nkinds)
 		return -1;
+	std::lock_guard<std::mutex> g(lock_);
 	for (uint32_t id : by_kind_[kind])
-		if (std::strcmp(name(type(id)->name_off), n) == 0)
+		if (std::strcmp(name(record(id)->name_off), n) == 0)
 			return static_cast<int32_t>(id);
+	while (step()) {
+		uint32_t id = static_cast<uint32_t>(offs_.size() - 1);
+		const struct btf_type *t = record(id);
+		if (btf_kind(t) == kind && std::strcmp(name(t->name_off), n) == 0)
+			return static_cast<int32_t>(id);
+	}
 	return -1;
 }
 

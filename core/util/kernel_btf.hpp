@@ -9,10 +9,11 @@
 //                     and regular files that refuse are read once), check
 //                     the header. Nothing else is read: a program that
 //                     never names a kernel type pays this and no more.
-//   type(id), find()  on the first question, one walk over the type
-//                     section records where each type starts and lists
-//                     the ids of each kind; find() then compares names
-//                     within one kind only.
+//   type(id), find()  the type section is walked as far as a question
+//                     needs (where each type starts, the ids of each
+//                     kind), and never again: find() compares names within
+//                     one kind, among the types walked so far, then walks
+//                     on until the name turns up.
 //
 // Why not libbpf's btf__parse(): it reads the 5-6 MB file in 4 KiB
 // pieces (sysfs hands out no more per read()), copies it twice and
@@ -66,7 +67,10 @@ public:
 private:
 	kernel_btf() = default;
 	[[nodiscard]] bool check_header();
-	void index() const;
+	bool step() const; // walk one more record (lock_ held)
+	[[nodiscard]] const struct btf_type *record(uint32_t id) const; // walked id
+
+	static constexpr uint32_t k_nkinds = 32; // btf_kind() is 5 bits
 
 	const unsigned char *data_ = nullptr;
 	size_t size_ = 0;
@@ -77,10 +81,14 @@ private:
 	const char *strs_ = nullptr;
 	uint32_t strs_len_ = 0;
 
-	// Built by index(), once.
-	mutable std::once_flag indexed_;
-	mutable std::vector<uint32_t> offs_;		     // by id; offs_[0] for void
-	mutable std::vector<std::vector<uint32_t>> by_kind_; // ids of each kind
+	// The walk so far, under lock_.
+	enum class walk { partial, done, bad };
+	mutable std::mutex lock_;
+	mutable walk state_ = walk::partial;
+	mutable size_t walked_ = 0;			      // bytes of the type section
+	mutable std::vector<uint32_t> offs_{0};		      // by id; offs_[0] for void
+	mutable std::vector<std::vector<uint32_t>> by_kind_ = // ids of each kind
+		std::vector<std::vector<uint32_t>>(k_nkinds);
 };
 
 } // namespace dt
