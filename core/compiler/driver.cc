@@ -13,7 +13,8 @@
 //                           codegen/dif_builder.cc  registers, labels, tables
 //
 // Diagnostics: diag.hpp (fail(), d_error) with the tags of diagnostics.def.
-// D libraries (settings.libdirs, *.d) are compiled first, as scripts.
+// D libraries (settings.libdirs, *.d) are parsed first, as scripts, and
+// checked only when the program uses them (needed_libraries()).
 //
 // All inputs share one symbol table (variables, aggregations, types), as
 // one dtrace invocation does. The first error stops everything: d_error
@@ -24,10 +25,10 @@
 #include <dtrace/options.hpp>
 #include <dtrace/provider.hpp>
 
+#include "btf/kernel_types.hpp"
 #include "codegen/codegen.hpp"
 #include "diag.hpp"
 #include "parse/parser.hpp"
-#include "btf/kernel_types.hpp"
 #include "sema/sema.hpp"
 
 #include <fcntl.h>
@@ -36,11 +37,13 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cctype>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <regex>
+#include <set>
 #include <sstream>
 
 extern char **environ;
@@ -165,6 +168,86 @@ uint32_t find_strsize(const std::vector<input> &inputs, const settings &s)
 	return v;
 }
 
+// The words of a text that could be D identifiers (strings and comments
+// included: a word too many only compiles a library more).
+std::set<std::string> words_of(const std::string &text)
+{
+	std::set<std::string> out;
+	auto head = [](char c) { return std::isalpha(static_cast<unsigned char>(c)) || c == '_'; };
+	auto tail = [&](char c) { return head(c) || std::isdigit(static_cast<unsigned char>(c)); };
+	for (size_t i = 0; i < text.size();) {
+		if (!head(text[i]) || (i > 0 && tail(text[i - 1]))) {
+			i++;
+			continue;
+		}
+		size_t j = i;
+		while (j < text.size() && tail(text[j]))
+			j++;
+		out.emplace(text, i, j - i);
+		i = j;
+	}
+	return out;
+}
+
+// The names a D library defines, by which a program uses it: typedef,
+// variable and inline names, struct/union/enum tags, enumerators, and the
+// output types of its translators.
+std::set<std::string> names_defined(const translation_unit &u)
+{
+	std::set<std::string> out;
+	auto spec = [&](const std::shared_ptr<decl_spec> &sp) {
+		if (!sp)
+			return;
+		if (!sp->tag.empty())
+			out.insert(sp->tag);
+		for (const auto &e : sp->enumerators)
+			out.insert(e.first);
+	};
+	for (const item &it : u.items) {
+		if (it.decl) {
+			spec(it.decl->spec);
+			for (const declarator &d : it.decl->decls)
+				out.insert(d.name);
+		}
+		if (it.inl) {
+			spec(it.inl->spec);
+			out.insert(it.inl->decl.name);
+		}
+		if (it.xl && it.xl->out.spec) {
+			out.insert(it.xl->out.spec->typedef_name);
+			out.insert(it.xl->out.spec->tag);
+		}
+	}
+	out.erase("");
+	return out;
+}
+
+// Which D libraries (the first n_libs of `all`, in order) a program needs:
+// those defining a name the program's text uses, and what those use in
+// turn (a library uses only those before it: name order, as illumos'
+// dt_load_libs_dir()). A program that reads args[] may meet any library's
+// translated types through its probes' arguments (tcpsinfo_t, psinfo_t):
+// it gets them all, as every program did before.
+std::vector<bool> needed_libraries(const std::vector<input> &all, size_t n_libs,
+				   const std::vector<std::set<std::string>> &defined)
+{
+	std::set<std::string> used;
+	for (size_t i = n_libs; i < all.size(); i++) {
+		std::set<std::string> w = words_of(all[i].text);
+		used.insert(w.begin(), w.end());
+	}
+	std::vector<bool> need(n_libs, used.count("args") != 0);
+	for (size_t i = n_libs; i-- > 0;) {
+		need[i] =
+			need[i] || std::any_of(defined[i].begin(), defined[i].end(),
+					       [&](const std::string &n) { return used.count(n); });
+		if (need[i]) {
+			std::set<std::string> w = words_of(all[i].text);
+			used.insert(w.begin(), w.end());
+		}
+	}
+	return need;
+}
 } // namespace
 
 compile_error::compile_error(diagnostic d) : error(errc::compile, format_diag(d)), d_(std::move(d))
@@ -208,7 +291,48 @@ program compile(const std::vector<input> &inputs, const settings &s)
 	}
 	size_t n_libs = all.size();
 	all.insert(all.end(), inputs.begin(), inputs.end());
+	// The libraries are parsed first, each after those before it (their
+	// typedefs), then checked only where the program uses them: a
+	// one-liner that names none of their types compiles no translator
+	// and reads no kernel BTF (needed_libraries()).
+	// cpp (-C), the $N macros, parse: one input's text to its tree.
+	auto parse_text = [&](std::string &text, bool is_script, macro_values &macros) {
+		if (s.cpp && is_script)
+			text = preprocess(text, s);
+		macros = make_macros(s, options);
+		// A pragma in this very text must act before its $N are read.
+		static const std::regex defargs(R"(#\s*pragma\s+D\s+option\s+defaultargs\b)");
+		if (std::regex_search(text, defargs))
+			macros.defaultargs = true;
+		// Kernel typedefs (BTF) are types in D, as illumos' kernel CTF.
+		extern_type_fn kernel_typedef = [&syms](const std::string &name) {
+			return syms.types.kernel().find_typedef(name) != nullptr;
+		};
+		return std::make_unique<translation_unit>(
+			parse(text, macros, typedefs, kernel_typedef));
+	};
+	std::vector<std::unique_ptr<translation_unit>> lib_units(n_libs);
+	std::vector<std::set<std::string>> lib_names(n_libs);
+	for (size_t ai = 0; ai < n_libs; ai++) {
+		try {
+			std::string text = all[ai].text;
+			macro_values macros;
+			lib_units[ai] = parse_text(text, true, macros);
+			lib_names[ai] = names_defined(*lib_units[ai]);
+		} catch (const d_error &e) {
+			diagnostic d;
+			d.tag = tag_name(e.which);
+			d.file = all[ai].file;
+			d.line = e.line;
+			d.region = e.region;
+			d.message = e.what();
+			throw compile_error(d);
+		}
+	}
+	std::vector<bool> lib_needed = needed_libraries(all, n_libs, lib_names);
 	for (size_t ai = 0; ai < all.size(); ai++) {
+		if (ai < n_libs && !lib_needed[ai])
+			continue;
 		const input &in = all[ai];
 		bool is_script = in.k == input::kind::script;
 		try {
@@ -241,20 +365,10 @@ program compile(const std::vector<input> &inputs, const settings &s)
 				if (!found)
 					continue;
 			}
-			if (s.cpp && is_script)
-				text = preprocess(text, s);
-			macro_values macros = make_macros(s, options);
-			// A pragma in this very text must act before its $N are read.
-			static const std::regex defargs(
-				R"(#\s*pragma\s+D\s+option\s+defaultargs\b)");
-			if (std::regex_search(text, defargs))
-				macros.defaultargs = true;
-			// Kernel typedefs (BTF) are types in D, as illumos' kernel CTF.
-			extern_type_fn kernel_typedef = [&syms](const std::string &name) {
-				return syms.types.kernel().find_typedef(name) != nullptr;
-			};
-			auto u = std::make_unique<translation_unit>(
-				parse(text, macros, typedefs, kernel_typedef));
+			macro_values macros;
+			std::unique_ptr<translation_unit> u =
+				ai < n_libs ? std::move(lib_units[ai])
+					    : parse_text(text, is_script, macros);
 			// illumos dt_compile(): the last operand must be used (unless
 			// -x argref); raised at the end of the text, as yylineno is.
 			const size_t argc = macros.args.size();

@@ -5,8 +5,10 @@
 
 #include <dtrace/provider.hpp>
 
+#include <cstdint>
 #include <memory>
 #include <string>
+#include <vector>
 
 namespace dt::detail {
 
@@ -22,6 +24,17 @@ namespace dt::detail {
 [[nodiscard]] std::unique_ptr<provider>
 load_plugin(const std::string &path, const std::string &expected_name,
 	    const dt_plugin_host_t *host, warning_fn warn, std::string &why);
+
+// A plugin's DT_PLUGIN_NOTE (dtrace/plugin.h): its DT_PLUGIN_F_* flags and
+// the globs every probe name it reports matches.
+struct plugin_note {
+	uint32_t flags = 0;
+	std::vector<std::string> names;
+};
+
+// Read the note from the plugin file without loading it (plugin_note.cc);
+// false when the file has none (or is no 64-bit ELF object).
+[[nodiscard]] bool read_plugin_note(const std::string &path, plugin_note &out);
 
 // True if a file name is a plugin's (dt_<name>.so); sets `name`.
 [[nodiscard]] bool plugin_file_name(const std::string &file, std::string &name);

@@ -1,6 +1,13 @@
 // SPDX-License-Identifier: MIT
 // The provider registry: discovers plugins on the search path, loads them
 // when a description could match them, and gives probes their IDs.
+//
+// Which plugins a description opens (load_for()): those whose provider
+// name it could name (the file name dt_<name>.so; a per-process plugin
+// also serves pid<digits>) and, when the file carries a DT_PLUGIN_NOTE
+// (dtrace/plugin.h), whose probe-name globs its probe name could match.
+// The note is read from the file, not dlopen()ed; a file without one is
+// opened whenever its provider name could be named, as before notes.
 #include "plugin_internal.hpp"
 
 #include <dtrace/provider.hpp>
@@ -45,8 +52,15 @@ struct provider_registry::impl {
 	dt_plugin_host_t host{};
 	std::string *capture = nullptr; // bpf_attach(): collect, do not print
 
+	// A discovered plugin file and, once read, its note.
+	struct plugin_file {
+		std::string path;
+		bool note_read = false;
+		bool has_note = false;
+		detail::plugin_note note;
+	};
 	// Discovered plugin files, by provider name (first on the path wins).
-	std::map<std::string, std::string> available;
+	std::map<std::string, plugin_file> available;
 	std::set<std::string> attempted; // loaded or failed
 	std::unique_ptr<provider> builtin;
 	std::map<std::string, std::unique_ptr<provider>> loaded;
@@ -72,7 +86,9 @@ struct provider_registry::impl {
 				std::string name;
 				if (!detail::plugin_file_name(f.filename().string(), name))
 					continue;
-				available.emplace(name, f.string()); // keeps the first
+				plugin_file pf;
+				pf.path = f.string();
+				available.emplace(name, std::move(pf)); // keeps the first
 			}
 		}
 	}
@@ -84,12 +100,15 @@ struct provider_registry::impl {
 		auto it = available.find(name);
 		if (it == available.end())
 			return;
+		const std::string &path = it->second.path;
 		std::string why;
-		auto p = detail::load_plugin(it->second, name, &host, warn, why);
+		auto p = detail::load_plugin(path, name, &host, warn, why);
 		if (!p) {
-			warn("failed to load provider plugin " + it->second + ": " + why);
+			warn("failed to load provider plugin " + path + ": " + why);
 			return;
 		}
+		if (std::getenv("DTRACE_DEBUG") != nullptr)
+			warn("loaded provider plugin " + path);
 		loaded.emplace(name, std::move(p));
 	}
 
@@ -126,6 +145,31 @@ struct provider_registry::impl {
 		return std::all_of(glob.begin() + static_cast<long>(name.size()), glob.end(),
 				   [](char c) { return c >= '0' && c <= '9'; });
 	}
+
+	// Could the plugin in `f` report a probe matching `d`, as far as its
+	// note says? (Yes when it has none.) A per-process plugin serves a
+	// provider glob or "" only for the processes given (plugin.h).
+	[[nodiscard]] bool may_have(plugin_file &f, const probe_desc &d)
+	{
+		if (!f.note_read) {
+			f.note_read = true;
+			f.has_note = detail::read_plugin_note(f.path, f.note);
+		}
+		if (!f.has_note)
+			return true;
+		if ((f.note.flags & DT_PLUGIN_F_PER_PROCESS) != 0 && procs.empty() &&
+		    (d.provider.empty() || is_glob(d.provider)))
+			return false;
+		if (d.name.empty())
+			return true;
+		bool literal = !is_glob(d.name);
+		return std::any_of(f.note.names.begin(), f.note.names.end(),
+				   [&](const std::string &g) {
+					   // Two globs: assume they can meet.
+					   return literal ? glob_match(g, d.name)
+							  : is_glob(g) || glob_match(d.name, g);
+				   });
+	}
 };
 
 provider_registry::provider_registry(std::vector<std::string> search_path,
@@ -156,14 +200,21 @@ provider_registry::~provider_registry() = default;
 
 void provider_registry::load_all()
 {
-	for (const auto &[name, path] : impl_->available)
+	for (const auto &[name, file] : impl_->available)
 		impl_->load(name);
 }
 
 void provider_registry::load_matching(std::string_view provider_glob)
 {
-	for (const auto &[name, path] : impl_->available)
+	for (const auto &[name, file] : impl_->available)
 		if (impl_->may_serve(name, provider_glob))
+			impl_->load(name);
+}
+
+void provider_registry::load_for(const probe_desc &d)
+{
+	for (auto &[name, file] : impl_->available)
+		if (impl_->may_serve(name, d.provider) && impl_->may_have(file, d))
 			impl_->load(name);
 }
 
@@ -201,7 +252,7 @@ provider *provider_registry::find_provider(std::string_view name) const
 
 std::vector<const probe *> provider_registry::match(const probe_desc &d)
 {
-	load_matching(d.provider);
+	load_for(d);
 	if (impl_->matched_nloaded != impl_->loaded.size()) {
 		impl_->matched.clear();
 		impl_->matched_nloaded = impl_->loaded.size();

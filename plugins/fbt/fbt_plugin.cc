@@ -277,5 +277,8 @@ const dt_plugin_ops_t k_ops = {
 } // namespace dt::plugin::fbt
 
 extern "C" {
+// Read before dlopen() (plugin.h DT_PLUGIN_NOTE): function entry and return.
+DT_PLUGIN_NOTE(0, "entry return");
+
 DT_PLUGIN_DEFINE(dt::plugin::fbt::k_ops)
 }

@@ -310,4 +310,7 @@ const dt_plugin_ops_t k_pid_ops = {
 } // namespace
 } // namespace dt::plugin::pid
 
+// Read before dlopen() (plugin.h DT_PLUGIN_NOTE): entry, return and instruction offsets in lower-case hex.
+DT_PLUGIN_NOTE(DT_PLUGIN_F_PER_PROCESS, "entry return [0-9a-f]*");
+
 DT_PLUGIN_DEFINE(dt::plugin::pid::k_pid_ops)

@@ -178,5 +178,9 @@ const dt_plugin_ops_t k_proc_ops = {
 } // namespace dt::plugin::proc
 
 extern "C" {
+// Read before dlopen() (plugin.h DT_PLUGIN_NOTE): the table's rows.
+DT_PLUGIN_NOTE(0, "create exec exec-failure exec-success exit lwp-create lwp-exit lwp-start "
+	       "signal-clear signal-handle signal-send start");
+
 DT_PLUGIN_DEFINE(dt::plugin::proc::k_proc_ops)
 }

@@ -190,5 +190,8 @@ const dt_plugin_ops_t k_profile_ops = {
 } // namespace dt::plugin::profile
 
 extern "C" {
+// Read before dlopen() (plugin.h DT_PLUGIN_NOTE): profile-N and tick-N, N with its unit.
+DT_PLUGIN_NOTE(0, "profile-* tick-*");
+
 DT_PLUGIN_DEFINE(dt::plugin::profile::k_profile_ops)
 }

@@ -407,5 +407,8 @@ const dt_plugin_ops_t k_ops = {
 } // namespace dt::plugin::syscall
 
 extern "C" {
+// Read before dlopen() (plugin.h DT_PLUGIN_NOTE): X:entry and X:return.
+DT_PLUGIN_NOTE(0, "entry return");
+
 DT_PLUGIN_DEFINE(dt::plugin::syscall::k_ops)
 }

@@ -141,5 +141,9 @@ const dt_plugin_ops_t k_tcp_ops = {
 } // namespace dt::plugin::tcp
 
 extern "C" {
+// Read before dlopen() (plugin.h DT_PLUGIN_NOTE): the table's rows.
+DT_PLUGIN_NOTE(0, "accept-established accept-refused connect-established connect-refused "
+	       "connect-request receive send state-change");
+
 DT_PLUGIN_DEFINE(dt::plugin::tcp::k_tcp_ops)
 }

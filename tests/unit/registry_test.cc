@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 // The plugin loader and registry (core/plugin/): discovery, on-demand
 // loading, every way a plugin can be broken, and probe IDs.
+#include "plugin/plugin_internal.hpp"
+
 #include <dtrace/provider.hpp>
 
 #include <gtest/gtest.h>
@@ -263,6 +265,75 @@ TEST_F(registry_fixture, PerProcessProvidersAreFoundByPid)
 	ASSERT_NE(reg->find_provider("family42"), nullptr);
 	EXPECT_STREQ(reg->find_provider("family42")->name(), "family");
 	EXPECT_EQ(reg->find_provider("familyX"), nullptr);
+}
+
+// A plugin's DT_PLUGIN_NOTE is read from the file: a description whose
+// probe name none of the note's globs can match does not open the plugin;
+// a plugin without a note is opened for any description that could name
+// its provider, as before.
+TEST_F(registry_fixture, ANotedPluginIsOpenedOnlyForNamesItCanHave)
+{
+	make({dir_with({"noted", "good"})});
+	auto loaded = [this] {
+		std::vector<std::string> v;
+		for (const dt::provider *p : reg->providers())
+			v.emplace_back(p->name());
+		return v;
+	};
+	EXPECT_EQ(names({"", "", "", "BEGIN"}), (std::vector<std::string>{"1 dtrace:::BEGIN"}));
+	EXPECT_EQ(loaded(), (std::vector<std::string>{"dtrace", "good"}));
+	EXPECT_TRUE(names({"noted", "", "", "return"}).empty());
+	EXPECT_TRUE(names({"noted", "", "", "BEGIN"}).empty());
+	EXPECT_EQ(loaded(), (std::vector<std::string>{"dtrace", "good"}));
+	// A glob that could be "entry", and "" (any name), open it.
+	EXPECT_EQ(names({"noted", "", "alpha", "ent*"}).size(), 1u);
+	EXPECT_EQ(loaded(), (std::vector<std::string>{"dtrace", "good", "noted"}));
+	EXPECT_TRUE(warnings.empty());
+}
+
+TEST_F(registry_fixture, ANotedPluginIsOpenedForAnyNameOrALiteralMatch)
+{
+	make({dir_with({"noted"})});
+	EXPECT_EQ(names({"", "", "beta", "entry"}),
+		  (std::vector<std::string>{"4 noted:mod:beta:entry"}));
+	make({dir_with({"noted"})});
+	EXPECT_EQ(names({"", "", "", ""}).size(), 6u); // BEGIN END ERROR and its three
+	make({dir_with({"noted"})});
+	reg->load_all(); // dtrace -l opens every plugin, noted or not
+	EXPECT_EQ(reg->providers().size(), 2u);
+}
+
+TEST_F(registry_fixture, APerProcessNoteNeedsAProcessOrAPidProvider)
+{
+	make({dir_with({"family"})});
+	EXPECT_TRUE(names({"", "", "", "entry"}).empty());
+	EXPECT_TRUE(names({"family*", "", "", ""}).empty());
+	EXPECT_EQ(reg->providers().size(), 1u); // no process given: not opened
+	(void)names({"family99", "", "", "entry"});
+	EXPECT_EQ(reg->providers().size(), 2u); // named by its pid: opened
+	make({dir_with({"family"})}, {77});
+	EXPECT_EQ(names({"", "", "", "entry"}),
+		  (std::vector<std::string>{"4 family77:mod:fn:entry"}));
+}
+
+TEST(PluginNote, TheInTreePluginsCarryOne)
+{
+	for (const char *p : {"syscall", "fbt", "pid", "proc", "tcp", "profile"}) {
+		std::string path = std::string(DTRACE_PLUGIN_BUILD_DIR) + "/dt_" + p + ".so";
+		if (!fs::exists(path))
+			continue; // not built (-DDTRACE_PLUGINS)
+		dt::detail::plugin_note n;
+		ASSERT_TRUE(dt::detail::read_plugin_note(path, n)) << path;
+		EXPECT_FALSE(n.names.empty()) << path;
+		EXPECT_EQ(n.flags == DT_PLUGIN_F_PER_PROCESS, std::string(p) == "pid") << path;
+	}
+	dt::detail::plugin_note n;
+	EXPECT_FALSE(dt::detail::read_plugin_note(fixtures + "/dt_good.so", n));
+	EXPECT_FALSE(dt::detail::read_plugin_note("/nonexistent/dt_x.so", n));
+	EXPECT_FALSE(dt::detail::read_plugin_note("/etc/hostname", n));
+	ASSERT_TRUE(dt::detail::read_plugin_note(fixtures + "/dt_noted.so", n));
+	EXPECT_EQ(n.flags, 0u);
+	EXPECT_EQ(n.names, (std::vector<std::string>{"entry"}));
 }
 
 TEST(PluginSearchPath, EnvironmentComesFirst)

@@ -4,6 +4,7 @@
 #include "kernel_types.hpp"
 
 #include "../sema/types.hpp"
+#include "util/kernel_btf.hpp"
 
 #include <bpf/btf.h>
 
@@ -17,12 +18,14 @@ namespace {
 const char *btf_path()
 {
 	const char *p = std::getenv("DTRACE_BTF_PATH");
-	return p && *p ? p : "/sys/kernel/btf/vmlinux";
+	return p && *p ? p : kernel_btf::k_vmlinux;
 }
 
 } // namespace
 
-kernel_types::kernel_types(const type_table &tt) : tt_(tt) {}
+kernel_types::kernel_types(const type_table &tt) : tt_(tt)
+{
+}
 
 kernel_types::~kernel_types()
 {
@@ -31,17 +34,13 @@ kernel_types::~kernel_types()
 		t->members.clear();
 		t->lazy_members = nullptr;
 	}
-	if (btf_)
-		btf__free(btf_);
 }
 
 bool kernel_types::available()
 {
 	if (!tried_) {
 		tried_ = true;
-		struct btf *b = btf__parse(btf_path(), nullptr);
-		if (b)
-			btf_ = b;
+		btf_ = kernel_btf::open(btf_path());
 	}
 	return btf_ != nullptr;
 }
@@ -51,20 +50,19 @@ type_ref kernel_types::find_tagged(const std::string &kw, const std::string &tag
 	if (tag.empty() || !available())
 		return nullptr;
 	if (kw == "enum") {
-		int id = btf__find_by_name_kind(btf_, tag.c_str(), BTF_KIND_ENUM);
+		int id = btf_->find(tag.c_str(), BTF_KIND_ENUM);
 		if (id < 0)
-			id = btf__find_by_name_kind(btf_, tag.c_str(), BTF_KIND_ENUM64);
+			id = btf_->find(tag.c_str(), BTF_KIND_ENUM64);
 		return id > 0 ? convert(static_cast<uint32_t>(id)) : nullptr;
 	}
 	bool is_union = kw == "union";
-	int id = btf__find_by_name_kind(btf_, tag.c_str(),
-					is_union ? BTF_KIND_UNION : BTF_KIND_STRUCT);
+	int id = btf_->find(tag.c_str(), is_union ? BTF_KIND_UNION : BTF_KIND_STRUCT);
 	if (id > 0)
 		return convert(static_cast<uint32_t>(id));
 	// Only a forward declaration: an incomplete type.
-	id = btf__find_by_name_kind(btf_, tag.c_str(), BTF_KIND_FWD);
+	id = btf_->find(tag.c_str(), BTF_KIND_FWD);
 	if (id > 0) {
-		const struct btf_type *t = btf__type_by_id(btf_, static_cast<uint32_t>(id));
+		const struct btf_type *t = btf_->type(static_cast<uint32_t>(id));
 		if (btf_kflag(t) == is_union)
 			return convert(static_cast<uint32_t>(id));
 	}
@@ -75,7 +73,7 @@ type_ref kernel_types::find_typedef(const std::string &name)
 {
 	if (name.empty() || !available())
 		return nullptr;
-	int id = btf__find_by_name_kind(btf_, name.c_str(), BTF_KIND_TYPEDEF);
+	int id = btf_->find(name.c_str(), BTF_KIND_TYPEDEF);
 	return id > 0 ? convert(static_cast<uint32_t>(id)) : nullptr;
 }
 
@@ -86,10 +84,10 @@ type_ref kernel_types::convert(uint32_t id)
 	auto it = cache_.find(id);
 	if (it != cache_.end())
 		return it->second;
-	const struct btf_type *t = btf__type_by_id(btf_, id);
+	const struct btf_type *t = btf_->type(id);
 	if (!t)
 		return tt_.void_type();
-	std::string name = btf__name_by_offset(btf_, t->name_off);
+	std::string name = btf_->name(t->name_off);
 	switch (btf_kind(t)) {
 	case BTF_KIND_INT: {
 		uint8_t enc = btf_int_encoding(t);
@@ -105,7 +103,9 @@ type_ref kernel_types::convert(uint32_t id)
 		return c;
 	}
 	case BTF_KIND_FLOAT: {
-		auto f = tt_.named(t->size == 4 ? "float" : t->size == 8 ? "double" : "long double");
+		auto f = tt_.named(t->size == 4	  ? "float"
+				   : t->size == 8 ? "double"
+						  : "long double");
 		return f;
 	}
 	case BTF_KIND_PTR: return tt_.pointer_to(convert(t->type));
@@ -136,13 +136,12 @@ type_ref kernel_types::convert(uint32_t id)
 		if (btf_kind(t) == BTF_KIND_ENUM) {
 			const struct btf_enum *e = btf_enum(t);
 			for (uint16_t i = 0; i < n; i++)
-				c->enumerators.emplace_back(btf__name_by_offset(btf_, e[i].name_off),
-							    e[i].val);
+				c->enumerators.emplace_back(btf_->name(e[i].name_off), e[i].val);
 		} else {
 			const struct btf_enum64 *e = btf_enum64(t);
 			for (uint16_t i = 0; i < n; i++)
 				c->enumerators.emplace_back(
-					btf__name_by_offset(btf_, e[i].name_off),
+					btf_->name(e[i].name_off),
 					static_cast<int64_t>(btf_enum64_value(&e[i])));
 		}
 		cache_[id] = c;
@@ -162,8 +161,8 @@ type_ref kernel_types::convert(uint32_t id)
 			c->complete = false;
 		} else {
 			c->size = t->size;
-			int a = btf__align_of(btf_, id);
-			c->align = a > 0 ? static_cast<uint32_t>(a) : 1;
+			uint32_t a = btf_->align_of(id);
+			c->align = a > 0 ? a : 1;
 			c->lazy_members = [this, id](ctype &into) { load_members(id, into); };
 		}
 		cache_[id] = c;
@@ -184,7 +183,7 @@ type_ref kernel_types::convert(uint32_t id)
 
 void kernel_types::flatten(uint32_t id, uint32_t base, ctype &into)
 {
-	const struct btf_type *t = btf__type_by_id(btf_, id);
+	const struct btf_type *t = btf_->type(id);
 	const struct btf_member *m = btf_members(t);
 	uint16_t n = btf_vlen(t);
 	for (uint16_t i = 0; i < n; i++) {
@@ -193,14 +192,14 @@ void kernel_types::flatten(uint32_t id, uint32_t base, ctype &into)
 		if (bf == 0 && bits % 8 != 0)
 			continue; // not at a byte: nothing C lays out so
 		uint32_t off = base + bits / 8;
-		std::string mname = btf__name_by_offset(btf_, m[i].name_off);
+		std::string mname = btf_->name(m[i].name_off);
 		if (mname.empty()) {
 			// Anonymous struct/union: its members are the parent's.
 			uint32_t inner = m[i].type;
-			const struct btf_type *it = btf__type_by_id(btf_, inner);
+			const struct btf_type *it = btf_->type(inner);
 			while (it && (btf_is_mod(it) || btf_is_typedef(it))) {
 				inner = it->type;
-				it = btf__type_by_id(btf_, inner);
+				it = btf_->type(inner);
 			}
 			if (it && btf_is_composite(it))
 				flatten(inner, off, into);

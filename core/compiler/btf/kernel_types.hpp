@@ -18,7 +18,8 @@
 //   width (types.hpp member); codegen reads them with a shift and mask.
 //   Function prototypes become opaque (kind func, size 0).
 // Not found (or no BTF at all): null; the caller gives the normal D
-// diagnostic. The BTF handle is owned here and freed with the table.
+// diagnostic. The BTF is util/kernel_btf.hpp's, mapped once per process
+// and read only as far as the types asked for.
 #pragma once
 
 #include "../parse/ast.hpp"
@@ -28,7 +29,9 @@
 #include <memory>
 #include <string>
 
-struct btf;
+namespace dt {
+class kernel_btf;
+}
 
 namespace dt::compiler {
 
@@ -41,7 +44,7 @@ public:
 	kernel_types(const kernel_types &) = delete;
 	kernel_types &operator=(const kernel_types &) = delete;
 
-	// Is kernel BTF there? (loads it on first call)
+	// Is kernel BTF there? (maps it and checks its header on first call)
 	bool available();
 	// "struct"/"union"/"enum" + tag, or a typedef name; null if unknown.
 	type_ref find_tagged(const std::string &kw, const std::string &tag);
@@ -53,7 +56,7 @@ private:
 	void flatten(uint32_t id, uint32_t base, ctype &into);
 
 	const type_table &tt_;
-	struct ::btf *btf_ = nullptr;
+	const kernel_btf *btf_ = nullptr; // kept by kernel_btf::open()
 	bool tried_ = false;
 	std::map<uint32_t, std::shared_ptr<ctype>> cache_;
 };

@@ -2,6 +2,8 @@
 // Creating and filling the bpf engine's maps (see maps.hpp).
 #include "maps.hpp"
 
+#include "util/kernel_btf.hpp"
+
 #include <bpf/bpf.h>
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
@@ -50,15 +52,15 @@ void copy_name(char *dst, size_t size, const std::string &s)
 }
 
 // Byte offset of member `name` in struct `sname` (vmlinux BTF), or 0.
-uint32_t btf_member_offset(const struct btf *b, const char *sname, const char *name)
+uint32_t btf_member_offset(const kernel_btf &b, const char *sname, const char *name)
 {
-	int id = btf__find_by_name_kind(b, sname, BTF_KIND_STRUCT);
+	int id = b.find(sname, BTF_KIND_STRUCT);
 	if (id < 0)
 		return 0;
-	const struct btf_type *t = btf__type_by_id(b, static_cast<uint32_t>(id));
+	const struct btf_type *t = b.type(static_cast<uint32_t>(id));
 	const struct btf_member *mem = btf_members(t);
 	for (int i = 0; i < btf_vlen(t); i++)
-		if (std::strcmp(btf__name_by_offset(b, mem[i].name_off), name) == 0)
+		if (std::strcmp(b.name(mem[i].name_off), name) == 0)
 			return btf_member_bit_offset(t, static_cast<uint32_t>(i)) / 8;
 	return 0;
 }
@@ -70,15 +72,15 @@ void init_status(const engine_maps &m)
 {
 	dt_bpf_status st{};
 	st.activity = DT_BPF_INACTIVE;
-	if (struct btf *b = btf__load_vmlinux_btf(); b != nullptr && !libbpf_get_error(b)) {
-		st.task_real_parent = btf_member_offset(b, "task_struct", "real_parent");
-		st.task_tgid = btf_member_offset(b, "task_struct", "tgid");
-		uint32_t se = btf_member_offset(b, "task_struct", "se");
-		uint32_t sum = btf_member_offset(b, "sched_entity", "sum_exec_runtime");
+	if (const kernel_btf *b = kernel_btf::open(kernel_btf::k_vmlinux)) {
+		st.task_real_parent = btf_member_offset(*b, "task_struct", "real_parent");
+		st.task_tgid = btf_member_offset(*b, "task_struct", "tgid");
+		uint32_t se = btf_member_offset(*b, "task_struct", "se");
+		uint32_t sum = btf_member_offset(*b, "sched_entity", "sum_exec_runtime");
 		st.task_sum_exec = se && sum ? se + sum : 0;
-		btf__free(b);
 	}
-	struct timespec rt {}, bt {};
+	struct timespec rt {
+	}, bt{};
 	clock_gettime(CLOCK_REALTIME, &rt);
 	clock_gettime(CLOCK_BOOTTIME, &bt);
 	st.wall_offset = (static_cast<int64_t>(rt.tv_sec) - bt.tv_sec) * 1'000'000'000LL +
@@ -198,7 +200,7 @@ engine_maps create_maps(const layout &l, uint32_t nepids, uint64_t ring_bytes)
 			entries += std::max<uint32_t>(l.aggs[id - 1].entries, 2);
 		entries = std::min<uint64_t>(entries, 1U << 24);
 		uint64_t bytes = entries * (st.key_size + uint64_t{st.value_size} *
-								std::max<uint32_t>(m.ncpus, 1));
+								  std::max<uint32_t>(m.ncpus, 1));
 		st.fd = make_map(BPF_MAP_TYPE_PERCPU_HASH, "dt_agg_" + std::to_string(st.aggids[0]),
 				 st.key_size, st.value_size, static_cast<uint32_t>(entries),
 				 entries <= k_agg_prealloc_entries && bytes <= k_agg_prealloc_bytes

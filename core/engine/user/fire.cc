@@ -146,8 +146,8 @@ void run_ecb(state &st, firing_env &fe)
 	dif_ctx_t &ctx = r.ctx;
 	ctx.ops = &env_ops();
 	ctx.env = &fe;
-	ctx.scratch = st.scratch.data();
-	ctx.scratch_size = st.scratch.size();
+	ctx.scratch = st.scratch.get();
+	ctx.scratch_size = st.scratch_size;
 	ctx.scratch_used = 0;
 	ctx.globals = st.globals.data();
 	ctx.nglobals = static_cast<uint32_t>(st.globals.size());

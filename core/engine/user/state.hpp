@@ -88,7 +88,10 @@ struct state {
 	dif_dstate_t dstate{};
 	bool have_dstate = false;
 	uint64_t rand_state[2] = {0, 0};
-	std::vector<char> scratch;
+	// Not zeroed: a firing reads only what it wrote, and pages of the
+	// (bufsize) allocation that no firing reaches are never touched.
+	std::unique_ptr<char[]> scratch;
+	size_t scratch_size = 0;
 
 	// Buffers and aggregation deltas since the last drain.
 	std::unique_ptr<principal_buffer> buf;

@@ -275,7 +275,8 @@ std::vector<enabled_probe> user_engine::enable(const program &p, const enabling 
 	}
 	DT_ASSERT(next == en.eps.size()); // the front half's ECBs are in clause order
 	layout_variables();
-	st_.scratch.assign(std::clamp<uint64_t>(st_.bufsize, 64 << 10, 64 << 20), 0);
+	st_.scratch_size = std::clamp<uint64_t>(st_.bufsize, 64 << 10, 64 << 20);
+	st_.scratch.reset(new char[st_.scratch_size]);
 	st_.specs.assign(st_.nspec, spec_buffer{});
 	st_.buf = std::make_unique<principal_buffer>(st_.policy, st_.bufsize, end_reserve);
 	std::random_device rd;

@@ -498,6 +498,40 @@ DT_PLUGIN_EXPORT const dt_plugin_ops_t *dtrace_plugin_entry(
 		return &(ops);                                                \
 	}
 
+/*
+ * The probes a plugin can have, readable without loading it (optional;
+ * not a field of any struct, so any ABI 1.x host may read it). The consumer reads this ELF note from the file (as systemd
+ * reads its .note.dlopen) before it decides to dlopen() the plugin:
+ *
+ *   DT_PLUGIN_NOTE(flags, "names");
+ *
+ * `flags` are the ops table's DT_PLUGIN_F_*; `names` is a list of DTrace
+ * globs separated by spaces that every probe name the plugin reports
+ * matches ("entry return", "profile-* tick-*", "*" for any). A plugin is
+ * then opened only for a description whose probe name could be one of
+ * them and whose provider could be the plugin's (its file name; with
+ * DT_PLUGIN_F_PER_PROCESS, a provider glob or "" only when processes were
+ * given): `dtrace -n BEGIN` opens no plugin at all. A plugin without the
+ * note is opened for every description that could name its provider, and
+ * `dtrace -l` opens every plugin. A note that leaves out a name the plugin
+ * reports hides those probes from descriptions that name them without the
+ * provider: keep the list whole.
+ */
+#define DT_PLUGIN_NOTE_OWNER "DTrace"
+#define DT_PLUGIN_NOTE_PROBES 1 /* desc: uint32_t flags, then the names */
+
+#define DT_PLUGIN_NOTE(flags, names)                                          \
+	__attribute__((used, section(".note.dtrace"), aligned(4)))             \
+	static const struct {                                                  \
+		uint32_t namesz, descsz, type;                                 \
+		char name[8];                                                  \
+		uint32_t note_flags;                                           \
+		char note_names[(sizeof(names) + 3) & ~(size_t)3];             \
+	} dt_plugin_note_ = {sizeof(DT_PLUGIN_NOTE_OWNER),                     \
+			     (uint32_t)(sizeof(uint32_t) + sizeof(names)),    \
+			     DT_PLUGIN_NOTE_PROBES, DT_PLUGIN_NOTE_OWNER, (flags), \
+			     names}
+
 #ifdef __cplusplus
 }
 #endif

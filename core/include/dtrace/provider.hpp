@@ -7,7 +7,9 @@
 //     └── plugin providers                 dt_<name>.so, loaded on demand
 //            found on the search path (see plugin_search_path()), opened
 //            with Poco::SharedLibrary only when a description could match
-//            them; checked for ABI size and version before use.
+//            them (by provider name, and by probe name when the file
+//            carries a DT_PLUGIN_NOTE); checked for ABI size and version
+//            before use.
 //
 // Probe IDs are given out by the registry in the order probes are first
 // seen: the dtrace provider first, then the plugins by provider name.
@@ -148,8 +150,13 @@ public:
 	void load_all();
 	// Load the plugins that could serve this provider glob.
 	void load_matching(std::string_view provider_glob);
+	// Load the plugins that could report a probe matching `d`: those
+	// load_matching(d.provider) loads, less those whose DT_PLUGIN_NOTE
+	// (plugin.h) says no probe name of theirs could match d.name.
+	void load_for(const probe_desc &d);
 
-	// Every probe matching `d`, in ID order, loading plugins as needed.
+	// Every probe matching `d`, in ID order, loading plugins as needed
+	// (load_for(d)).
 	// Each provider is asked once per description.
 	std::vector<const probe *> match(const probe_desc &d);
 	// Every probe of every provider (implies load_all()).
