@@ -545,6 +545,11 @@ int dif_emulate(dif_ctx_t *c)
 		case DIF_OP_LDGS: {
 			uint32_t id = DIF_INSTR_VAR(in);
 
+			/* argN: no call, no fault (dif_builtin() otherwise). */
+			if (id - DIF_VAR_ARG0 < c->nargs && id <= DIF_VAR_ARG9) {
+				regs[rd] = c->args[id - DIF_VAR_ARG0];
+				continue;
+			}
 			if (id < DIF_VAR_OTHER_UBASE)
 				regs[rd] = dif_builtin(c, id, 0);
 			else

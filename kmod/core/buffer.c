@@ -194,8 +194,8 @@ static notrace u64 dtrace_buffer_recsize(struct dtrace_state *state,
 	return state->ecbs[epid - 1]->clause->size;
 }
 
-notrace u8 *dtrace_buffer_reserve(struct dtrace_state *state, struct dtrace_buffer *buf,
-				  u64 size, bool is_end)
+notrace u8 *dtrace_buffer_reserve_slow(struct dtrace_state *state, struct dtrace_buffer *buf,
+				       u64 size, bool is_end)
 {
 	u64 limit = buf->size, n;
 
@@ -242,7 +242,7 @@ drop:
 	buf->drops++;
 	return NULL;
 }
-NOKPROBE_SYMBOL(dtrace_buffer_reserve);
+NOKPROBE_SYMBOL(dtrace_buffer_reserve_slow);
 
 u32 dtrace_buffers_filled(struct dtrace_state *state)
 {

@@ -240,8 +240,9 @@ int dtrace_buffers_alloc(struct dtrace_state *state);
  * the oldest firings), or NULL and a drop. The caller commits by adding
  * size to buf->offset.
  */
-u8 *dtrace_buffer_reserve(struct dtrace_state *state, struct dtrace_buffer *buf, u64 size,
-			  bool is_end);
+u8 *dtrace_buffer_reserve_slow(struct dtrace_state *state, struct dtrace_buffer *buf, u64 size,
+			       bool is_end);
+
 /* How many CPUs' principal buffers filled (bufpolicy=fill). */
 u32 dtrace_buffers_filled(struct dtrace_state *state);
 void dtrace_buffers_free(struct dtrace_state *state);
@@ -322,6 +323,15 @@ struct dtrace_state {
 
 extern struct list_head dtrace_states;
 extern unsigned int dtrace_nopen;
+
+/* buffer.c's reserve: the switch policy with room inline, no call (probe context). */
+static __always_inline u8 *dtrace_buffer_reserve(struct dtrace_state *state,
+						 struct dtrace_buffer *buf, u64 size, bool is_end)
+{
+	if (likely(!state->bufpolicy && size <= buf->size - buf->offset))
+		return buf->data + buf->offset;
+	return dtrace_buffer_reserve_slow(state, buf, size, is_end);
+}
 
 struct dtrace_state *dtrace_state_create(void);
 void dtrace_state_destroy(struct dtrace_state *state);

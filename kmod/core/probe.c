@@ -76,16 +76,11 @@ static bool dtrace_ecb_live(int activity, dtrace_id_t id)
 	}
 }
 
-/*
- * Probe context (illumos dtrace_probe()): true if the state is dead, in
- * which case it is now KILLED and nothing more is recorded for it.
- */
-static bool dtrace_state_deadman_check(struct dtrace_state *state)
+/* Past the deadline: the state is dead, unless destructive (-w). */
+static noinline bool dtrace_state_deadman_kill(struct dtrace_state *state)
 {
 	int cur;
 
-	if (likely(time_before_eq(jiffies, READ_ONCE(state->deadline))))
-		return false;
 	if (state->opts.dtph_flags & DTRACE_PROGF_DESTRUCTIVE)
 		return false;
 	do {
@@ -95,7 +90,18 @@ static bool dtrace_state_deadman_check(struct dtrace_state *state)
 	} while (cmpxchg(&state->activity, cur, DTRACE_ACTIVITY_KILLED) != cur);
 	return true;
 }
-NOKPROBE_SYMBOL(dtrace_state_deadman_check);
+NOKPROBE_SYMBOL(dtrace_state_deadman_kill);
+
+/*
+ * Probe context (illumos dtrace_probe()): true if the state is dead, in
+ * which case it is now KILLED and nothing more is recorded for it.
+ */
+static nokprobe_inline bool dtrace_state_deadman_check(struct dtrace_state *state)
+{
+	if (likely(time_before_eq(jiffies, READ_ONCE(state->deadline))))
+		return false;
+	return dtrace_state_deadman_kill(state);
+}
 
 /* A fault of one ECB firing: where, what (dtrace:::ERROR's arguments). */
 struct dtrace_fault {
@@ -104,7 +110,7 @@ struct dtrace_fault {
 	s64 off;
 };
 
-static bool dtrace_run(dif_ctx_t *ctx, struct dtrace_fault *f, const struct dtrace_difo *dp)
+static nokprobe_inline bool dtrace_run(dif_ctx_t *ctx, struct dtrace_fault *f, const struct dtrace_difo *dp)
 {
 	ctx->difo = &dp->d;
 	if (likely(dif_emulate(ctx) == 0))
@@ -189,7 +195,7 @@ static void dtrace_probe_error(struct dtrace_state *state, u32 epid, u32 which,
  * the actions to fill. rec and size are 8-aligned (enable.c, buffer.c):
  * a few stores, no memset call.
  */
-static void dtrace_record_start(const struct dtrace_state *state, u8 *rec, u32 size, u32 epid,
+static nokprobe_inline void dtrace_record_start(const struct dtrace_state *state, u8 *rec, u32 size, u32 epid,
 				struct dtrace_mstate *ms)
 {
 	dtrace_rechdr_t *hdr = (dtrace_rechdr_t *)rec;
@@ -213,8 +219,8 @@ static void dtrace_record_start(const struct dtrace_state *state, u8 *rec, u32 s
  * then the actions. The VM context is touched only by a clause that runs
  * DIF, the clock only by one that records (or reads timestamp).
  */
-static void dtrace_ecb_fire(const struct dtrace_ecb *ecb, struct dtrace_mstate *ms,
-			    struct dtrace_cpu *dc)
+static nokprobe_inline void dtrace_ecb_fire(const struct dtrace_ecb *ecb,
+					    struct dtrace_mstate *ms, struct dtrace_cpu *dc)
 {
 	struct dtrace_state *state = ecb->state;
 	const struct dtrace_clause *cl = ecb->clause;
@@ -382,7 +388,6 @@ out:
 		arch_spin_unlock(&state->dlock);
 	}
 }
-NOKPROBE_SYMBOL(dtrace_ecb_fire);
 
 void dtrace_probe_fire(struct dtrace_probe *probe, const u64 *args, struct dtrace_state *only)
 {
