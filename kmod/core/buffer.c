@@ -5,7 +5,8 @@
  *
  *   GO        dtrace_buffers_alloc(): for each possible CPU a
  *             dtrace_state_cpu with two principal buffers, two
- *             aggregation buffers, scratch, clause-local storage
+ *             aggregation buffers, scratch, clause-local storage and
+ *             the DIF VM context's fixed part (dtrace_state_cpu_ctx())
  *   probe     writes buf[active] / agg[agg_active] of its own CPU only,
  *             interrupts off (probe.c)
  *   BUFSNAP   smp_call_function_single(cpu, switch): on that CPU, with
