@@ -29,9 +29,11 @@
  *
  * The fast path (illumos dtrace_probe()'s): nothing a clause does not use
  * is set up. The clock is read at most once per probe firing and only when
- * a record's header (DTRACE_PROGF_TIMESTAMP) or D's timestamp needs it; the DIF VM's context is per CPU and
- * state, built at GO, and a firing sets only its env, scratch and strtok,
- * and only for a clause that runs DIF.
+ * a record's header (DTRACE_PROGF_TIMESTAMP) or D's timestamp needs it;
+ * the DIF VM's context is per CPU and state, built at GO, and a firing
+ * sets only its env, args, scratch and strtok, and only for a clause that
+ * runs DIF. The deadman check, the ECB body, the record header and the
+ * buffer reserve are inline: dif_emulate() is the first call an ECB makes.
  *
  * Everything below is probe context: no sleeping, no allocation, no
  * blocking lock, no fault. The only lock, a state's dynamic-variable
@@ -110,7 +112,8 @@ struct dtrace_fault {
 	s64 off;
 };
 
-static nokprobe_inline bool dtrace_run(dif_ctx_t *ctx, struct dtrace_fault *f, const struct dtrace_difo *dp)
+static nokprobe_inline bool dtrace_run(dif_ctx_t *ctx, struct dtrace_fault *f,
+				       const struct dtrace_difo *dp)
 {
 	ctx->difo = &dp->d;
 	if (likely(dif_emulate(ctx) == 0))
@@ -195,8 +198,8 @@ static void dtrace_probe_error(struct dtrace_state *state, u32 epid, u32 which,
  * the actions to fill. rec and size are 8-aligned (enable.c, buffer.c):
  * a few stores, no memset call.
  */
-static nokprobe_inline void dtrace_record_start(const struct dtrace_state *state, u8 *rec, u32 size, u32 epid,
-				struct dtrace_mstate *ms)
+static nokprobe_inline void dtrace_record_start(const struct dtrace_state *state, u8 *rec,
+						u32 size, u32 epid, struct dtrace_mstate *ms)
 {
 	dtrace_rechdr_t *hdr = (dtrace_rechdr_t *)rec;
 	u64 ts = 0;
