@@ -63,11 +63,12 @@ trace two 60000 40000
 # loop at a time), with the consumer switching and reading every CPU's
 # aggregation buffer every millisecond (aggrate=1ms: AGGSNAP, dtrace.ko's
 # per-CPU cross-call switch) and printa() reading the merged values in
-# the middle of the run (every 100000th firing: "at" lines); END's count
+# the middle of the run (every 100000th firing: "at" lines, drained every
+# 10 ms, so that a run of 10^6 firings spans many drains); END's count
 # and sum must still be exactly A + B: no firing lost between snapshots.
 exact() {
 	local n=$1 a=$2 b=$3 t=$(($2 + $3))
-	"$dtrace" -Z -x engine=kmod -x aggrate=1ms -q -n 'dtrace:::BEGIN { printf("ready\n"); }
+	"$dtrace" -Z -x engine=kmod -x aggrate=1ms -x switchrate=10ms -q -n 'dtrace:::BEGIN { printf("ready\n"); }
 	    dt_perf:::fire { @c = count(); @s = sum(arg1); }
 	    dt_perf:::fire /arg0 % 100000 == 0/ { printa("at %@d\n", @c); }
 	    dtrace:::END { printa("count %@d\n", @c); printa("sum %@d\n", @s); }' \
