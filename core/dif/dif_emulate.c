@@ -239,9 +239,13 @@ static uint64_t dif_builtin(dif_ctx_t *c, uint32_t id, uint64_t ndx)
 	uint16_t f = 0;
 	uint64_t v;
 
-	if (id == DIF_VAR_ARGS || (id >= DIF_VAR_ARG0 && id <= DIF_VAR_ARG9))
-		v = c->ops->getarg(c->env, id == DIF_VAR_ARGS ? ndx : id - DIF_VAR_ARG0, &f);
-	else
+	if (id == DIF_VAR_ARGS || (id >= DIF_VAR_ARG0 && id <= DIF_VAR_ARG9)) {
+		uint64_t n = id == DIF_VAR_ARGS ? ndx : id - DIF_VAR_ARG0;
+
+		if (n < c->nargs)
+			return c->args[n];
+		v = c->ops->getarg(c->env, n, &f);
+	} else
 		v = c->ops->builtin(c->env, id, ndx, &f);
 	if (f) {
 		dif_fault(c, f, id);
@@ -503,29 +507,97 @@ int dif_emulate(dif_ctx_t *c)
 	const dif_difo_t *dp = c->difo;
 	uint64_t *regs = c->regs;
 	uint64_t strsize = c->strsize ? c->strsize : DIF_STRSIZE_DEFAULT;
+	const dif_instr_t *text;
 	uint32_t pc = 0;
 	uint8_t cc_n = 0, cc_z = 0, cc_v = 0, cc_c = 0;
 
-	for (uint32_t i = 0; i < DIF_DIR_NREGS; i++)
-		regs[i] = 0;
-	for (uint32_t i = 0; i < DIF_DTR_NREGS; i++)
-		c->tupregs[i].value = c->tupregs[i].size = 0;
+	/*
+	 * The entry is part of every probe firing's cost (illumos
+	 * dtrace_dif_emulate() sets only %r0): %r0 reads 0, the tuple stack
+	 * is emptied (nothing reads above ttop: dif_subr() checks each
+	 * subroutine's arguments against it), the result cleared. The other
+	 * registers are not: the validator lets no DIF object write %r0, and
+	 * what the compiler emits writes a register before reading it. The
+	 * loop does not bound pc either: validated, every branch is forward
+	 * to an instruction and the last instruction is ret, so pc cannot
+	 * leave the text.
+	 */
+	regs[DIF_REG_R0] = 0;
 	c->ttop = 0;
 	c->fault = 0;
-	c->fault_pc = 0;
-	c->illval = 0;
 	c->rval = 0;
-	if (!dp || !dp->text || !c->ops) {
-		c->fault = DTRACEFLT_ILLOP;
-		return c->fault;
-	}
+	text = dp->text;
 
-	while (pc < dp->len && !c->fault) {
-		dif_instr_t in = dp->text[pc];
+	for (;;) {
+		dif_instr_t in = text[pc];
 		uint32_t op = DIF_INSTR_OP(in), r1 = DIF_INSTR_R1(in), r2 = DIF_INSTR_R2(in);
 		uint32_t rd = DIF_INSTR_RD(in), cur = pc++;
 
+		/*
+		 * The instructions most DIF runs (predicates, argument and
+		 * variable reads) first, in a small switch: without jump tables
+		 * (the kernel's retpoline builds have none), each case of the
+		 * full switch below is a search of about seven compares, which
+		 * an emulated CPU (and a mispredicting real one) pays on every
+		 * instruction. Those that cannot fault skip the fault check.
+		 */
+		switch (op) {
+		case DIF_OP_LDGS: {
+			uint32_t id = DIF_INSTR_VAR(in);
+
+			/* argN: no call, no fault (dif_builtin() otherwise). */
+			if (id - DIF_VAR_ARG0 < c->nargs && id <= DIF_VAR_ARG9) {
+				regs[rd] = c->args[id - DIF_VAR_ARG0];
+				continue;
+			}
+			if (id < DIF_VAR_OTHER_UBASE)
+				regs[rd] = dif_builtin(c, id, 0);
+			else
+				regs[rd] = scalar_load(c, id, DIFV_SCOPE_GLOBAL);
+			goto check;
+		}
+		case DIF_OP_SETX: regs[rd] = dp->inttab[DIF_INSTR_INTEGER(in)]; continue;
+		case DIF_OP_MOV: regs[rd] = regs[r1]; continue;
+		case DIF_OP_CMP: {
+			int64_t r = (int64_t)(regs[r1] - regs[r2]);
+
+			cc_n = r < 0;
+			cc_z = r == 0;
+			cc_v = 0;
+			cc_c = regs[r1] < regs[r2];
+			continue;
+		}
+		case DIF_OP_TST:
+			cc_n = cc_v = cc_c = 0;
+			cc_z = regs[r1] == 0;
+			continue;
+		case DIF_OP_BA: pc = DIF_INSTR_LABEL(in); continue;
+		case DIF_OP_BE:
+			if (cc_z)
+				pc = DIF_INSTR_LABEL(in);
+			continue;
+		case DIF_OP_BNE:
+			if (!cc_z)
+				pc = DIF_INSTR_LABEL(in);
+			continue;
+		case DIF_OP_NOP: continue;
+		case DIF_OP_RET:
+			c->rval = regs[rd];
+			return 0;
+		default: break;
+		}
+
 		switch ((enum dif_opcode)op) {
+		case DIF_OP_LDGS:
+		case DIF_OP_SETX:
+		case DIF_OP_MOV:
+		case DIF_OP_CMP:
+		case DIF_OP_TST:
+		case DIF_OP_BA:
+		case DIF_OP_BE:
+		case DIF_OP_BNE:
+		case DIF_OP_NOP:
+		case DIF_OP_RET: break; /* the switch above */
 		case DIF_OP_OR: regs[rd] = regs[r1] | regs[r2]; break;
 		case DIF_OP_XOR: regs[rd] = regs[r1] ^ regs[r2]; break;
 		case DIF_OP_AND: regs[rd] = regs[r1] & regs[r2]; break;
@@ -571,20 +643,6 @@ int dif_emulate(dif_ctx_t *c)
 				regs[rd] = DIF_UREM64(regs[r1], regs[r2]);
 			break;
 		case DIF_OP_NOT: regs[rd] = ~regs[r1]; break;
-		case DIF_OP_MOV: regs[rd] = regs[r1]; break;
-		case DIF_OP_CMP: {
-			int64_t r = (int64_t)(regs[r1] - regs[r2]);
-
-			cc_n = r < 0;
-			cc_z = r == 0;
-			cc_v = 0;
-			cc_c = regs[r1] < regs[r2];
-			break;
-		}
-		case DIF_OP_TST:
-			cc_n = cc_v = cc_c = 0;
-			cc_z = regs[r1] == 0;
-			break;
 		case DIF_OP_SCMP: {
 			int r = dif_strncmp(c, regs[r1], regs[r2], strsize);
 
@@ -593,15 +651,6 @@ int dif_emulate(dif_ctx_t *c)
 			cc_v = cc_c = 0;
 			break;
 		}
-		case DIF_OP_BA: pc = DIF_INSTR_LABEL(in); break;
-		case DIF_OP_BE:
-			if (cc_z)
-				pc = DIF_INSTR_LABEL(in);
-			break;
-		case DIF_OP_BNE:
-			if (!cc_z)
-				pc = DIF_INSTR_LABEL(in);
-			break;
 		case DIF_OP_BG:
 			if ((cc_z | (cc_n ^ cc_v)) == 0)
 				pc = DIF_INSTR_LABEL(in);
@@ -659,12 +708,6 @@ int dif_emulate(dif_ctx_t *c)
 		case DIF_OP_STH: dif_store(c, regs[rd], regs[r1], 2); break;
 		case DIF_OP_STW: dif_store(c, regs[rd], regs[r1], 4); break;
 		case DIF_OP_STX: dif_store(c, regs[rd], regs[r1], 8); break;
-		case DIF_OP_RET:
-			c->rval = regs[rd];
-			pc = dp->len;
-			break;
-		case DIF_OP_NOP: break;
-		case DIF_OP_SETX: regs[rd] = dp->inttab[DIF_INSTR_INTEGER(in)]; break;
 		case DIF_OP_SETS: regs[rd] = dif_ptr2addr(dp->strtab + DIF_INSTR_STRING(in)); break;
 		case DIF_OP_LDGA:
 			if (r1 < DIF_VAR_ARRAY_UBASE)
@@ -672,15 +715,6 @@ int dif_emulate(dif_ctx_t *c)
 			else
 				dif_fault(c, DTRACEFLT_ILLOP, r1);
 			break;
-		case DIF_OP_LDGS: {
-			uint32_t id = DIF_INSTR_VAR(in);
-
-			if (id < DIF_VAR_OTHER_UBASE)
-				regs[rd] = dif_builtin(c, id, 0);
-			else
-				regs[rd] = scalar_load(c, id, DIFV_SCOPE_GLOBAL);
-			break;
-		}
 		case DIF_OP_LDLS:
 			regs[rd] = scalar_load(c, DIF_INSTR_VAR(in), DIFV_SCOPE_LOCAL);
 			break;
@@ -739,9 +773,11 @@ int dif_emulate(dif_ctx_t *c)
 		case DIF_OP_XLARG:
 		default: dif_fault(c, DTRACEFLT_ILLOP, 0); break;
 		}
-		if (c->fault)
+check:
+		if (c->fault) {
 			c->fault_pc = cur * 4;
+			return c->fault;
+		}
 	}
-	return c->fault;
 }
 #pragma GCC diagnostic pop

@@ -20,7 +20,11 @@ extern "C" {
 /* The strsize used when ctx->strsize is 0 (illumos' default). */
 #define DIF_STRSIZE_DEFAULT 256
 
-/* Precondition: dif_validate(ctx->difo) succeeded with nregs <= DIF_DIR_NREGS. */
+/*
+ * Preconditions: dif_validate(ctx->difo) succeeded with nregs <= DIF_DIR_NREGS
+ * (the interpreter relies on it: every branch lands on an instruction, the
+ * last one is ret) and ctx->ops is set.
+ */
 int dif_emulate(dif_ctx_t *ctx);
 
 #ifdef __cplusplus

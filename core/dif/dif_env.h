@@ -279,6 +279,15 @@ typedef struct dif_ctx {
 	uint64_t strtok;
 	uint64_t strtok_limit;
 
+	/*
+	 * The probe's first nargs arguments, read directly for argN and
+	 * args[N] (N < nargs) instead of through ops->getarg() (the common
+	 * case without an indirect call); 0 / NULL: every argument through
+	 * getarg().
+	 */
+	const uint64_t *args;
+	uint32_t nargs;
+
 	/* Set by dif_emulate(). */
 	uint64_t regs[DIF_DIR_NREGS];
 	dif_tuple_t tupregs[DIF_DTR_NREGS];

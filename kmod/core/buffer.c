@@ -5,7 +5,8 @@
  *
  *   GO        dtrace_buffers_alloc(): for each possible CPU a
  *             dtrace_state_cpu with two principal buffers, two
- *             aggregation buffers, scratch, clause-local storage
+ *             aggregation buffers, scratch, clause-local storage and
+ *             the DIF VM context's fixed part (dtrace_state_cpu_ctx())
  *   probe     writes buf[active] / agg[agg_active] of its own CPU only,
  *             interrupts off (probe.c)
  *   BUFSNAP   smp_call_function_single(cpu, switch): on that CPU, with
@@ -70,6 +71,30 @@ static u32 dtrace_agg_nbuckets(u64 aggsize)
 	return (u32)rounddown_pow_of_two(n);
 }
 
+/* The VM context's fixed part (probe.c sets the rest per firing). */
+static void dtrace_state_cpu_ctx(struct dtrace_state *state, struct dtrace_state_cpu *sc)
+{
+	dif_ctx_t *ctx = &sc->ctx;
+
+	ctx->ops = &dtrace_env_ops;
+	ctx->scratch = sc->scratch;
+	ctx->scratch_size = state->opts.dtph_scratchsize;
+	ctx->globals = state->globals;
+	ctx->nglobals = state->nglobals;
+	ctx->locals = sc->locals;
+	ctx->nlocals = state->nlocals;
+	ctx->strsize = state->opts.dtph_strsize;
+	ctx->kernel_priv = true;	/* only root opens /dev/dtrace */
+	ctx->nargs = DTRACE_PROBE_NARGS;	/* ms->args: arg0-5 (dif.c getarg) */
+	ctx->grefs = state->grefs;
+	ctx->lrefs = sc->lrefs;
+	ctx->varmem = state->varmem;
+	ctx->varmem_size = state->varmem_size;
+	ctx->dstate = state->have_dstate ? &state->dstate : NULL;
+	ctx->rand_state[0] = get_random_u64() | 1;
+	ctx->rand_state[1] = get_random_u64();
+}
+
 static struct dtrace_state_cpu *dtrace_state_cpu_alloc(struct dtrace_state *state, int cpu,
 						       u32 maxkey)
 {
@@ -113,8 +138,7 @@ static struct dtrace_state_cpu *dtrace_state_cpu_alloc(struct dtrace_state *stat
 			sc->lrefs[i].size = state->lref_size[i];
 		}
 	}
-	sc->rand_state[0] = get_random_u64() | 1;
-	sc->rand_state[1] = get_random_u64();
+	dtrace_state_cpu_ctx(state, sc);
 	return sc;
 fail:
 	dtrace_state_cpu_free(sc);
@@ -171,8 +195,8 @@ static notrace u64 dtrace_buffer_recsize(struct dtrace_state *state,
 	return state->ecbs[epid - 1]->clause->size;
 }
 
-notrace u8 *dtrace_buffer_reserve(struct dtrace_state *state, struct dtrace_buffer *buf,
-				  u64 size, bool is_end)
+notrace u8 *dtrace_buffer_reserve_slow(struct dtrace_state *state, struct dtrace_buffer *buf,
+				       u64 size, bool is_end)
 {
 	u64 limit = buf->size, n;
 
@@ -219,7 +243,7 @@ drop:
 	buf->drops++;
 	return NULL;
 }
-NOKPROBE_SYMBOL(dtrace_buffer_reserve);
+NOKPROBE_SYMBOL(dtrace_buffer_reserve_slow);
 
 u32 dtrace_buffers_filled(struct dtrace_state *state)
 {

@@ -103,12 +103,12 @@ static uint64_t dtrace_env_errno(const struct dtrace_mstate *ms)
 
 static uint64_t dtrace_env_builtin(void *env, uint32_t id, uint64_t ndx, uint16_t *fault)
 {
-	const struct dtrace_mstate *ms = env;
+	struct dtrace_mstate *ms = env;
 	struct task_struct *t = current;
 
 	switch (id) {
 	case DIF_VAR_TIMESTAMP:
-		return ms->timestamp;
+		return dtrace_mstate_timestamp(ms);
 	case DIF_VAR_VTIMESTAMP:
 		return READ_ONCE(t->se.sum_exec_runtime);
 	case DIF_VAR_WALLTIMESTAMP:

@@ -49,6 +49,7 @@
 #include <linux/mutex.h>
 #include <linux/rcupdate.h>
 #include <linux/spinlock.h>
+#include <linux/timekeeping.h>
 #include <linux/types.h>
 #include <linux/workqueue.h>
 #include <linux/xarray.h>
@@ -152,11 +153,12 @@ struct dtrace_act {
 
 struct dtrace_clause {
 	u32 cookie;
-	u32 size;			/* firing size, 8-aligned */
+	u32 size;			/* firing size, 8-aligned; 0: no record */
 	struct dtrace_difo *pred;
 	u32 nacts;
 	struct dtrace_act *acts;
 	bool dstate;			/* some DIF uses dynamic variables */
+	bool vm;			/* some DIF to run: the VM context is set up */
 	u32 maxkey;			/* largest aggregation key */
 };
 
@@ -219,9 +221,15 @@ struct dtrace_state_cpu {
 	char *scratch;
 	u64 *locals;
 	dif_varbuf_t *lrefs;
-	u64 rand_state[2];
 	u64 firing;			/* the firing its locals belong to */
 	u8 *keybuf;			/* aggregation key being built */
+	/*
+	 * This CPU's DIF VM context: what does not change between firings
+	 * (ops, scratch, variable storage, the rand() state) is set once at
+	 * GO; a firing sets env, resets scratch and strtok, and only when its
+	 * clause runs DIF. Probe context only, interrupts off.
+	 */
+	dif_ctx_t ctx;
 };
 
 int dtrace_buffers_alloc(struct dtrace_state *state);
@@ -232,8 +240,9 @@ int dtrace_buffers_alloc(struct dtrace_state *state);
  * the oldest firings), or NULL and a drop. The caller commits by adding
  * size to buf->offset.
  */
-u8 *dtrace_buffer_reserve(struct dtrace_state *state, struct dtrace_buffer *buf, u64 size,
-			  bool is_end);
+u8 *dtrace_buffer_reserve_slow(struct dtrace_state *state, struct dtrace_buffer *buf, u64 size,
+			       bool is_end);
+
 /* How many CPUs' principal buffers filled (bufpolicy=fill). */
 u32 dtrace_buffers_filled(struct dtrace_state *state);
 void dtrace_buffers_free(struct dtrace_state *state);
@@ -299,8 +308,12 @@ struct dtrace_state {
 	struct delayed_work spec_clean;
 	atomic64_t spec_busy, spec_unavail;
 
-	/* The deadman (illumos dts_alive, dts_laststatus, dts_deadman). */
-	atomic64_t alive;		/* ns: the deadman timer last ran */
+	/*
+	 * The deadman (illumos dts_alive, dts_laststatus, dts_deadman). The
+	 * timer keeps moving deadline; probe context compares it with jiffies
+	 * (one load, where illumos reads the clock).
+	 */
+	unsigned long deadline;		/* jiffies: killed past it */
 	atomic64_t laststatus;		/* ns: the consumer's last STATUS */
 	struct hrtimer deadman;		/* from GO to destroy */
 	bool deadman_armed;
@@ -310,6 +323,15 @@ struct dtrace_state {
 
 extern struct list_head dtrace_states;
 extern unsigned int dtrace_nopen;
+
+/* buffer.c's reserve: the switch policy with room inline, no call (probe context). */
+static __always_inline u8 *dtrace_buffer_reserve(struct dtrace_state *state,
+						 struct dtrace_buffer *buf, u64 size, bool is_end)
+{
+	if (likely(!state->bufpolicy && size <= buf->size - buf->offset))
+		return buf->data + buf->offset;
+	return dtrace_buffer_reserve_slow(state, buf, size, is_end);
+}
 
 struct dtrace_state *dtrace_state_create(void);
 void dtrace_state_destroy(struct dtrace_state *state);
@@ -386,15 +408,26 @@ int dtrace_probe_state(struct dtrace_state *state, dtrace_id_t id);
 
 /* ---- dif.c: the VM's environment ------------------------------------ */
 
-/* What one ECB firing's DIF sees (the env pointer). */
+/*
+ * What one probe firing's ECBs and their DIF see (the env pointer; illumos
+ * dtrace_mstate_t). The timestamp is read once per firing, when first
+ * needed (a record's header, D's timestamp): dtrace_mstate_timestamp().
+ */
 struct dtrace_mstate {
 	const struct dtrace_probe *probe;
 	const struct dtrace_ecb *ecb;
 	const u64 *args;		/* DTRACE_MAXARGS */
-	u64 timestamp;
-	u64 walltimestamp;
+	u64 timestamp;			/* 0: not read yet */
 	int cpu;
 };
+
+/* Probe context: the firing's timestamp (ktime_get_mono_fast_ns), read once. */
+static inline u64 dtrace_mstate_timestamp(struct dtrace_mstate *ms)
+{
+	if (unlikely(!ms->timestamp))
+		ms->timestamp = ktime_get_mono_fast_ns();
+	return ms->timestamp;
+}
 
 extern const dif_env_ops_t dtrace_env_ops;
 extern const dif_limits_t dtrace_dif_limits;

@@ -105,7 +105,8 @@ static int dtrace_parse_header(struct dtrace_parse *ps)
 		if (h->dtph_reserved[i])
 			return dtrace_reject(ps, offsetof(dtrace_prog_hdr_t, dtph_reserved),
 					     -EINVAL, "reserved header field set");
-	if (h->dtph_flags & ~(DTRACE_PROGF_DESTRUCTIVE | DTRACE_PROGF_FILL | DTRACE_PROGF_RING))
+	if (h->dtph_flags & ~(DTRACE_PROGF_DESTRUCTIVE | DTRACE_PROGF_FILL | DTRACE_PROGF_RING |
+			      DTRACE_PROGF_TIMESTAMP))
 		return dtrace_reject(ps, offsetof(dtrace_prog_hdr_t, dtph_flags), -EINVAL,
 				     "unknown flags 0x%x", h->dtph_flags);
 	if ((h->dtph_flags & DTRACE_PROGF_FILL) && (h->dtph_flags & DTRACE_PROGF_RING))
@@ -358,15 +359,17 @@ static int dtrace_parse_ecb(struct dtrace_parse *ps, u64 off, u32 psize,
 	if (e->dtpe_pred > prog->ndifos)
 		return dtrace_reject(ps, off, -EINVAL, "ECB %u: no DIF object %u", n,
 				     e->dtpe_pred);
-	size = e->dtpe_size > bufsize ? 0 :
+	/* 0: every action stores nothing, the firing writes no record. */
+	size = e->dtpe_size > bufsize || !e->dtpe_size ? 0 :
 	       round_up(max_t(u32, e->dtpe_size, sizeof(dtrace_rechdr_t)), 8);
-	if (!size || size > bufsize)
+	if (e->dtpe_size > bufsize || size > bufsize)
 		return dtrace_reject(ps, off, -EINVAL, "ECB %u: firing of %u bytes, bufsize %llu",
 				     n, e->dtpe_size, bufsize);
 	cl->cookie = e->dtpe_cookie;
 	cl->size = size;
 	cl->pred = e->dtpe_pred ? &prog->difos[e->dtpe_pred - 1] : NULL;
 	cl->dstate = cl->pred && cl->pred->dstate;
+	cl->vm = cl->pred != NULL;
 	cl->nacts = e->dtpe_nacts;
 	if (cl->nacts) {
 		cl->acts = kvcalloc(cl->nacts, sizeof(*cl->acts), GFP_KERNEL);
@@ -412,6 +415,8 @@ static int dtrace_parse_ecb(struct dtrace_parse *ps, u64 off, u32 psize,
 		k->size = a->dtpa_size;
 		if (k->difo && k->difo->dstate)
 			cl->dstate = true;
+		if (k->difo)
+			cl->vm = true;
 
 		if (a->dtpa_role == DTRACE_PROLE_ARG) {
 			if (a->dtpa_aggid)

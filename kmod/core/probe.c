@@ -7,10 +7,11 @@
  *     interrupts off; this CPU's nesting guard (a nested call: count, return)
  *     rcu_read_lock; probe = xa_load(id); for each ECB on probe:
  *       state live for this probe? (ACTIVE; BEGIN in WARMUP; END/ERROR
- *       while DRAINING)
+ *       while DRAINING) and not past its deadman (jiffies)
+ *       predicate ─ false: next ECB, nothing reserved or written
  *       reserve clause->size bytes in this CPU's active principal buffer
- *         (no room: a drop on this CPU)
- *       predicate ─ false: next ECB
+ *         (no room: a drop on this CPU; 0 bytes: the clause records
+ *         nothing); its header: EPID, timestamp (if the consumer asks)
  *       actions: each record's DIF, its value written into the firing,
  *         or into the aggregation key / folded into this CPU's
  *         aggregation buffer
@@ -26,11 +27,20 @@
  *       success ─► the firing is committed (the buffer offset moves);
  *         exit() moves the state to DRAINING
  *
+ * The fast path (illumos dtrace_probe()'s): nothing a clause does not use
+ * is set up. The clock is read at most once per probe firing and only when
+ * a record's header (DTRACE_PROGF_TIMESTAMP) or D's timestamp needs it;
+ * the DIF VM's context is per CPU and state, built at GO, and a firing
+ * sets only its env, args, scratch and strtok, and only for a clause that
+ * runs DIF. The deadman check, the ECB body, the record header and the
+ * buffer reserve are inline: dif_emulate() is the first call an ECB makes.
+ *
  * Everything below is probe context: no sleeping, no allocation, no
  * blocking lock, no fault. The only lock, a state's dynamic-variable
  * arch spinlock, is never taken twice on one CPU: the nesting guard
  * stops re-entry and the lock is dropped before ERROR fires.
  */
+#include <linux/jiffies.h>
 #include <linux/kprobes.h>
 #include <linux/percpu.h>
 #include <linux/sched.h>
@@ -68,17 +78,11 @@ static bool dtrace_ecb_live(int activity, dtrace_id_t id)
 	}
 }
 
-/*
- * Probe context (illumos dtrace_probe()): true if the state is dead, in
- * which case it is now KILLED and nothing more is recorded for it.
- */
-static bool dtrace_state_deadman_check(struct dtrace_state *state, u64 now)
+/* Past the deadline: the state is dead, unless destructive (-w). */
+static noinline bool dtrace_state_deadman_kill(struct dtrace_state *state)
 {
-	s64 behind = (s64)(now - (u64)atomic64_read(&state->alive));
 	int cur;
 
-	if (likely(behind <= (s64)dtrace_ms_to_ns(READ_ONCE(dtrace_deadman_timeout_ms))))
-		return false;
 	if (state->opts.dtph_flags & DTRACE_PROGF_DESTRUCTIVE)
 		return false;
 	do {
@@ -88,38 +92,50 @@ static bool dtrace_state_deadman_check(struct dtrace_state *state, u64 now)
 	} while (cmpxchg(&state->activity, cur, DTRACE_ACTIVITY_KILLED) != cur);
 	return true;
 }
-NOKPROBE_SYMBOL(dtrace_state_deadman_check);
+NOKPROBE_SYMBOL(dtrace_state_deadman_kill);
 
-/* What one ECB firing needs besides the VM context. */
-struct dtrace_firing {
-	dif_ctx_t ctx;
-	u16 fault;
+/*
+ * Probe context (illumos dtrace_probe()): true if the state is dead, in
+ * which case it is now KILLED and nothing more is recorded for it.
+ */
+static nokprobe_inline bool dtrace_state_deadman_check(struct dtrace_state *state)
+{
+	if (likely(time_before_eq(jiffies, READ_ONCE(state->deadline))))
+		return false;
+	return dtrace_state_deadman_kill(state);
+}
+
+/* A fault of one ECB firing: where, what (dtrace:::ERROR's arguments). */
+struct dtrace_fault {
+	u16 code;
 	u64 illval;
-	s64 fault_off;
+	s64 off;
 };
 
-static bool dtrace_run(struct dtrace_firing *f, const struct dtrace_difo *dp)
+static nokprobe_inline bool dtrace_run(dif_ctx_t *ctx, struct dtrace_fault *f,
+				       const struct dtrace_difo *dp)
 {
-	f->ctx.difo = &dp->d;
-	if (dif_emulate(&f->ctx) == 0)
+	ctx->difo = &dp->d;
+	if (likely(dif_emulate(ctx) == 0))
 		return true;
-	f->fault = f->ctx.fault;
-	f->illval = f->ctx.illval;
-	f->fault_off = f->ctx.fault_pc;
+	f->code = ctx->fault;
+	f->illval = ctx->illval;
+	f->off = ctx->fault_pc;
 	return false;
 }
 
-static bool dtrace_fault_at(struct dtrace_firing *f, u16 code, u64 illval)
+static bool dtrace_fault_at(struct dtrace_fault *f, u16 code, u64 illval)
 {
-	f->fault = code;
+	f->code = code;
 	f->illval = illval;
-	f->fault_off = -1;
+	f->off = -1;
 	return false;
 }
 
 /* Write value v of action a into dst (a->size bytes, already zeroed). */
-static bool dtrace_store_value(struct dtrace_firing *f, const struct dtrace_act *a, u64 v,
-			       u8 *dst, const struct dtrace_probe *probe)
+static bool dtrace_store_value(dif_ctx_t *ctx, struct dtrace_fault *f,
+			       const struct dtrace_act *a, u64 v, u8 *dst,
+			       const struct dtrace_probe *probe)
 {
 	uint16_t flt = 0;
 	size_t len;
@@ -132,7 +148,7 @@ static bool dtrace_store_value(struct dtrace_firing *f, const struct dtrace_act 
 	case DTRACE_PV_STRING:
 		if (v == 0)
 			return true;
-		dtrace_env_ops.copystr(f->ctx.env, v, (char *)dst, a->size, DIF_SPACE_KERNEL,
+		dtrace_env_ops.copystr(ctx->env, v, (char *)dst, a->size, DIF_SPACE_KERNEL,
 				       &flt);
 		if (flt)
 			return dtrace_fault_at(f, flt, v);
@@ -164,10 +180,10 @@ static bool dtrace_store_value(struct dtrace_firing *f, const struct dtrace_act 
 NOKPROBE_SYMBOL(dtrace_store_value);
 
 static void dtrace_probe_error(struct dtrace_state *state, u32 epid, u32 which,
-			       const struct dtrace_firing *f)
+			       const struct dtrace_fault *f)
 {
 	struct dtrace_probe *ep;
-	u64 args[DTRACE_MAXARGS] = { 0, epid, which, (u64)f->fault_off, f->fault, f->illval };
+	u64 args[DTRACE_MAXARGS] = { 0, epid, which, (u64)f->off, f->code, f->illval };
 
 	if (!dtrace_probeid_error)
 		return;
@@ -176,89 +192,107 @@ static void dtrace_probe_error(struct dtrace_state *state, u32 epid, u32 which,
 		dtrace_probe_fire(ep, args, state);
 }
 
-static void dtrace_ecb_fire(const struct dtrace_ecb *ecb, struct dtrace_mstate *ms,
-			    struct dtrace_cpu *dc)
+/*
+ * A firing's record: its header (EPID; the firing's timestamp if the
+ * consumer asked for it, DTRACE_PROGF_TIMESTAMP, else 0) and zeroes for
+ * the actions to fill. rec and size are 8-aligned (enable.c, buffer.c):
+ * a few stores, no memset call.
+ */
+static nokprobe_inline void dtrace_record_start(const struct dtrace_state *state, u8 *rec,
+						u32 size, u32 epid, struct dtrace_mstate *ms)
+{
+	dtrace_rechdr_t *hdr = (dtrace_rechdr_t *)rec;
+	u64 ts = 0;
+	u32 off;
+
+	if (state->opts.dtph_flags & DTRACE_PROGF_TIMESTAMP)
+		ts = dtrace_mstate_timestamp(ms);
+
+	BUILD_BUG_ON(sizeof(dtrace_rechdr_t) > 2 * sizeof(u64));
+	for (off = sizeof(u64); off < size; off += sizeof(u64))
+		*(u64 *)(rec + off) = 0;
+	hdr->dtrh_epid = epid;
+	hdr->dtrh_timestamp_hi = (u32)(ts >> 32);
+	hdr->dtrh_timestamp_lo = (u32)ts;
+}
+
+/*
+ * One ECB, the illumos order: the predicate first (nothing reserved,
+ * nothing written if it is false), then the firing's room in the buffer,
+ * then the actions. The VM context is touched only by a clause that runs
+ * DIF, the clock only by one that records (or reads timestamp).
+ */
+static nokprobe_inline void dtrace_ecb_fire(const struct dtrace_ecb *ecb,
+					    struct dtrace_mstate *ms, struct dtrace_cpu *dc)
 {
 	struct dtrace_state *state = ecb->state;
 	const struct dtrace_clause *cl = ecb->clause;
 	struct dtrace_state_cpu *sc = state->cpus ? state->cpus[ms->cpu] : NULL;
-	struct dtrace_buffer *buf;
-	struct dtrace_firing f;
-	dif_ctx_t *ctx = &f.ctx;
 	const struct dtrace_aggdesc *keyagg = NULL;
-	dtrace_rechdr_t hdr;
 	bool locked = false, exits = false, committed = false;
 	struct dtrace_specbuf *specbuf = NULL;
+	struct dtrace_buffer *buf;
+	struct dtrace_fault f;
+	dif_ctx_t *ctx;
 	u32 i, which = 0;
 	u8 *rec;
 
-	if (!sc)
+	if (unlikely(!sc))
 		return;
 	buf = &sc->buf[sc->active];
-	rec = dtrace_buffer_reserve(state, buf, cl->size, ms->probe->id == dtrace_probeid_end);
-	if (!rec)
-		return;
-
-	/* Clause-locals live for one probe firing, across its clauses. */
-	if (sc->firing != dc->firing) {
-		sc->firing = dc->firing;
-		if (state->nlocals)
-			memset(sc->locals, 0, state->nlocals * sizeof(u64));
-		if (state->locals_size)
-			memset(state->varmem + state->locals_off +
-				       (u64)ms->cpu * state->locals_size,
-			       0, state->locals_size);
-	}
-
-	/* Scratch and strtok state live for the whole ECB (zeroed here). */
-	memset(&f, 0, sizeof(f));
-	ctx->ops = &dtrace_env_ops;
-	ctx->env = ms;
-	ctx->scratch = sc->scratch;
-	ctx->scratch_size = state->opts.dtph_scratchsize;
-	ctx->globals = state->globals;
-	ctx->nglobals = state->nglobals;
-	ctx->locals = sc->locals;
-	ctx->nlocals = state->nlocals;
-	ctx->strsize = state->opts.dtph_strsize;
-	ctx->kernel_priv = true;	/* only root opens /dev/dtrace */
-	ctx->grefs = state->grefs;
-	ctx->lrefs = sc->lrefs;
-	ctx->varmem = state->varmem;
-	ctx->varmem_size = state->varmem_size;
-	ctx->dstate = state->have_dstate ? &state->dstate : NULL;
-	ctx->thread_key = task_pid_nr(current);
-	ctx->rand_state[0] = sc->rand_state[0];
-	ctx->rand_state[1] = sc->rand_state[1];
+	ctx = &sc->ctx;
 	ms->ecb = ecb;
 
-	if (cl->dstate && state->have_dstate) {
-		arch_spin_lock(&state->dlock);
-		locked = true;
+	if (cl->vm) {
+		/* Clause-locals live for one probe firing, across its clauses. */
+		if (sc->firing != dc->firing) {
+			sc->firing = dc->firing;
+			if (state->nlocals)
+				memset(sc->locals, 0, state->nlocals * sizeof(u64));
+			if (state->locals_size)
+				memset(state->varmem + state->locals_off +
+					       (u64)ms->cpu * state->locals_size,
+				       0, state->locals_size);
+		}
+		/* Scratch and strtok state live for the whole ECB. */
+		ctx->env = ms;
+		ctx->args = ms->args;
+		ctx->scratch_used = 0;
+		ctx->strtok = 0;
+		ctx->thread_key = task_pid_nr(current);
+		if (cl->dstate && state->have_dstate) {
+			arch_spin_lock(&state->dlock);
+			locked = true;
+		}
 	}
 
 	if (cl->pred) {
-		if (!dtrace_run(&f, cl->pred))
+		if (!dtrace_run(ctx, &f, cl->pred))
 			goto fault;
 		if (ctx->rval == 0)
 			goto out;
 	}
 
-	memset(rec, 0, cl->size);
-	hdr.dtrh_epid = ecb->epid;
-	hdr.dtrh_timestamp_hi = (u32)(ms->timestamp >> 32);
-	hdr.dtrh_timestamp_lo = (u32)ms->timestamp;
-	memcpy(rec, &hdr, sizeof(hdr));
+	/* A clause that only aggregates or assigns records nothing (rec NULL). */
+	rec = NULL;
+	if (cl->size) {
+		rec = dtrace_buffer_reserve(state, buf, cl->size,
+					    ms->probe->id == dtrace_probeid_end);
+		if (!rec)
+			goto out;
+		dtrace_record_start(state, rec, cl->size, ecb->epid, ms);
+	}
 
 	for (i = 0; i < cl->nacts; i++) {
 		const struct dtrace_act *a = &cl->acts[i];
 		u64 v = 0;
 
 		which = i + 1;
-		if (a->difo && !dtrace_run(&f, a->difo))
-			goto fault;
-		if (a->difo)
+		if (a->difo) {
+			if (!dtrace_run(ctx, &f, a->difo))
+				goto fault;
 			v = ctx->rval;
+		}
 
 		switch (a->role) {
 		case DTRACE_PROLE_ARG:
@@ -283,7 +317,8 @@ static void dtrace_ecb_fire(const struct dtrace_ecb *ecb, struct dtrace_mstate *
 					dtrace_speculation_discard(state, ms->cpu, v);
 				}
 			}
-			if (a->size && !dtrace_store_value(&f, a, v, rec + a->offset, ms->probe))
+			if (a->size &&
+			    !dtrace_store_value(ctx, &f, a, v, rec + a->offset, ms->probe))
 				goto fault;
 			break;
 		case DTRACE_PROLE_KEY:
@@ -291,7 +326,7 @@ static void dtrace_ecb_fire(const struct dtrace_ecb *ecb, struct dtrace_mstate *
 				keyagg = a->agg;
 				memset(sc->keybuf, 0, a->agg->keysize);
 			}
-			if (a->size && !dtrace_store_value(&f, a, v, sc->keybuf + a->offset,
+			if (a->size && !dtrace_store_value(ctx, &f, a, v, sc->keybuf + a->offset,
 							   ms->probe))
 				goto fault;
 			break;
@@ -306,7 +341,7 @@ static void dtrace_ecb_fire(const struct dtrace_ecb *ecb, struct dtrace_mstate *
 				const struct dtrace_act *inc = &cl->acts[++i];
 
 				which = i + 1;
-				if (inc->difo && !dtrace_run(&f, inc->difo))
+				if (inc->difo && !dtrace_run(ctx, &f, inc->difo))
 					goto fault;
 				incr = inc->difo ? (s64)ctx->rval : 1;
 			}
@@ -321,7 +356,7 @@ static void dtrace_ecb_fire(const struct dtrace_ecb *ecb, struct dtrace_mstate *
 	}
 
 	/* Committed: the firing stays in the buffer (or goes to the speculation's). */
-	if (specbuf)
+	if (specbuf && rec)
 		dtrace_speculation_store(specbuf, rec, cl->size);
 	else if (!committed)
 		buf->offset += cl->size;
@@ -340,16 +375,14 @@ fault:
 	if (locked) {
 		dif_dstate_clean(&state->dstate);
 		arch_spin_unlock(&state->dlock);
-		locked = false;
 	}
-	sc->rand_state[0] = ctx->rand_state[0];
-	sc->rand_state[1] = ctx->rand_state[1];
 	if (ms->probe->id == dtrace_probeid_error) {
 		atomic64_inc(&state->dblerrors);
 		return;
 	}
 	buf->errors++;
 	atomic64_inc(&state->errors);
+	/* ERROR's ECBs reuse this CPU's context: nothing below reads it again. */
 	dtrace_probe_error(state, ecb->epid, which, &f);
 	return;
 out:
@@ -357,31 +390,29 @@ out:
 		dif_dstate_clean(&state->dstate);
 		arch_spin_unlock(&state->dlock);
 	}
-	sc->rand_state[0] = ctx->rand_state[0];
-	sc->rand_state[1] = ctx->rand_state[1];
 }
-NOKPROBE_SYMBOL(dtrace_ecb_fire);
 
 void dtrace_probe_fire(struct dtrace_probe *probe, const u64 *args, struct dtrace_state *only)
 {
 	struct dtrace_cpu *dc = this_cpu_ptr(&dtrace_cpu_info);
+	bool is_error = probe->id == dtrace_probeid_error;
 	struct dtrace_mstate ms;
 	struct dtrace_ecb *ecb;
 
 	ms.probe = probe;
 	ms.args = args;
 	ms.cpu = smp_processor_id();
-	ms.timestamp = ktime_get_mono_fast_ns();
+	ms.timestamp = 0;
 	dc->firing++;
 	for (ecb = rcu_dereference(probe->ecbs); ecb; ecb = rcu_dereference(ecb->next)) {
 		if (only && ecb->state != only)
 			continue;
-		if (!only && probe->id == dtrace_probeid_error)
+		if (!only && is_error)
 			continue;	/* ERROR fires per state, from a fault */
 		/* Acquire: pairs with GO's release, so its buffers are visible. */
 		if (!dtrace_ecb_live(smp_load_acquire(&ecb->state->activity), probe->id))
 			continue;
-		if (dtrace_state_deadman_check(ecb->state, ms.timestamp))
+		if (dtrace_state_deadman_check(ecb->state))
 			continue;
 		dtrace_ecb_fire(ecb, &ms, dc);
 	}

@@ -124,7 +124,8 @@ static void dtrace_spec_copy(struct dtrace_state *state, int cpu, struct dtrace_
 {
 	struct dtrace_state_cpu *sc = state->cpus[cpu];
 	struct dtrace_buffer *dest = &sc->buf[sc->active];
-	u64 now = ktime_get_mono_fast_ns(), off = 0;
+	bool stamp = state->opts.dtph_flags & DTRACE_PROGF_TIMESTAMP;
+	u64 now = stamp ? ktime_get_mono_fast_ns() : 0, off = 0;
 	u8 *to;
 
 	if (!src->offset)
@@ -135,7 +136,7 @@ static void dtrace_spec_copy(struct dtrace_state *state, int cpu, struct dtrace_
 		return;
 	memcpy(to, src->data, src->offset);
 	/* Each firing now bears the commit's time (illumos does the same). */
-	while (off + sizeof(dtrace_rechdr_t) <= src->offset) {
+	while (stamp && off + sizeof(dtrace_rechdr_t) <= src->offset) {
 		dtrace_rechdr_t *h = (dtrace_rechdr_t *)(to + off);
 		u32 epid = h->dtrh_epid;
 

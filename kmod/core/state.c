@@ -15,10 +15,11 @@
  * memory), and the dynamic-variable arena (self->, associative arrays).
  *
  * The deadman (illumos dtrace_state_deadman()): from GO on, a timer runs
- * every deadman_interval_ms (1 s) and advances the state's "alive" time,
- * but only while its consumer keeps calling STATUS (the last call less
- * than deadman_user_ms, 30 s, ago). Probe context compares its time with
- * alive: more than deadman_timeout_ms (10 s) behind, the state moves to
+ * every deadman_interval_ms (1 s) and moves the state's deadline to
+ * deadman_timeout_ms (10 s) from now, but only while its consumer keeps
+ * calling STATUS (the last call less than deadman_user_ms, 30 s, ago).
+ * Probe context compares jiffies with the deadline (illumos compares its
+ * clock with dts_alive; jiffies costs one load): past it, the state moves to
  * KILLED (unless destructive actions are allowed, -w) and none of its
  * ECBs runs again; the consumer sees KILLED in STATUS and aborts. So a
  * consumer that stops consuming, or a machine too busy in probe context
@@ -28,6 +29,7 @@
  */
 #define pr_fmt(fmt) "dtrace: " fmt
 
+#include <linux/jiffies.h>
 #include <linux/moduleparam.h>
 #include <linux/slab.h>
 #include <linux/timekeeping.h>
@@ -205,6 +207,15 @@ nomem:
 	return -ENOMEM;
 }
 
+/* The consumer is alive now: probe context kills the state past the timeout. */
+static void dtrace_deadman_advance(struct dtrace_state *state)
+{
+	unsigned long timeout = min_t(unsigned long, READ_ONCE(dtrace_deadman_timeout_ms),
+				      U32_MAX);
+
+	WRITE_ONCE(state->deadline, jiffies + msecs_to_jiffies(timeout));
+}
+
 /* Timer context (never probe context): the consumer is still there. */
 static enum hrtimer_restart dtrace_state_deadman(struct hrtimer *t)
 {
@@ -214,7 +225,7 @@ static enum hrtimer_restart dtrace_state_deadman(struct hrtimer *t)
 
 	if (now - (u64)atomic64_read(&state->laststatus) <
 	    dtrace_ms_to_ns(READ_ONCE(dtrace_deadman_user_ms)))
-		atomic64_set(&state->alive, now);
+		dtrace_deadman_advance(state);
 	hrtimer_forward_now(t, ns_to_ktime(interval));
 	return HRTIMER_RESTART;
 }
@@ -224,7 +235,7 @@ static void dtrace_deadman_start(struct dtrace_state *state)
 	u64 interval = dtrace_ms_to_ns(max(READ_ONCE(dtrace_deadman_interval_ms), 1ul));
 	u64 now = ktime_get_mono_fast_ns();
 
-	atomic64_set(&state->alive, now);
+	dtrace_deadman_advance(state);
 	atomic64_set(&state->laststatus, now);
 #if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 13, 0)
 	hrtimer_setup(&state->deadman, dtrace_state_deadman, CLOCK_MONOTONIC, HRTIMER_MODE_REL);

@@ -2,11 +2,15 @@
 /*
  * dt_perf.c - the probe overhead benchmark's provider (in the spirit of
  * Oracle's dt_perf): one probe, dt_perf:dt_perf:loop:fire, fired in a
- * tight loop on demand, timing the loop in the kernel.
+ * tight loop on demand, timing the loop in the kernel; and a second probe,
+ * dt_perf:dt_perf:loop:bare, that the benchmark never enables: the cost of
+ * a probe without ECBs, measured beside each enabled row.
  *
  *   /sys/kernel/debug/dt_perf/fire     write "N": call dtrace_probe() N
  *                                      times (arg0 = i, arg1-5 = 1 ... 5)
  *                                      from the writer's context
+ *   /sys/kernel/debug/dt_perf/bare     write "N": the same loop firing
+ *                                      dt_perf:::bare (never enabled)
  *   /sys/kernel/debug/dt_perf/loop     write "N": the same loop calling an
  *                                      empty function instead (the loop's
  *                                      own cost, the baseline)
@@ -32,8 +36,13 @@
 
 #define DT_PERF_MAX	100000000ULL
 
+/* What a write to each file runs (its inode's data). */
+#define DT_PERF_FIRE	0	/* dtrace_probe(dt_perf:::fire) */
+#define DT_PERF_BARE	1	/* dtrace_probe(dt_perf:::bare), never enabled */
+#define DT_PERF_LOOP	2	/* the empty function */
+
 static dtrace_provider_id_t dt_perf_id;
-static dtrace_id_t dt_perf_probe;
+static dtrace_id_t dt_perf_probe, dt_perf_bare;
 static u32 dt_perf_enabled;
 static struct dentry *dt_perf_dir;
 static DEFINE_MUTEX(dt_perf_lock);	/* one loop at a time; last_n/last_ns */
@@ -59,18 +68,24 @@ static void dt_perf_provide(void *arg, const dtrace_probedesc_t *desc)
 	if (!dtrace_probe_lookup(dt_perf_id, "dt_perf", "loop", "fire"))
 		WRITE_ONCE(dt_perf_probe, dtrace_probe_create(dt_perf_id, "dt_perf", "loop",
 							      "fire", 0, NULL));
+	if (!dtrace_probe_lookup(dt_perf_id, "dt_perf", "loop", "bare"))
+		WRITE_ONCE(dt_perf_bare, dtrace_probe_create(dt_perf_id, "dt_perf", "loop",
+							     "bare", 0, NULL));
 	mutex_unlock(&dt_perf_provide_lock);
 }
 
+/* "enabled" is fire's: the benchmark waits for it (bare is never enabled). */
 static int dt_perf_enable(void *arg, dtrace_id_t id, void *parg)
 {
-	WRITE_ONCE(dt_perf_enabled, 1);
+	if (id == READ_ONCE(dt_perf_probe))
+		WRITE_ONCE(dt_perf_enabled, 1);
 	return 0;
 }
 
 static void dt_perf_disable(void *arg, dtrace_id_t id, void *parg)
 {
-	WRITE_ONCE(dt_perf_enabled, 0);
+	if (id == READ_ONCE(dt_perf_probe))
+		WRITE_ONCE(dt_perf_enabled, 0);
 }
 
 static const dtrace_pops_t dt_perf_pops = {
@@ -88,9 +103,9 @@ static noinline void dt_perf_nop(dtrace_id_t id, u64 a0, u64 a1, u64 a2, u64 a3,
 	barrier();
 }
 
-static void dt_perf_run(void (*fn)(dtrace_id_t, u64, u64, u64, u64, u64, u64), u64 n)
+static void dt_perf_run(void (*fn)(dtrace_id_t, u64, u64, u64, u64, u64, u64),
+			dtrace_id_t id, u64 n)
 {
-	dtrace_id_t id = READ_ONCE(dt_perf_probe);
 	u64 i, t0, t1;
 
 	t0 = ktime_get_ns();
@@ -107,7 +122,7 @@ static void dt_perf_run(void (*fn)(dtrace_id_t, u64, u64, u64, u64, u64, u64), u
 static ssize_t dt_perf_write(struct file *file, const char __user *ubuf, size_t len,
 			     loff_t *ppos)
 {
-	bool baseline = file->private_data != NULL;
+	uintptr_t mode = (uintptr_t)file->private_data;
 	u64 n;
 	int err;
 
@@ -116,10 +131,11 @@ static ssize_t dt_perf_write(struct file *file, const char __user *ubuf, size_t 
 		return err;
 	if (n > DT_PERF_MAX)
 		return -EINVAL;
-	if (!READ_ONCE(dt_perf_probe))
+	if (!READ_ONCE(dt_perf_probe) || !READ_ONCE(dt_perf_bare))
 		return -ENOENT;
 	mutex_lock(&dt_perf_lock);
-	dt_perf_run(baseline ? dt_perf_nop : dtrace_probe, n);
+	dt_perf_run(mode == DT_PERF_LOOP ? dt_perf_nop : dtrace_probe,
+		    mode == DT_PERF_BARE ? dt_perf_bare : dt_perf_probe, n);
 	mutex_unlock(&dt_perf_lock);
 	return len;
 }
@@ -158,14 +174,15 @@ static int __init dt_perf_init(void)
 	if (err)
 		return err;
 	dt_perf_provide(NULL, NULL);
-	if (!dt_perf_probe) {
+	if (!dt_perf_probe || !dt_perf_bare) {
 		WARN_ON(dtrace_unregister(dt_perf_id));
 		return -ENOMEM;
 	}
 	dt_perf_dir = debugfs_create_dir("dt_perf", NULL);
-	/* simple_open makes private_data the inode's data: NULL fires, non-NULL is the baseline. */
-	debugfs_create_file("fire", 0200, dt_perf_dir, NULL, &dt_perf_fire_fops);
-	debugfs_create_file("loop", 0200, dt_perf_dir, (void *)1, &dt_perf_fire_fops);
+	/* simple_open makes private_data the inode's data: the mode. */
+	debugfs_create_file("fire", 0200, dt_perf_dir, (void *)DT_PERF_FIRE, &dt_perf_fire_fops);
+	debugfs_create_file("bare", 0200, dt_perf_dir, (void *)DT_PERF_BARE, &dt_perf_fire_fops);
+	debugfs_create_file("loop", 0200, dt_perf_dir, (void *)DT_PERF_LOOP, &dt_perf_fire_fops);
 	debugfs_create_file("last", 0444, dt_perf_dir, NULL, &dt_perf_last_fops);
 	debugfs_create_u32("enabled", 0444, dt_perf_dir, &dt_perf_enabled);
 	pr_info("loaded, probe id %u\n", dt_perf_probe);

@@ -21,6 +21,26 @@ inline dtrace_prog_hdr_t header_of(const kmod::program_blob &b)
 	return h;
 }
 
+// Each ECB section's firing size (dtpe_size), in blob order.
+inline std::vector<uint32_t> ecb_sizes(const kmod::program_blob &b)
+{
+	std::vector<uint32_t> out;
+	size_t off = sizeof(dtrace_prog_hdr_t);
+	while (off + sizeof(dtrace_prog_sec_t) <= b.bytes.size()) {
+		dtrace_prog_sec_t s;
+		std::memcpy(&s, b.bytes.data() + off, sizeof(s));
+		if (s.dtps_size == 0)
+			break;
+		if (s.dtps_type == DTRACE_PSEC_ECB) {
+			dtrace_prog_ecb_t e;
+			std::memcpy(&e, b.bytes.data() + off + sizeof(s), sizeof(e));
+			out.push_back(e.dtpe_size);
+		}
+		off += s.dtps_size;
+	}
+	return out;
+}
+
 inline std::vector<dtrace_prog_act_t> first_ecb_actions(const kmod::program_blob &b)
 {
 	std::vector<dtrace_prog_act_t> out;

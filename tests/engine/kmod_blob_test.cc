@@ -103,6 +103,18 @@ TEST(kmod_blob, destructive_sets_the_header_flag)
 	EXPECT_EQ(h.dtph_flags & DTRACE_PROGF_DESTRUCTIVE, uint32_t{DTRACE_PROGF_DESTRUCTIVE});
 }
 
+// Record timestamps cost a clock read per firing: dtrace.ko writes them
+// only for a consumer that orders firings by them (-x temporal).
+TEST(kmod_blob, temporal_asks_for_record_timestamps)
+{
+	program p = speculating_program();
+	EXPECT_EQ(header_of(kmod::make_program_blob(p, {})).dtph_flags & DTRACE_PROGF_TIMESTAMP,
+		  0u);
+	p.options["temporal"] = "";
+	EXPECT_EQ(header_of(kmod::make_program_blob(p, {})).dtph_flags & DTRACE_PROGF_TIMESTAMP,
+		  uint32_t{DTRACE_PROGF_TIMESTAMP});
+}
+
 TEST(kmod_blob, speculate_is_one_first_record_with_its_id)
 {
 	std::vector<dtrace_prog_act_t> acts =
@@ -114,6 +126,35 @@ TEST(kmod_blob, speculate_is_one_first_record_with_its_id)
 	EXPECT_EQ(a.dtpa_vkind, DTRACE_PV_INT);
 	EXPECT_NE(a.dtpa_difo, 0u); // the id's DIF object
 	EXPECT_EQ(a.dtpa_flags & DTRACE_PACT_FIRST, uint16_t{DTRACE_PACT_FIRST});
+}
+
+// illumos dtrace_ecb_resize(): an ECB whose actions all store nothing
+// writes no firing (dte_size 0), so dtrace.ko reserves nothing and the
+// consumer prints no probe line for `{ @ = count(); }`; a clause without
+// actions records its EPID (the default output's probe line).
+TEST(kmod_blob, a_clause_that_only_aggregates_records_nothing)
+{
+	program p;
+	aggregation agg;
+	agg.id = 1;
+	agg.func = DTRACEAGG_COUNT;
+	p.aggregations.push_back(agg);
+	clause counting = clause_on("dtrace", "BEGIN", 16);
+	action cnt;
+	cnt.kind = DTRACEAGG_COUNT;
+	cnt.aggid = 1;
+	counting.actions.push_back(cnt);
+	p.clauses.push_back(counting);
+	p.clauses.push_back(clause_on("dtrace", "END", 16)); // no action
+	clause tracing = clause_on("dtrace", "END", 24);
+	tracing.actions.push_back(trace_action(int_record(int_const(7), 16)));
+	p.clauses.push_back(tracing);
+
+	std::vector<uint32_t> sizes = ecb_sizes(kmod::make_program_blob(p, {}));
+	ASSERT_EQ(sizes.size(), 4u); // and the engine's ERROR ECB
+	EXPECT_EQ(sizes[0], 0u);
+	EXPECT_EQ(sizes[1], sizeof(dtrace_rechdr_t) + 4);
+	EXPECT_EQ(sizes[2], 24u);
 }
 
 } // namespace

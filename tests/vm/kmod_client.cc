@@ -389,6 +389,7 @@ void check_rejects(int fd)
 void check_program(int fd, const dtrace_conf_t &conf)
 {
 	blob b;
+	b.hdr.dtph_flags |= DTRACE_PROGF_TIMESTAMP; // record timestamps: checked below
 	const uint32_t selfvar = DIF_VAR_OTHER_UBASE;
 	uint32_t pred7 = b.add(arg_equals(0, 7));
 	uint32_t pred99 = b.add(arg_equals(0, 99));
@@ -534,10 +535,11 @@ void check_program(int fd, const dtrace_conf_t &conf)
 	for (const firing &f : fs) {
 		if (cookie[f.epid] == 5)
 			continue;
-		order = order && f.ts >= last[f.cpu];
+		order = order && f.ts != 0 && f.ts >= last[f.cpu];
 		last[f.cpu] = f.ts;
 	}
-	check(order, "timestamps never go back within a CPU's buffer (ERROR aside)");
+	check(order, "DTRACE_PROGF_TIMESTAMP: every firing has its timestamp, never going back "
+		     "within a CPU's buffer (ERROR aside)");
 
 	dtrace_status_t st{};
 	check(ioctl(fd, DTRACEIOC_STATUS, &st) == 0 && st.dtst_errors == 1 && st.dtst_dblerrors == 0 &&

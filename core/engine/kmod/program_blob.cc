@@ -93,6 +93,9 @@ private:
 		b_.hdr.dtph_scratchsize = 0;
 		if (o_.destructive)
 			b_.hdr.dtph_flags |= DTRACE_PROGF_DESTRUCTIVE;
+		// Record timestamps only for a consumer that orders by them.
+		if (auto t = p_.option("temporal"); t && *t != "0")
+			b_.hdr.dtph_flags |= DTRACE_PROGF_TIMESTAMP;
 		// Speculations: at most DTRACE_MAX_NSPEC, and a smaller
 		// specsize rather than none (illumos bufresize=auto).
 		uint32_t nspec = std::min<uint32_t>(opts_.nspec, DTRACE_MAX_NSPEC);
@@ -231,7 +234,11 @@ private:
 				throw engine_error("probe description " + d.str() +
 						   " has a field too long for the kernel");
 			e.pred = pred;
-			e.size = std::max<uint32_t>(c.size, sizeof(dtrace_rechdr_t));
+			// A clause whose actions store nothing (aggregations,
+			// assignments) writes no firing (illumos dte_size 0).
+			e.size = c.records_firing()
+					 ? std::max<uint32_t>(c.size, sizeof(dtrace_rechdr_t))
+					 : 0;
 			e.acts = acts;
 			out.ecbs.push_back({ci, d});
 			e.cookie = static_cast<uint32_t>(out.ecbs.size());

@@ -408,8 +408,9 @@ typedef struct dtrace_bufdesc {
  *   type in each; each action names existing DIF objects and aggregations,
  *   and its record lies inside its ECB's firing (or its aggregation key);
  *   each ECB's firing size (rounded up to a multiple of 8 by the kernel,
- *   which DTRACEIOC_EPROBE reports) is at least the record header and at
- *   most bufsize; probe descriptions are NUL-terminated.
+ *   which DTRACEIOC_EPROBE reports) is 0 (no action stores data: the ECB
+ *   writes no record, illumos dte_size 0) or at least the record header,
+ *   and at most bufsize; probe descriptions are NUL-terminated.
  */
 #define DTRACE_PROG_MAGIC	0x50525444u	/* "DTRP" little-endian */
 #define DTRACE_PROG_VERSION	1
@@ -486,7 +487,8 @@ typedef struct dtrace_prog_ecb {
 	char dtpe_name[DTRACE_NAMELEN];
 	uint32_t dtpe_pred;		/* predicate DIF object, 0: none */
 	uint32_t dtpe_size;		/* firing size, header included (the
-					 * kernel rounds it up to 8) */
+					 * kernel rounds it up to 8); 0: the
+					 * ECB records nothing */
 	uint32_t dtpe_nacts;		/* dtrace_prog_act_t that follow */
 	uint32_t dtpe_cookie;		/* the consumer's (DTRACEIOC_EPROBE) */
 } dtrace_prog_ecb_t;
@@ -601,6 +603,16 @@ typedef struct dtrace_aggrec {
  */
 #define DTRACE_PROGF_FILL		0x2
 #define DTRACE_PROGF_RING		0x4
+
+/*
+ * Firings carry their timestamp (dtrh_timestamp_hi/lo; illumos writes it
+ * always): the consumer asks for it when it orders the CPUs' firings by
+ * time (-x temporal). Without it the field is 0 and a firing reads the
+ * clock only if its DIF uses timestamp: the clock is the costliest part
+ * of an enabled probe that records (an emulated HPET: more than the
+ * probe itself).
+ */
+#define DTRACE_PROGF_TIMESTAMP		0x8
 
 /*
  * dtpa_vkind USTACK (ustack(), jstack()): the current process id (0 in a
