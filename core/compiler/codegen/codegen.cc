@@ -161,6 +161,14 @@ uint8_t expr_gen::gen_addr(expr &e)
 		b_.free(ix);
 		return base;
 	}
+	case ek::ident:
+		if (e.s.what == expr_sema::ref::ksym) {
+			syms_.reads_kernel = true;
+			uint8_t r = b_.alloc(e.line);
+			b_.setx(static_cast<uint64_t>(e.s.value), r);
+			return r;
+		}
+		break;
 	default: break;
 	}
 	// A by-reference value (struct from a variable) is its address.
@@ -614,7 +622,11 @@ uint8_t expr_gen::gen(expr &e)
 			}
 			fail(tag::D_CG_DYN, e.line, "translator input used outside a translation");
 		}
+		if (e.s.what == expr_sema::ref::ksym)
+			return load(gen_addr(e), e.s.type, e.line);
 		if (e.s.what == expr_sema::ref::builtin) {
+			if (e.s.id == DIF_VAR_CURTHREAD)
+				syms_.reads_kernel = true;
 			uint8_t r = b_.alloc(e.line);
 			b_.emit(DIF_INSTR_LDV(DIF_OP_LDGS, e.s.id, r));
 			return r;
@@ -635,6 +647,15 @@ uint8_t expr_gen::gen(expr &e)
 			narrow(ix, e.s.type, types_.named("long"), e.line);
 			return ix;
 		}
+		if (e.s.what == expr_sema::ref::uregs) {
+			syms_.reads_kernel = true; // the saved registers are in the kernel
+			uint8_t ix = b_.alloc(e.line);
+			b_.setx(e.s.id, ix);
+			b_.emit(DIF_INSTR_LDA(DIF_OP_LDGA, DIF_VAR_UREGS, ix, ix));
+			return ix;
+		}
+		if (e.s.what == expr_sema::ref::inline_) // uregs[] past pt_regs
+			return gen(*const_cast<expr *>(e.s.inl));
 		if (e.s.what == expr_sema::ref::garray || e.s.what == expr_sema::ref::tarray)
 			return load_var(e, b_.alloc(e.line));
 		if (e.kids[0]->s.type->is_string()) {
@@ -908,6 +929,7 @@ void generate(symbols &syms, std::vector<checked_clause> &clauses, program &out)
 			out.variables.push_back(pv);
 		}
 	};
+	out.reads_kernel = syms.reads_kernel;
 	add_vars(syms.globals);
 	add_vars(syms.tls);
 	for (const auto &cc : clauses)

@@ -105,6 +105,7 @@ struct expr_sema {
 		garray,	      // id: global associative array (index node)
 		tarray,	      // id: self-> associative array (index node)
 		args,	      // args[] (index node)
+		uregs,	      // uregs[] (index node): id is the register's index
 		inline_,      // an inline: `inl` is its expression
 		constant,     // an enumerator or folded constant: value
 		macro,	      // a macro variable already folded
@@ -113,6 +114,7 @@ struct expr_sema {
 		xlate_arg,    // a translator input name (P): bound at code generation
 		xlate_member, // member of a translated value: `inl` is its expression
 		xlate,	      // xlate<T>(e) itself (only its members can be used)
+		ksym,	      // a kernel symbol (`sym): value is its address
 	} what = ref::none;
 	uint32_t id = 0;
 	int64_t value = 0;	   // constant value

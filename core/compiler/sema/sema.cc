@@ -1014,6 +1014,10 @@ void declare(sema_ctx &ctx, decl_ast &d)
 		return;
 	}
 	for (auto &dc : d.decls) {
+		if (dc.name.find('`') != std::string::npos)
+			fail(tag::D_DECL_SCOPE, dc.line,
+			     "D scoping operator may not be used in a declaration name (" +
+				     dc.name + ")");
 		std::vector<uint64_t> dims;
 		for (auto &de : dc.dims)
 			dims.push_back(de ? static_cast<uint64_t>(ec.constant(*de)) : 0);

@@ -15,6 +15,7 @@
 // record. Symbols persist across the inputs of one compilation.
 #pragma once
 
+#include "../btf/kernel_syms.hpp"
 #include "types.hpp"
 
 #include <dtrace/compiler.hpp>
@@ -70,6 +71,8 @@ struct symbols {
 	std::vector<std::string> agg_order;
 	std::map<std::string, inline_info> inlines;
 	std::vector<translator_info> xlators;
+	kernel_syms ksyms;	   // `sym addresses (kallsyms), read when first used
+	bool reads_kernel = false; // codegen emitted a kernel read (program::reads_kernel)
 	uint32_t next_global = DIF_VAR_OTHER_UBASE;
 	uint32_t next_tls = DIF_VAR_OTHER_UBASE;
 	std::vector<std::unique_ptr<translation_unit>> units; // keep inline bodies alive
