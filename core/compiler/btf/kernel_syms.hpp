@@ -22,7 +22,7 @@ namespace dt::compiler {
 
 struct kernel_sym {
 	uint64_t addr = 0;
-	char kind = '?';	// kallsyms' letter: T t D d B b R r ...
+	char kind = '?';    // kallsyms' letter: T t D d B b R r ...
 	std::string module; // "vmlinux" for the kernel itself
 };
 

@@ -993,8 +993,8 @@ void expr_checker::check_member(expr &e)
 			if (!out->find_member(e.name))
 				fail(tag::D_TYPE_MEMBER, e.line,
 				     e.name + " is not a member of " + out->name);
-			fail(tag::D_XLATE_MEMB, e.line,
-			     "translator member " + e.name + " is not defined for " + out->name);
+			fail(tag::D_XLATE_NOCONV, e.line,
+			     "translator does not define conversion for member: " + e.name);
 		}
 		const member *om = out->find_member(e.name);
 		e.s.what = expr_sema::ref::xlate_member;
