@@ -43,6 +43,7 @@ struct declarator {
 	int ptrs = 0;
 	std::vector<expr_ptr> dims;  // array dimensions, outermost first
 	std::vector<type_name> keys; // associative array key types
+	std::vector<std::string> key_names; // an inline's parameters: fds[int fd]
 	bool assoc = false;
 	expr_ptr bitfield;
 	uint32_t line = 0;

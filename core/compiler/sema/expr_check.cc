@@ -896,6 +896,32 @@ void expr_checker::check_index(expr &e, bool lvalue)
 		check_uregs(e, lvalue);
 		return;
 	}
+	auto inl = base.kind == ek::ident ? syms_.inlines.find(base.name) : syms_.inlines.end();
+	if (inl != syms_.inlines.end() && !inl->second.params.empty()) {
+		// An inline with parameters: its value, the arguments bound.
+		const inline_info &ii = inl->second;
+		if (lvalue)
+			fail(tag::D_OP_WRITE, e.line,
+			     "operator = can only be applied to a writable variable");
+		if (nkeys != ii.params.size())
+			fail(tag::D_PROTO_LEN, e.line,
+			     base.name + "[ ] prototype mismatch: " + std::to_string(nkeys) +
+				     (nkeys == 1 ? " arg " : " args ") + "passed, " +
+				     std::to_string(ii.params.size()) + " expected");
+		for (size_t i = 0; i < nkeys; i++) {
+			expr &a = *e.kids[i + 1];
+			check(a);
+			if (!assignable(ii.param_types[i], a.s.type))
+				fail(tag::D_PROTO_ARG, e.line,
+				     base.name + "[ ] argument #" + std::to_string(i + 1) +
+					     " is incompatible with prototype:\n\tprototype: " +
+					     ii.param_types[i]->name + "\n\t argument: " + a.s.type->name);
+		}
+		e.s.what = expr_sema::ref::inline_;
+		e.s.inl = ii.value;
+		e.s.type = ii.type;
+		return;
+	}
 	bool is_var_base = (base.kind == ek::ident && !syms_.inlines.count(base.name) &&
 			    !find_builtin(base.name)) ||
 			   base.kind == ek::tls_var;
@@ -978,7 +1004,8 @@ void expr_checker::check_member(expr &e)
 	// A translated value: xlate<T>(x).m, xlate<T *>(x)->m, args[n]->m.
 	// Also through an inline standing for xlate<>() (curpsinfo).
 	const expr *xb = &b;
-	while (xb->kind == ek::ident && xb->s.what == expr_sema::ref::inline_ && xb->s.inl &&
+	while ((xb->kind == ek::ident || xb->kind == ek::index) &&
+	       xb->s.what == expr_sema::ref::inline_ && xb->s.inl &&
 	       (xb->s.inl->s.what == expr_sema::ref::xlate ||
 		(xb->s.inl->kind == ek::ident && xb->s.inl->s.what == expr_sema::ref::inline_)))
 		xb = xb->s.inl;

@@ -1040,7 +1040,7 @@ void declare(sema_ctx &ctx, decl_ast &d)
 					     dc.name);
 			// Clause-locals are declared per clause; remember the type.
 			syms.inlines.erase("this->" + dc.name);
-			syms.inlines["this->" + dc.name] = {t, nullptr};
+			syms.inlines["this->" + dc.name] = {t, nullptr, {}, {}};
 			continue;
 		}
 		auto &table = sc == "self" ? syms.tls : syms.globals;
@@ -1175,6 +1175,16 @@ void check_unit(sema_ctx &ctx, translation_unit &u, std::vector<checked_clause> 
 			type_ref t = ctx.syms.types.resolve(
 				*in.spec, [&](expr &x) { return ec.constant(x); });
 			t = ctx.syms.types.apply(t, in.decl.ptrs, {});
+			inline_info info{t, in.value.get(), {}, {}};
+			for (size_t i = 0; i < in.decl.keys.size(); i++) {
+				if (in.decl.key_names[i].empty())
+					fail(tag::D_DECL_PARMNAME, in.line,
+					     "inline parameter " + std::to_string(i + 1) +
+						     " of " + in.decl.name + " needs a name");
+				info.params.push_back(in.decl.key_names[i]);
+				info.param_types.push_back(ec.resolve_type_name(in.decl.keys[i]));
+				ec.bind_xlate_arg(info.params.back(), info.param_types.back());
+			}
 			ec.check(*in.value);
 			if (ctx.syms.inlines.count(in.decl.name) ||
 			    ctx.syms.globals.count(in.decl.name))
@@ -1182,7 +1192,7 @@ void check_unit(sema_ctx &ctx, translation_unit &u, std::vector<checked_clause> 
 				     "identifier redeclared: " + in.decl.name);
 			if (!ec.assignable(t, in.value->s.type))
 				ec.incompat(*in.value, t, "=", in.value->s.type);
-			ctx.syms.inlines[in.decl.name] = {t, in.value.get()};
+			ctx.syms.inlines[in.decl.name] = std::move(info);
 			break;
 		}
 		case item::kind::translator: declare_translator(ctx, *it.xl); break;

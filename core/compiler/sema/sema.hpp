@@ -51,6 +51,11 @@ struct agg_info {
 struct inline_info {
 	type_ref type;
 	const expr *value = nullptr;
+	// An inline with parameters, used as name[args] (illumos io.d's
+	// fds[int fd]): their names and types, bound like a translator's
+	// input when the value is generated.
+	std::vector<std::string> params;
+	std::vector<type_ref> param_types;
 };
 
 // A translator: `translator OUT < IN NAME > { member = expr; ... };`
