@@ -1162,6 +1162,31 @@ void check_clause(sema_ctx &ctx, clause_ast &c, std::vector<checked_clause> &out
 
 } // namespace
 
+namespace {
+
+// What an identifier an inline would redefine already is, in illumos'
+// words (dt_idkind_name() and "inline" for an inline), or null.
+const char *defined_as(const symbols &syms, const std::string &name)
+{
+	auto in = syms.inlines.find(name);
+	if (in != syms.inlines.end())
+		return in->second.params.empty() ? "scalar inline" : "associative array inline";
+	auto g = syms.globals.find(name);
+	if (g != syms.globals.end())
+		return g->second.is_array ? "associative array " : "scalar ";
+	if (find_builtin(name))
+		return "scalar ";
+	if (find_subr(name))
+		return "function ";
+	if (find_aggfunc(name))
+		return "aggregating function ";
+	if (find_action(name))
+		return "tracing function ";
+	return nullptr;
+}
+
+} // namespace
+
 void check_unit(sema_ctx &ctx, translation_unit &u, std::vector<checked_clause> &out,
 		std::map<std::string, std::string> &options)
 {
@@ -1185,13 +1210,15 @@ void check_unit(sema_ctx &ctx, translation_unit &u, std::vector<checked_clause> 
 				info.param_types.push_back(ec.resolve_type_name(in.decl.keys[i]));
 				ec.bind_xlate_arg(info.params.back(), info.param_types.back());
 			}
-			ec.check(*in.value);
-			if (ctx.syms.inlines.count(in.decl.name) ||
-			    ctx.syms.globals.count(in.decl.name))
+			if (const char *prev = defined_as(ctx.syms, in.decl.name))
 				fail(tag::D_DECL_IDRED, in.line,
-				     "identifier redeclared: " + in.decl.name);
+				     "identifier redefined: " + in.decl.name +
+					     "\n\t current: inline definition\n\tprevious: " + prev);
+			ec.check(*in.value);
 			if (!ec.assignable(t, in.value->s.type))
-				ec.incompat(*in.value, t, "=", in.value->s.type);
+				fail(tag::D_OP_INCOMPAT, in.line,
+				     "inline " + in.decl.name + " definition uses incompatible types: \"" +
+					     t->name + "\" = \"" + in.value->s.type->name + "\"");
 			ctx.syms.inlines[in.decl.name] = std::move(info);
 			break;
 		}
