@@ -20,7 +20,7 @@ std::optional<std::string> cannot_run(engine_kind k, const probe_fire &f)
 	return std::string("its provider does not run it on the ") + engine_name(k) + " engine";
 }
 
-engine_decision choose_engine(engine_kind asked, const enabling &en)
+engine_decision choose_engine(engine_kind asked, const enabling &en, bool reads_kernel)
 {
 	engine_decision d;
 	switch (asked) {
@@ -51,20 +51,30 @@ engine_decision choose_engine(engine_kind asked, const enabling &en)
 			first = en.probes[i]->desc.str();
 		}
 	}
-	if (!kernel) {
+	if (!kernel && !reads_kernel) {
 		d.kind = engine_kind::user;
 		d.reason = "the program's probes need no kernel engine";
 		return d;
 	}
+	const std::string why =
+		kernel ? "probe " + first + " needs a kernel engine" : "the program reads kernel memory";
 	if (kmod_all && !kmod_engine_refusal()) {
 		d.kind = engine_kind::kmod;
-		d.reason = "probe " + first + " needs a kernel engine; dtrace.ko is available";
+		d.reason = why + "; dtrace.ko is available";
 		return d;
 	}
 	std::optional<error> no_bpf = bpf_engine_refusal();
 	if (!no_bpf) {
 		d.kind = engine_kind::bpf;
-		d.reason = "probe " + first + " needs a kernel engine";
+		d.reason = why;
+		return d;
+	}
+	if (!kernel) {
+		// Probes the user engine runs: it runs them, and the kernel
+		// reads fault (BADADDR) as they would on an unmapped address.
+		d.kind = engine_kind::user;
+		d.reason = "the program reads kernel memory, but no kernel engine: " +
+			   std::string(no_bpf->what());
 		return d;
 	}
 	// No kernel engine: the user engine refuses the probe by name, unless

@@ -15,7 +15,11 @@
 //                     and /dev/dtrace exists or dtrace.ko loads;
 //                     else the bpf engine when bpf() works here; else the
 //                     user engine, whose refusal names the probe it cannot
-//                     run.
+//                     run. A program that reads kernel memory
+//                     (program::reads_kernel: curthread, `sym) counts as
+//                     needing a kernel engine although its probes need
+//                     none: on illumos BEGIN runs in the kernel and reads
+//                     it; without a kernel engine its reads fault.
 //
 // `dtrace -v` and DTRACE_DEBUG say which engine runs, and why.
 #pragma once
@@ -37,7 +41,8 @@ namespace dt::detail {
 [[nodiscard]] std::optional<std::string> cannot_run(engine_kind k, const probe_fire &f);
 
 // Decide for the probes the program matched (`en`, the front half).
-[[nodiscard]] engine_decision choose_engine(engine_kind asked, const enabling &en);
+[[nodiscard]] engine_decision choose_engine(engine_kind asked, const enabling &en,
+					    bool reads_kernel = false);
 
 [[nodiscard]] std::unique_ptr<engine> make_engine(engine_kind k, const engine_settings &s);
 

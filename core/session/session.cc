@@ -292,7 +292,7 @@ const engine_decision &session::choose_engine()
 	if (!impl_->front)
 		impl_->front = match_program(prog_, registry());
 	if (!impl_->decision)
-		impl_->decision = detail::choose_engine(s_.engine, *impl_->front);
+		impl_->decision = detail::choose_engine(s_.engine, *impl_->front, prog_.reads_kernel);
 	return *impl_->decision;
 }
 

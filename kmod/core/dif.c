@@ -141,6 +141,21 @@ static uint64_t dtrace_env_builtin(void *env, uint32_t id, uint64_t ndx, uint16_
 		return (uintptr_t)t->comm;
 	case DIF_VAR_CURTHREAD:
 		return (uintptr_t)t;
+	case DIF_VAR_UREGS: {
+		/*
+		 * uregs[ndx]: slot ndx of the user-mode registers saved on
+		 * entry to the kernel (regs.d names them); a kernel thread
+		 * has none (illumos: no lwp, ILLOP).
+		 */
+		struct pt_regs *regs = task_pt_regs(t);
+
+		if ((t->flags & PF_KTHREAD) ||
+		    ndx >= sizeof(*regs) / sizeof(unsigned long)) {
+			*fault = DTRACEFLT_ILLOP;
+			return 0;
+		}
+		return ((unsigned long *)regs)[ndx];
+	}
 	case DIF_VAR_ZONENAME:
 		return (uintptr_t)"global";
 	case DIF_VAR_ERRNO:

@@ -7,10 +7,11 @@
  *
  * Members a Linux task cannot supply meaningfully (pr_start, pr_size ...)
  * are declared but not translated: naming one is the compile-time error
- * "translator member ... is not defined". pr_psargs is the argument area
- * (mm->arg_start .. arg_end) joined with spaces by copyinargs(), which
- * reads the current process's memory: for another task (proc:::create's
- * child, signal-send's target) and for kernel threads it is pr_fname.
+ * "translator does not define conversion for member" [D_XLATE_NOCONV].
+ * pr_psargs is the argument area (mm->arg_start .. arg_end) joined with
+ * spaces by copyinargs(), which reads the current process's memory: for
+ * another task (proc:::create's child, signal-send's target) and for
+ * kernel threads it is pr_fname.
  * Without kernel BTF this library is skipped (depends_on below), and the
  * names it defines are unknown.
  */

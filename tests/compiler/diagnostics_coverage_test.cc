@@ -26,6 +26,8 @@ const std::map<std::string, std::string> k_no_golden = {
 	{"EDT_CPPERR", "cpp(1) prints its own message naming a temporary file; "
 		       "tests/compiler/diagnostics_test.cc checks the tag and wording"},
 	{"D_PRAGMA_DEPEND", "depends on whether this machine has kernel BTF"},
+	{"D_SYM_NOTYPES", "depends on this machine's kallsyms and BTF; "
+			  "tests/compiler/kernel_syms_test.cc checks it with a kallsyms file"},
 	{"D_TYPE_ERR", "raised only when the parser knows a typedef that sema cannot "
 		       "resolve; no script reaches it"},
 	{"D_CG_DYN", "code generator's internal errors on trees sema rejects first"},

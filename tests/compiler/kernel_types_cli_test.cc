@@ -9,6 +9,8 @@
 
 #include <gtest/gtest.h>
 
+#include <unistd.h>
+
 #include <filesystem>
 
 namespace dt::test {
@@ -61,15 +63,52 @@ TEST(kernel_types_cli, dash_S_shows_the_translated_loads)
 TEST(kernel_types_cli, curpsinfo_in_begin_faults_on_the_user_engine)
 {
 	NEED_BTF();
-	// The first BEGIN clause faults (curthread is 0 on the user engine:
-	// the load of tgid is at a small, invalid address); the second runs.
-	result r = dtrace({"-q", "-n", "BEGIN { trace(curpsinfo->pr_pid) } BEGIN { exit(0) }"});
+	// Asked for the user engine, the first BEGIN clause faults (curthread
+	// is 0 there: the load of tgid is at a small, invalid address); the
+	// second runs.
+	result r = dtrace({"-q", "-x", "engine=user", "-n",
+			   "BEGIN { trace(curpsinfo->pr_pid) } BEGIN { exit(0) }"});
 	EXPECT_EQ(r.status, 0) << r.err;
 	EXPECT_NE(r.err.find("dtrace: error on enabled probe ID 1 (ID 1: dtrace:::BEGIN): "
 			     "invalid address (0x"),
 		  std::string::npos)
 		<< r.err;
 	EXPECT_NE(r.err.find(") in action #1 at DIF offset "), std::string::npos) << r.err;
+}
+
+// A program that reads kernel memory goes to a kernel engine even when its
+// probes are BEGIN and END (dtrace -v says why); without one (not root)
+// the user engine runs it and the reads fault as above.
+TEST(kernel_types_cli, kernel_reads_in_begin_choose_a_kernel_engine)
+{
+	NEED_BTF();
+	result r = dtrace({"-v", "-q", "-n", "BEGIN { trace(curpsinfo->pr_pid > 0); exit(0) }"});
+	EXPECT_EQ(r.status, 0) << r.err;
+	if (geteuid() == 0) {
+		EXPECT_NE(r.err.find("the program reads kernel memory"), std::string::npos) << r.err;
+		EXPECT_EQ(r.out, "1\n");
+	}
+	r = dtrace({"-v", "-q", "-n", "BEGIN { trace(timestamp > 0); exit(0) }"});
+	EXPECT_NE(r.err.find("engine user"), std::string::npos) << r.err;
+}
+
+// io.d's fds[]: the file behind a descriptor of the current process (for
+// BEGIN, dtrace's own: its stdin is /dev/null here), "<none>" and zeroes
+// for a descriptor that is not open. Read by a kernel engine (root).
+TEST(kernel_types_cli, fds_names_the_file_behind_a_descriptor)
+{
+	NEED_BTF();
+	if (geteuid() != 0)
+		GTEST_SKIP() << "fds[] is read by a kernel engine: needs root";
+	result r = dtrace({"-q", "-n",
+			   "BEGIN { printf(\"%s|%s|%d|%d\", fds[0].fi_name, fds[123456].fi_name, "
+			   "fds[-1].fi_oflags, fds[0].fi_offset); exit(0) }"});
+	EXPECT_EQ(r.status, 0) << r.err;
+	EXPECT_EQ(r.out, "null|<none>|0|0\n") << r.err;
+	// fi_pathname is d_path() of the file: it compiles; an engine without
+	// d_path() refuses it when enabling.
+	r = dtrace({"-e", "-n", "BEGIN { trace(fds[0].fi_pathname) }"});
+	EXPECT_EQ(r.status, 0) << r.err;
 }
 
 TEST(kernel_types_cli, without_btf_the_library_is_skipped)

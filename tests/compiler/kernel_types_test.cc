@@ -231,7 +231,7 @@ TEST(kernel_types, curpsinfo_translates_curthread)
 	}
 	// A member psinfo_t declares but Linux cannot supply.
 	EXPECT_NE(compile_error_of("BEGIN { trace(curpsinfo->pr_start) }", with_dlib())
-			  .find("translator member pr_start is not defined for psinfo_t"),
+			  .find("translator does not define conversion for member: pr_start"),
 		  std::string::npos);
 	// pr_psargs is the argument area through copyinargs() (procfs.d).
 	program a = compile_n("BEGIN { trace(curpsinfo->pr_psargs) }", with_dlib());

@@ -93,6 +93,15 @@ check "fault: the ERROR message" has "$w/fault.err" \
 	'^dtrace: error on enabled probe ID 1 \(ID 1: dtrace:::BEGIN\): invalid address \(0x0\) in action #1 at DIF offset [0-9]+$'
 check "fault: the next clause ran" has "$w/fault.out" '^after$'
 
+# 4b. Kernel symbols (&`sym from kallsyms, read with bpf_probe_read_kernel;
+#     this kernel's BTF types only per-CPU variables, hence the cast) in
+#     BEGIN and uregs[] (regs.d, bpf_task_pt_regs) in a system call probe.
+dt ksym -x engine=bpf -qn 'BEGIN { printf("%d %d\n", *(unsigned long *)&`max_pfn > 0, *(char *)&`linux_banner == 0x4c); } syscall::write:entry /pid == $target/ { printf("%d\n", uregs[R_RDI]); exit(0); }' \
+	-c 'echo hi'
+check "kernel symbols and uregs: exit 0" [ "$(rc ksym)" = 0 ]
+check "max_pfn and linux_banner read in BEGIN" has "$w/ksym.out" '^1 1$'
+check "uregs[R_RDI] is write's fd" has "$w/ksym.out" '^1$'
+
 # 5. The engine's end-to-end tests and the golden suite on the bpf engine.
 # gtest_run NAME BINARY [ARGS]: runs it in its directory, shows its output,
 # lists each failed test as "not ok".

@@ -179,6 +179,14 @@ check "refused ECB: the first piece matched" has "$w/refused.err" "^dtrace: desc
 check "refused ECB: names its piece and description" has "$w/refused.err" "^dtrace: failed to enable 'END ': the kmod engine cannot enable :::END: ECB 2 action 1: action kind 0x[0-9a-f]+ is not supported yet$"
 check "no consumer left open after the refusal" [ "$(consumers)" = 0 ]
 
+# 8b. Kernel symbols (&`sym from kallsyms; this kernel's BTF types only
+#     per-CPU variables, so max_pfn is read through a cast) and uregs[]
+#     (regs.d): write's first argument register holds the fd, 1.
+dt ksym -x engine=kmod -qn 'syscall::write:entry /pid == $target/ { printf("%d %d %d\n", *(unsigned long *)&`max_pfn > 0, uregs[R_RDI], (uint64_t)&vmlinux`max_pfn == (uint64_t)&`max_pfn); exit(0); }' \
+	-c 'echo hi'
+check "kernel symbol and uregs: exit 0" [ "$(rc ksym)" = 0 ]
+check "max_pfn read through &\`max_pfn; uregs[R_RDI] is write's fd" has "$w/ksym.out" '^1 1 1$'
+
 # 9. kill -9 of a consumer mid-trace: the kernel tears its enabling down,
 #    then both modules unload.
 "$dtrace" -x engine=kmod -qn 'syscall:::entry { @[execname, probefunc] = count(); } syscall:::return { self->x++; }' \

@@ -49,6 +49,11 @@ public:
 	// "struct"/"union"/"enum" + tag, or a typedef name; null if unknown.
 	type_ref find_tagged(const std::string &kw, const std::string &tag);
 	type_ref find_typedef(const std::string &name);
+	// The type of kernel symbol `name`: its VAR's type (a global
+	// variable; per-CPU variables, whose address is an offset, are not
+	// symbols D can read), or a function type for a FUNC. Null if BTF
+	// does not describe it.
+	type_ref find_symbol(const std::string &name);
 
 private:
 	type_ref convert(uint32_t id);

@@ -39,6 +39,7 @@ private:
 	uint8_t load_var(expr &e, uint8_t rd);
 	void store_var(expr &lhs, uint8_t r);
 	const var_info *var_of(const expr &e) const;
+	void bind_params(expr &ix);
 	uint8_t arith(tk op, uint8_t a, uint8_t b, const type_ref &t, uint32_t line);
 
 	symbols &syms_;
@@ -47,6 +48,17 @@ private:
 	dif_builder b_;
 	std::vector<std::pair<std::string, expr *>> xl_bind_; // translator inputs in scope
 };
+
+// name[args] of an inline with parameters: each parameter names its
+// argument (evaluated in the caller's scope) while the value is made.
+void expr_gen::bind_params(expr &ix)
+{
+	auto in = syms_.inlines.find(ix.kids[0]->name);
+	if (in == syms_.inlines.end())
+		return;
+	for (size_t i = 0; i < in->second.params.size() && i + 1 < ix.kids.size(); i++)
+		xl_bind_.emplace_back(in->second.params[i], ix.kids[i + 1].get());
+}
 
 const var_info *expr_gen::var_of(const expr &e) const
 {
@@ -161,6 +173,14 @@ uint8_t expr_gen::gen_addr(expr &e)
 		b_.free(ix);
 		return base;
 	}
+	case ek::ident:
+		if (e.s.what == expr_sema::ref::ksym) {
+			syms_.reads_kernel = true;
+			uint8_t r = b_.alloc(e.line);
+			b_.setx(static_cast<uint64_t>(e.s.value), r);
+			return r;
+		}
+		break;
 	default: break;
 	}
 	// A by-reference value (struct from a variable) is its address.
@@ -614,7 +634,11 @@ uint8_t expr_gen::gen(expr &e)
 			}
 			fail(tag::D_CG_DYN, e.line, "translator input used outside a translation");
 		}
+		if (e.s.what == expr_sema::ref::ksym)
+			return load(gen_addr(e), e.s.type, e.line);
 		if (e.s.what == expr_sema::ref::builtin) {
+			if (e.s.id == DIF_VAR_CURTHREAD)
+				syms_.reads_kernel = true;
 			uint8_t r = b_.alloc(e.line);
 			b_.emit(DIF_INSTR_LDV(DIF_OP_LDGS, e.s.id, r));
 			return r;
@@ -635,6 +659,21 @@ uint8_t expr_gen::gen(expr &e)
 			narrow(ix, e.s.type, types_.named("long"), e.line);
 			return ix;
 		}
+		if (e.s.what == expr_sema::ref::uregs) {
+			syms_.reads_kernel = true; // the saved registers are in the kernel
+			uint8_t ix = b_.alloc(e.line);
+			b_.setx(e.s.id, ix);
+			b_.emit(DIF_INSTR_LDA(DIF_OP_LDGA, DIF_VAR_UREGS, ix, ix));
+			return ix;
+		}
+		if (e.s.what == expr_sema::ref::inline_) {
+			// uregs[] past pt_regs, or an inline with parameters.
+			size_t n = xl_bind_.size();
+			bind_params(e);
+			uint8_t r = gen(*const_cast<expr *>(e.s.inl));
+			xl_bind_.resize(n);
+			return r;
+		}
 		if (e.s.what == expr_sema::ref::garray || e.s.what == expr_sema::ref::tarray)
 			return load_var(e, b_.alloc(e.line));
 		if (e.kids[0]->s.type->is_string()) {
@@ -649,15 +688,20 @@ uint8_t expr_gen::gen(expr &e)
 	case ek::arrow:
 		if (e.s.what == expr_sema::ref::xlate_member) {
 			// The base may be an inline standing for xlate<>() (curpsinfo).
+			// Or an inline with parameters standing for it (fds[fd]).
 			expr *bp = e.kids[0].get();
-			while (bp->kind == ek::ident && bp->s.what == expr_sema::ref::inline_ &&
-			       bp->s.inl)
+			size_t n = xl_bind_.size();
+			while ((bp->kind == ek::ident || bp->kind == ek::index) &&
+			       bp->s.what == expr_sema::ref::inline_ && bp->s.inl) {
+				if (bp->kind == ek::index)
+					bind_params(*bp);
 				bp = const_cast<expr *>(bp->s.inl);
+			}
 			expr *input = bp->kind == ek::xlate ? bp->kids[0].get() : bp;
 			xl_bind_.emplace_back(syms_.xlators[e.s.id].in_name, input);
 			expr *m = const_cast<expr *>(e.s.inl);
 			uint8_t r = gen(*m);
-			xl_bind_.pop_back();
+			xl_bind_.resize(n);
 			narrow(r, e.s.type, m->s.type, e.line);
 			return r;
 		}
@@ -908,6 +952,7 @@ void generate(symbols &syms, std::vector<checked_clause> &clauses, program &out)
 			out.variables.push_back(pv);
 		}
 	};
+	out.reads_kernel = syms.reads_kernel;
 	add_vars(syms.globals);
 	add_vars(syms.tls);
 	for (const auto &cc : clauses)

@@ -28,14 +28,16 @@ uint32_t line_number(const std::string &s)
 	return static_cast<uint32_t>(v);
 }
 
+// Identifiers may hold D's scoping operator: `sym, vmlinux`sym (illumos
+// RGX_IDENT); sema resolves such names as kernel symbols.
 bool is_ident_start(char c)
 {
-	return std::isalpha(static_cast<unsigned char>(c)) || c == '_';
+	return std::isalpha(static_cast<unsigned char>(c)) || c == '_' || c == '`';
 }
 
 bool is_ident_char(char c)
 {
-	return std::isalnum(static_cast<unsigned char>(c)) || c == '_';
+	return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '`';
 }
 
 // Characters of a probe description (illumos RGX_PSPEC plus globs).

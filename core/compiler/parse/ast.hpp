@@ -43,6 +43,7 @@ struct declarator {
 	int ptrs = 0;
 	std::vector<expr_ptr> dims;  // array dimensions, outermost first
 	std::vector<type_name> keys; // associative array key types
+	std::vector<std::string> key_names; // an inline's parameters: fds[int fd]
 	bool assoc = false;
 	expr_ptr bitfield;
 	uint32_t line = 0;
@@ -105,6 +106,7 @@ struct expr_sema {
 		garray,	      // id: global associative array (index node)
 		tarray,	      // id: self-> associative array (index node)
 		args,	      // args[] (index node)
+		uregs,	      // uregs[] (index node): id is the register's index
 		inline_,      // an inline: `inl` is its expression
 		constant,     // an enumerator or folded constant: value
 		macro,	      // a macro variable already folded
@@ -113,6 +115,7 @@ struct expr_sema {
 		xlate_arg,    // a translator input name (P): bound at code generation
 		xlate_member, // member of a translated value: `inl` is its expression
 		xlate,	      // xlate<T>(e) itself (only its members can be used)
+		ksym,	      // a kernel symbol (`sym): value is its address
 	} what = ref::none;
 	uint32_t id = 0;
 	int64_t value = 0;	   // constant value

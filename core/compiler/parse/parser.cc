@@ -469,6 +469,8 @@ declarator parser_impl::declarator_(bool abstract)
 			d.assoc = true;
 			do {
 				d.keys.push_back(type_name_());
+				// A parameter's name (inline fileinfo_t fds[int fd]).
+				d.key_names.push_back(is(tk::ident) ? take().text : "");
 			} while (accept(tk::comma));
 		} else if (!is(tk::rbrack)) {
 			nest_++;

@@ -4,6 +4,8 @@
 // Diagnostics follow illumos dt_parser.c's wording.
 #include "expr_check.hpp"
 
+#include "../btf/kernel_types.hpp"
+
 #include "../diag.hpp"
 #include "builtins.hpp"
 
@@ -310,8 +312,40 @@ int expr_checker::find_xlator(const type_ref &out, const type_ref &in) const
 	return -1;
 }
 
+// A kernel symbol: mod`sym or `sym (any module). Its address comes from
+// kallsyms and its type from BTF (btf/kernel_syms.hpp). A symbol without
+// type information can only have its address taken (&`sym, a void *),
+// which Linux's BTF makes the common case for global variables.
+void expr_checker::check_ksym(expr &e, bool addr_only)
+{
+	size_t mark = e.name.rfind('`');
+	std::string scope = e.name.substr(0, mark);
+	std::string sym = e.name.substr(mark + 1);
+	std::optional<kernel_sym> ks;
+	if (!sym.empty() && scope.find('`') == std::string::npos)
+		ks = syms_.ksyms.find(scope, sym);
+	if (!ks)
+		fail(tag::D_IDENT_UNDEF, e.line, "failed to resolve " + e.name + ": Unknown symbol name");
+	type_ref t = types_.kernel().find_symbol(sym);
+	if (!t) {
+		if (!addr_only)
+			fail(tag::D_SYM_NOTYPES, e.line,
+			     "no symbolic type information is available for " + ks->module + "`" +
+				     sym + ": No type information available for symbol");
+		t = types_.void_type();
+	}
+	e.s.what = expr_sema::ref::ksym;
+	e.s.type = t;
+	e.s.value = static_cast<int64_t>(ks->addr);
+	e.s.lvalue = true;
+}
+
 void expr_checker::check_ident(expr &e)
 {
+	if (e.name.find('`') != std::string::npos) {
+		check_ksym(e, false);
+		return;
+	}
 	auto xa = xl_args_.find(e.name);
 	if (xa != xl_args_.end()) {
 		e.s.what = expr_sema::ref::xlate_arg;
@@ -428,7 +462,11 @@ void expr_checker::check_unary(expr &e)
 	expr &x = *e.kids[0];
 	if (e.kind == ek::incdec)
 		implicit_int(x);
-	check(x);
+	if (e.kind == ek::unary && e.op == tk::amp && x.kind == ek::ident &&
+	    x.name.find('`') != std::string::npos)
+		check_ksym(x, true); // &`sym needs no type: a void * then
+	else
+		check(x);
 	const type_ref &t = x.s.type;
 	const char *op = op_str(e.op);
 	if (e.kind == ek::incdec) {
@@ -743,6 +781,62 @@ void expr_checker::check_assign(expr &e)
 	e.s.type = lt;
 }
 
+// uregs[R_x]: the interrupted user thread's registers, indexed by the
+// constants of the D library's regs.d (x86_64: the struct pt_regs slots,
+// then ds, es, fs base, gs base and the trap number, R_TRAPNO = 25). The
+// index is an integer constant, checked here as illumos does.
+constexpr int64_t k_uregs_last = 25;
+constexpr int64_t k_uregs_last_pt_regs = 20; // sizeof(struct pt_regs) / 8 - 1
+
+void expr_checker::check_uregs(expr &e, bool lvalue)
+{
+	if (lvalue)
+		fail(tag::D_OP_WRITE, e.line, "operator = can only be applied to a writable variable");
+	size_t nkeys = e.kids.size() - 1;
+	if (nkeys != 1)
+		fail(tag::D_PROTO_LEN, e.line,
+		     "uregs[ ] prototype mismatch: " + std::to_string(nkeys) +
+			     (nkeys == 1 ? " arg " : " args ") + "passed, 1 expected");
+	expr &ix = *e.kids[1];
+	check(ix);
+	if (!ix.s.is_const || !ix.s.type->is_int())
+		fail(tag::D_PROTO_ARG, e.line,
+		     "uregs[ ] argument #1 is incompatible with prototype:\n\tprototype: "
+		     "integer constant\n\t argument: " +
+			     ix.s.type->name);
+	if (ix.s.value < 0 || ix.s.value > k_uregs_last)
+		fail(tag::D_UNKNOWN, e.line,
+		     "uregs[]: index out of bounds (" + std::to_string(ix.s.value) + ")");
+	e.s.type = types_.named("uint64_t");
+	if (ix.s.value <= k_uregs_last_pt_regs) {
+		e.s.what = expr_sema::ref::uregs;
+		e.s.id = static_cast<uint32_t>(ix.s.value);
+		return;
+	}
+	// The slots after pt_regs: curthread->thread.<member>, from BTF.
+	static const char *const k_thread_members[] = {"ds", "es", "fsbase", "gsbase", "trap_nr"};
+	if (!cc_)
+		fail(tag::D_UNKNOWN, e.line, "uregs[] may not be referenced outside of a probe clause");
+	auto cur = std::make_unique<expr>();
+	cur->kind = ek::ident;
+	cur->name = "curthread";
+	cur->line = e.line;
+	auto thr = std::make_unique<expr>();
+	thr->kind = ek::arrow;
+	thr->name = "thread";
+	thr->line = e.line;
+	thr->kids.push_back(std::move(cur));
+	auto mem = std::make_unique<expr>();
+	mem->kind = ek::member;
+	mem->name = k_thread_members[ix.s.value - k_uregs_last_pt_regs - 1];
+	mem->line = e.line;
+	mem->kids.push_back(std::move(thr));
+	check(*mem);
+	e.s.what = expr_sema::ref::inline_;
+	e.s.inl = mem.get();
+	cc_->synth.push_back(std::move(mem));
+}
+
 void expr_checker::check_index(expr &e, bool lvalue)
 {
 	expr &base = *e.kids[0];
@@ -796,6 +890,36 @@ void expr_checker::check_index(expr &e, bool lvalue)
 			}
 		}
 		e.s.type = t;
+		return;
+	}
+	if (base.kind == ek::ident && base.name == "uregs" && !syms_.globals.count("uregs")) {
+		check_uregs(e, lvalue);
+		return;
+	}
+	auto inl = base.kind == ek::ident ? syms_.inlines.find(base.name) : syms_.inlines.end();
+	if (inl != syms_.inlines.end() && !inl->second.params.empty()) {
+		// An inline with parameters: its value, the arguments bound.
+		const inline_info &ii = inl->second;
+		if (lvalue)
+			fail(tag::D_OP_WRITE, e.line,
+			     "operator = can only be applied to a writable variable");
+		if (nkeys != ii.params.size())
+			fail(tag::D_PROTO_LEN, e.line,
+			     base.name + "[ ] prototype mismatch: " + std::to_string(nkeys) +
+				     (nkeys == 1 ? " arg " : " args ") + "passed, " +
+				     std::to_string(ii.params.size()) + " expected");
+		for (size_t i = 0; i < nkeys; i++) {
+			expr &a = *e.kids[i + 1];
+			check(a);
+			if (!assignable(ii.param_types[i], a.s.type))
+				fail(tag::D_PROTO_ARG, e.line,
+				     base.name + "[ ] argument #" + std::to_string(i + 1) +
+					     " is incompatible with prototype:\n\tprototype: " +
+					     ii.param_types[i]->name + "\n\t argument: " + a.s.type->name);
+		}
+		e.s.what = expr_sema::ref::inline_;
+		e.s.inl = ii.value;
+		e.s.type = ii.type;
 		return;
 	}
 	bool is_var_base = (base.kind == ek::ident && !syms_.inlines.count(base.name) &&
@@ -880,7 +1004,8 @@ void expr_checker::check_member(expr &e)
 	// A translated value: xlate<T>(x).m, xlate<T *>(x)->m, args[n]->m.
 	// Also through an inline standing for xlate<>() (curpsinfo).
 	const expr *xb = &b;
-	while (xb->kind == ek::ident && xb->s.what == expr_sema::ref::inline_ && xb->s.inl &&
+	while ((xb->kind == ek::ident || xb->kind == ek::index) &&
+	       xb->s.what == expr_sema::ref::inline_ && xb->s.inl &&
 	       (xb->s.inl->s.what == expr_sema::ref::xlate ||
 		(xb->s.inl->kind == ek::ident && xb->s.inl->s.what == expr_sema::ref::inline_)))
 		xb = xb->s.inl;
@@ -895,8 +1020,8 @@ void expr_checker::check_member(expr &e)
 			if (!out->find_member(e.name))
 				fail(tag::D_TYPE_MEMBER, e.line,
 				     e.name + " is not a member of " + out->name);
-			fail(tag::D_XLATE_MEMB, e.line,
-			     "translator member " + e.name + " is not defined for " + out->name);
+			fail(tag::D_XLATE_NOCONV, e.line,
+			     "translator does not define conversion for member: " + e.name);
 		}
 		const member *om = out->find_member(e.name);
 		e.s.what = expr_sema::ref::xlate_member;

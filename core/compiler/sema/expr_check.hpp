@@ -46,6 +46,8 @@ public:
 
 private:
 	void check_ident(expr &e);
+	void check_ksym(expr &e, bool addr_only);
+	void check_uregs(expr &e, bool lvalue);
 	void implicit_int(expr &x);
 	void check_var(expr &e);
 	void check_unary(expr &e);

@@ -1014,6 +1014,10 @@ void declare(sema_ctx &ctx, decl_ast &d)
 		return;
 	}
 	for (auto &dc : d.decls) {
+		if (dc.name.find('`') != std::string::npos)
+			fail(tag::D_DECL_SCOPE, dc.line,
+			     "D scoping operator may not be used in a declaration name (" +
+				     dc.name + ")");
 		std::vector<uint64_t> dims;
 		for (auto &de : dc.dims)
 			dims.push_back(de ? static_cast<uint64_t>(ec.constant(*de)) : 0);
@@ -1036,7 +1040,7 @@ void declare(sema_ctx &ctx, decl_ast &d)
 					     dc.name);
 			// Clause-locals are declared per clause; remember the type.
 			syms.inlines.erase("this->" + dc.name);
-			syms.inlines["this->" + dc.name] = {t, nullptr};
+			syms.inlines["this->" + dc.name] = {t, nullptr, {}, {}};
 			continue;
 		}
 		auto &table = sc == "self" ? syms.tls : syms.globals;
@@ -1158,6 +1162,31 @@ void check_clause(sema_ctx &ctx, clause_ast &c, std::vector<checked_clause> &out
 
 } // namespace
 
+namespace {
+
+// What an identifier an inline would redefine already is, in illumos'
+// words (dt_idkind_name() and "inline" for an inline), or null.
+const char *defined_as(const symbols &syms, const std::string &name)
+{
+	auto in = syms.inlines.find(name);
+	if (in != syms.inlines.end())
+		return in->second.params.empty() ? "scalar inline" : "associative array inline";
+	auto g = syms.globals.find(name);
+	if (g != syms.globals.end())
+		return g->second.is_array ? "associative array " : "scalar ";
+	if (find_builtin(name))
+		return "scalar ";
+	if (find_subr(name))
+		return "function ";
+	if (find_aggfunc(name))
+		return "aggregating function ";
+	if (find_action(name))
+		return "tracing function ";
+	return nullptr;
+}
+
+} // namespace
+
 void check_unit(sema_ctx &ctx, translation_unit &u, std::vector<checked_clause> &out,
 		std::map<std::string, std::string> &options)
 {
@@ -1171,14 +1200,26 @@ void check_unit(sema_ctx &ctx, translation_unit &u, std::vector<checked_clause> 
 			type_ref t = ctx.syms.types.resolve(
 				*in.spec, [&](expr &x) { return ec.constant(x); });
 			t = ctx.syms.types.apply(t, in.decl.ptrs, {});
-			ec.check(*in.value);
-			if (ctx.syms.inlines.count(in.decl.name) ||
-			    ctx.syms.globals.count(in.decl.name))
+			inline_info info{t, in.value.get(), {}, {}};
+			for (size_t i = 0; i < in.decl.keys.size(); i++) {
+				if (in.decl.key_names[i].empty())
+					fail(tag::D_DECL_PARMNAME, in.line,
+					     "inline parameter " + std::to_string(i + 1) +
+						     " of " + in.decl.name + " needs a name");
+				info.params.push_back(in.decl.key_names[i]);
+				info.param_types.push_back(ec.resolve_type_name(in.decl.keys[i]));
+				ec.bind_xlate_arg(info.params.back(), info.param_types.back());
+			}
+			if (const char *prev = defined_as(ctx.syms, in.decl.name))
 				fail(tag::D_DECL_IDRED, in.line,
-				     "identifier redeclared: " + in.decl.name);
+				     "identifier redefined: " + in.decl.name +
+					     "\n\t current: inline definition\n\tprevious: " + prev);
+			ec.check(*in.value);
 			if (!ec.assignable(t, in.value->s.type))
-				ec.incompat(*in.value, t, "=", in.value->s.type);
-			ctx.syms.inlines[in.decl.name] = {t, in.value.get()};
+				fail(tag::D_OP_INCOMPAT, in.line,
+				     "inline " + in.decl.name + " definition uses incompatible types: \"" +
+					     t->name + "\" = \"" + in.value->s.type->name + "\"");
+			ctx.syms.inlines[in.decl.name] = std::move(info);
 			break;
 		}
 		case item::kind::translator: declare_translator(ctx, *it.xl); break;

@@ -15,6 +15,7 @@
 // record. Symbols persist across the inputs of one compilation.
 #pragma once
 
+#include "../btf/kernel_syms.hpp"
 #include "types.hpp"
 
 #include <dtrace/compiler.hpp>
@@ -50,6 +51,11 @@ struct agg_info {
 struct inline_info {
 	type_ref type;
 	const expr *value = nullptr;
+	// An inline with parameters, used as name[args] (illumos io.d's
+	// fds[int fd]): their names and types, bound like a translator's
+	// input when the value is generated.
+	std::vector<std::string> params;
+	std::vector<type_ref> param_types;
 };
 
 // A translator: `translator OUT < IN NAME > { member = expr; ... };`
@@ -70,6 +76,8 @@ struct symbols {
 	std::vector<std::string> agg_order;
 	std::map<std::string, inline_info> inlines;
 	std::vector<translator_info> xlators;
+	kernel_syms ksyms;	   // `sym addresses (kallsyms), read when first used
+	bool reads_kernel = false; // codegen emitted a kernel read (program::reads_kernel)
 	uint32_t next_global = DIF_VAR_OTHER_UBASE;
 	uint32_t next_tls = DIF_VAR_OTHER_UBASE;
 	std::vector<std::unique_ptr<translation_unit>> units; // keep inline bodies alive

@@ -287,8 +287,13 @@ void codegen::dif_insn(const dt::difo &d, uint32_t i, uint32_t in, const std::ve
 			a.alu_reg(BPF_ADD, BPF_REG_1, BPF_REG_7);
 			a.ldx(BPF_DW, BPF_REG_1, BPF_REG_1, DT_M(args));
 			wr_reg(rd, BPF_REG_1);
+		} else if (r1 == DIF_VAR_UREGS) {
+			rd_reg(r2, BPF_REG_2);
+			a.mov_reg(BPF_REG_1, BPF_REG_7);
+			lib_call("dt_uregs", pc);
+			wr_reg(rd, BPF_REG_0);
 		} else if (r1 < DIF_VAR_ARRAY_UBASE) {
-			refuse("regs[] and uregs[] are not supported by the bpf engine yet");
+			refuse("regs[] is not supported by the bpf engine");
 		} else {
 			set_fault(DTRACEFLT_ILLOP, r1, pc, true);
 		}

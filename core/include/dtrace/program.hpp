@@ -172,6 +172,11 @@ struct program {
 	// (dtrace/options.hpp), which every value here passes.
 	std::map<std::string, std::string> options;
 	std::vector<std::string> formats;	// every printf-like format, for -S
+	// Does the program read kernel memory (curthread, a kernel symbol,
+	// the D library's translators over them)? The user engine runs in
+	// dtrace's own process and has no kernel to read: such a program
+	// goes to a kernel engine even when its probes are BEGIN/END.
+	bool reads_kernel = false;
 
 	// The value of an option, if set ("" for a set boolean option).
 	[[nodiscard]] std::optional<std::string> option(const std::string &name) const

@@ -49,6 +49,18 @@ DT_INLINE u64 dt_frame(void *ctx, struct dt_bpf_mem *m, u64 k, u64 flags)
 	return k ? f[1] : f[0];
 }
 
+DT_API u64 dt_uregs(struct dt_bpf_mem *m, u64 i)
+{
+	u64 regs, v = 0;
+
+	if (i > 20) /* sizeof(struct pt_regs) / 8 - 1 on x86_64 */
+		return dt_fault(m, DTRACEFLT_ILLOP, DIF_VAR_UREGS);
+	regs = (u64)bpf_task_pt_regs(bpf_get_current_task_btf());
+	if (!regs || bpf_probe_read_kernel(&v, 8, (void *)(regs + i * 8)))
+		return dt_fault(m, DTRACEFLT_BADADDR, regs + i * 8);
+	return v;
+}
+
 DT_API u64 dt_builtin(void *ctx, struct dt_bpf_mem *m, u64 var, u64 strsize)
 {
 	struct dt_bpf_status *st;

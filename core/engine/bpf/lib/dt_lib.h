@@ -74,6 +74,13 @@ u64 dt_scmp(struct dt_bpf_mem *m, u64 a, u64 b, u64 strsize);
  * scratch copies. Unknown ids fault DTRACEFLT_ILLOP. FAULTS.
  */
 u64 dt_builtin(void *ctx, struct dt_bpf_mem *m, u64 var, u64 strsize);
+/*
+ * uregs[i] for i in 0..20: slot i of the current task's saved user-mode
+ * registers (struct pt_regs, bpf_task_pt_regs); the compiler reads the
+ * slots after pt_regs (segments, trap number) from the task itself.
+ * Other indexes fault DTRACEFLT_ILLOP. FAULTS.
+ */
+u64 dt_uregs(struct dt_bpf_mem *m, u64 i);
 /* stack()/ustack(): nframes pcs at m->buf[off], 0-terminated. */
 u64 dt_rec_stack(void *ctx, struct dt_bpf_mem *m, u64 off, u64 nframes);
 u64 dt_rec_ustack(void *ctx, struct dt_bpf_mem *m, u64 off, u64 nframes);

@@ -5,10 +5,10 @@
 enum { ZERO, ONE, TWO };
 
 inline int one = ONE;
-inline int sum = ONE + TWO;
+inline int total = ONE + TWO;
 
 BEGIN
 {
-	printf("%d %d\n", one, sum);
+	printf("%d %d\n", one, total);
 	exit(0);
 }

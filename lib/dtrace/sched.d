@@ -1,0 +1,38 @@
+/*
+ * SPDX-License-Identifier: MIT
+ *
+ * sched.d - the CPU model of the Dynamic Tracing Guide ("sched Provider":
+ * cpuinfo_t) and curcpu, the CPU the current thread runs on, over Linux's
+ * struct task_struct (kernel BTF). Linux has no processor sets: cpu_pset is
+ * -1 (PS_NONE), as for a CPU in no set on illumos. The chip, locality group
+ * and processor_info_t of a CPU are per-CPU data BTF does not reach: those
+ * members are declared but not translated, and naming one is the error
+ * "translator does not define conversion for member" [D_XLATE_NOCONV].
+ */
+#pragma D depends_on module vmlinux
+
+typedef int chipid_t;
+typedef int lgrp_id_t;
+
+/* sys/processor.h's processor_info_t. */
+typedef struct processor_info {
+	int pi_state;			/* P_ONLINE, P_OFFLINE ... */
+	char pi_processor_type[16];	/* "i386", "sparcv9" ... */
+	char pi_fputypes[32];		/* floating point types */
+	int pi_clock;			/* clock frequency in MHz */
+} processor_info_t;
+
+typedef struct cpuinfo {
+	processorid_t cpu_id;		/* CPU identifier */
+	psetid_t cpu_pset;		/* processor set identifier */
+	chipid_t cpu_chip;		/* chip identifier */
+	lgrp_id_t cpu_lgrp;		/* locality group identifer */
+	processor_info_t cpu_info;	/* CPU information */
+} cpuinfo_t;
+
+translator cpuinfo_t < struct task_struct *T > {
+	cpu_id = T->thread_info.cpu;
+	cpu_pset = -1;
+};
+
+inline cpuinfo_t *curcpu = xlate <cpuinfo_t *> (curthread);

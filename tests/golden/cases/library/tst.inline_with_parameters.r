@@ -1,0 +1,3 @@
+21 10 5
+zero one many
+
