@@ -65,7 +65,8 @@ private:
 	if (i == 0)
 		fail(tag::D_USTACK_FRAMES, line,
 		     "ustack( ) argument #1 must be a non-zero positive integer constant");
-	fail(tag::D_USTACK_STRSIZE, line, "ustack( ) argument #2 must be a positive integer constant");
+	fail(tag::D_USTACK_STRSIZE, line,
+	     "ustack( ) argument #2 must be a positive integer constant");
 }
 
 void stack_argc(const std::string &name, size_t argc, uint32_t line)
@@ -185,7 +186,7 @@ void clause_checker::argc_check(expr &s, size_t min, size_t max)
 		return;
 	std::string exp = min == max   ? std::to_string(min)
 			  : argc < min ? "at least " + std::to_string(min)
-				       : "no more than " + std::to_string(max);
+				       : "at most " + std::to_string(max);
 	fail(tag::D_PROTO_LEN, s.line,
 	     s.name + "( ) prototype mismatch: " + std::to_string(argc) +
 		     (argc == 1 ? " arg " : " args ") + "passed, " + exp + " expected");
@@ -199,7 +200,7 @@ void clause_checker::agg_argc(expr &s, size_t min, size_t max, tag t)
 		return;
 	std::string exp = min == max   ? std::to_string(min)
 			  : argc < min ? "at least " + std::to_string(min)
-				       : "no more than " + std::to_string(max);
+				       : "at most " + std::to_string(max);
 	fail(t, s.line,
 	     s.name + "( ) prototype mismatch: " + std::to_string(argc) + " args passed, " + exp +
 		     " expected");
@@ -398,9 +399,11 @@ void clause_checker::action(expr &s, const action_def &a)
 {
 	stmt_plan p;
 	p.line = s.line;
-	if (a.a == act::breakpoint || a.a == act::panic)
+	if (a.a == act::breakpoint || a.a == act::panic) {
+		argc_check(s, 0, 0); // the prototype first, as on an engine that has them
 		fail(tag::D_ACT_UNSUP, s.line,
 		     s.name + "( ) is not supported by the " + ctx_.set.engine + " engine");
+	}
 	auto simple = [&](uint16_t kind, size_t n) {
 		argc_check(s, n, n);
 		p.kind = kind;
@@ -504,9 +507,9 @@ void clause_checker::action(expr &s, const action_def &a)
 				};
 				fail(tag::D_PRINTA_AGGKEY, s.line,
 				     "printa( ): @" + proto->name + " and @" + ag.name +
-					     " do not have matching key signatures: @" + proto->name +
-					     " has " + keys(proto->keys.size()) + ", @" + ag.name +
-					     " has " + keys(ag.keys.size()));
+					     " do not have matching key signatures: @" +
+					     proto->name + " has " + keys(proto->keys.size()) +
+					     ", @" + ag.name + " has " + keys(ag.keys.size()));
 			}
 			if (!proto)
 				proto = &ag;
@@ -718,7 +721,7 @@ void clause_checker::aggregation(expr &s)
 		std::string exp = fd->min_args == fd->max_args ? std::to_string(fd->min_args)
 				  : static_cast<int>(argc) < fd->min_args
 					  ? "at least " + std::to_string(fd->min_args)
-					  : "no more than " + std::to_string(fd->max_args);
+					  : "at most " + std::to_string(fd->max_args);
 		fail(tag::D_PROTO_LEN, s.line,
 		     rhs.name + "( ) prototype mismatch: " + std::to_string(argc) +
 			     (argc == 1 ? " arg " : " args ") + "passed, " + exp + " expected");
@@ -742,8 +745,9 @@ void clause_checker::aggregation(expr &s)
 	auto cparam = [&](size_t i, tag t, const std::string &what) -> int64_t {
 		expr &x = *rhs.kids[i];
 		if (!x.s.is_const || !x.s.type->is_int())
-			fail(t, s.line, rhs.name + "( ) argument #" + std::to_string(i) + what +
-						" must be an integer constant");
+			fail(t, s.line,
+			     rhs.name + "( ) argument #" + std::to_string(i) + what +
+				     " must be an integer constant");
 		return x.s.value;
 	};
 	size_t incr_at = 0;
@@ -960,7 +964,8 @@ void apply_pragma(sema_ctx &ctx, const std::string &text, uint32_t line,
 	const std::string &d = w[2];
 	if (d == "option") {
 		if (w.size() < 4)
-			fail(tag::D_PRAGMA_MALFORM, line, "malformed #pragma option <option>=<val>");
+			fail(tag::D_PRAGMA_MALFORM, line,
+			     "malformed #pragma option <option>=<val>");
 		if (w.size() > 4)
 			fail(tag::D_PRAGMA_MALFORM, line,
 			     "superfluous arguments specified for #pragma option");
@@ -973,7 +978,8 @@ void apply_pragma(sema_ctx &ctx, const std::string &text, uint32_t line,
 		if (const char *why = option_error(opt, val, eq != std::string::npos))
 			fail(tag::D_PRAGMA_OPTSET, line,
 			     "failed to set option '" + opt + "'" +
-				     (eq == std::string::npos ? "" : " to '" + val + "'") + ": " + why);
+				     (eq == std::string::npos ? "" : " to '" + val + "'") + ": " +
+				     why);
 		if (ctx.set.options.count(opt))
 			return; // the command line's -x wins
 		if (option_unsets(opt, val))
@@ -987,10 +993,11 @@ void apply_pragma(sema_ctx &ctx, const std::string &text, uint32_t line,
 	// missing is skipped (driver.cc).
 	if (d == "depends_on" && w.size() == 5 && w[3] == "module") {
 		std::error_code ec;
-		bool found = w[4] == "vmlinux"
-				     ? ctx.syms.types.kernel().available()
-				     : w[4].find('/') == std::string::npos &&
-					       std::filesystem::is_directory("/sys/module/" + w[4], ec);
+		bool found =
+			w[4] == "vmlinux"
+				? ctx.syms.types.kernel().available()
+				: w[4].find('/') == std::string::npos &&
+					  std::filesystem::is_directory("/sys/module/" + w[4], ec);
 		if (!found)
 			fail(tag::D_PRAGMA_DEPEND, line, "program requires module " + w[4]);
 	}
