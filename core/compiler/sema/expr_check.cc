@@ -176,8 +176,7 @@ void expr_checker::check(expr &e)
 			check(*k);
 		const type_ref &c = e.kids[0]->s.type;
 		if (!c->is_scalar() && !c->is_string())
-			fail(tag::D_OP_SCALAR, e.line,
-			     "operator ?: expression must be of scalar type");
+			fail(tag::D_OP_SCALAR, e.line, "operator ?: expression must be of scalar type");
 		const type_ref &a = e.kids[1]->s.type, &b = e.kids[2]->s.type;
 		if (a->is_int() && b->is_int())
 			e.s.type = arith_result(a, b);
@@ -787,7 +786,8 @@ void expr_checker::check_index(expr &e, bool lvalue)
 		int64_t n = ix.s.value;
 		e.s.what = expr_sema::ref::args;
 		e.s.id = static_cast<uint32_t>(n);
-		if (n < 0 || (have_probe_ && static_cast<size_t>(n) >= args_.size()))
+		if (n < 0 ||
+		    (have_probe_ && static_cast<size_t>(n) >= args_.size()))
 			fail(tag::D_ARGS_IDX, e.line,
 			     "index " + std::to_string(n) + " is out of range for " +
 				     (cc_->descs.empty() ? std::string("probe")

@@ -65,8 +65,7 @@ private:
 	if (i == 0)
 		fail(tag::D_USTACK_FRAMES, line,
 		     "ustack( ) argument #1 must be a non-zero positive integer constant");
-	fail(tag::D_USTACK_STRSIZE, line,
-	     "ustack( ) argument #2 must be a positive integer constant");
+	fail(tag::D_USTACK_STRSIZE, line, "ustack( ) argument #2 must be a positive integer constant");
 }
 
 void stack_argc(const std::string &name, size_t argc, uint32_t line)
@@ -507,9 +506,9 @@ void clause_checker::action(expr &s, const action_def &a)
 				};
 				fail(tag::D_PRINTA_AGGKEY, s.line,
 				     "printa( ): @" + proto->name + " and @" + ag.name +
-					     " do not have matching key signatures: @" +
-					     proto->name + " has " + keys(proto->keys.size()) +
-					     ", @" + ag.name + " has " + keys(ag.keys.size()));
+					     " do not have matching key signatures: @" + proto->name +
+					     " has " + keys(proto->keys.size()) + ", @" + ag.name +
+					     " has " + keys(ag.keys.size()));
 			}
 			if (!proto)
 				proto = &ag;
@@ -745,9 +744,8 @@ void clause_checker::aggregation(expr &s)
 	auto cparam = [&](size_t i, tag t, const std::string &what) -> int64_t {
 		expr &x = *rhs.kids[i];
 		if (!x.s.is_const || !x.s.type->is_int())
-			fail(t, s.line,
-			     rhs.name + "( ) argument #" + std::to_string(i) + what +
-				     " must be an integer constant");
+			fail(t, s.line, rhs.name + "( ) argument #" + std::to_string(i) + what +
+						" must be an integer constant");
 		return x.s.value;
 	};
 	size_t incr_at = 0;
@@ -964,8 +962,7 @@ void apply_pragma(sema_ctx &ctx, const std::string &text, uint32_t line,
 	const std::string &d = w[2];
 	if (d == "option") {
 		if (w.size() < 4)
-			fail(tag::D_PRAGMA_MALFORM, line,
-			     "malformed #pragma option <option>=<val>");
+			fail(tag::D_PRAGMA_MALFORM, line, "malformed #pragma option <option>=<val>");
 		if (w.size() > 4)
 			fail(tag::D_PRAGMA_MALFORM, line,
 			     "superfluous arguments specified for #pragma option");
@@ -978,8 +975,7 @@ void apply_pragma(sema_ctx &ctx, const std::string &text, uint32_t line,
 		if (const char *why = option_error(opt, val, eq != std::string::npos))
 			fail(tag::D_PRAGMA_OPTSET, line,
 			     "failed to set option '" + opt + "'" +
-				     (eq == std::string::npos ? "" : " to '" + val + "'") + ": " +
-				     why);
+				     (eq == std::string::npos ? "" : " to '" + val + "'") + ": " + why);
 		if (ctx.set.options.count(opt))
 			return; // the command line's -x wins
 		if (option_unsets(opt, val))
@@ -993,11 +989,10 @@ void apply_pragma(sema_ctx &ctx, const std::string &text, uint32_t line,
 	// missing is skipped (driver.cc).
 	if (d == "depends_on" && w.size() == 5 && w[3] == "module") {
 		std::error_code ec;
-		bool found =
-			w[4] == "vmlinux"
-				? ctx.syms.types.kernel().available()
-				: w[4].find('/') == std::string::npos &&
-					  std::filesystem::is_directory("/sys/module/" + w[4], ec);
+		bool found = w[4] == "vmlinux"
+				     ? ctx.syms.types.kernel().available()
+				     : w[4].find('/') == std::string::npos &&
+					       std::filesystem::is_directory("/sys/module/" + w[4], ec);
 		if (!found)
 			fail(tag::D_PRAGMA_DEPEND, line, "program requires module " + w[4]);
 	}
