@@ -19,5 +19,10 @@ BEGIN
 
 ERROR
 {
-	printf("fault %d value %d\n", arg4, arg5);
+	@faults[arg4, arg5] = count();
+}
+
+END
+{
+	printa("fault %d value %d: %@d\n", @faults);
 }
