@@ -208,7 +208,11 @@ void expr_checker::check(expr &e)
 		type_ref to = resolve_type_name(*e.tname);
 		const type_ref &from = e.kids[0]->s.type;
 		bool ok = (to->is_scalar() && (from->is_scalar() || from->is_array())) ||
-			  to->is_void() || (to->is_string() && from->is_string());
+			  to->is_void() ||
+			  // D adds casts to string: of a string, or of a pointer to one
+			  // (illumos dt_cook_op2() DT_TOK_LPAR).
+			  (to->is_string() && (from->is_string() || from->is_ptr() ||
+					       from->is_char_ptr_or_array()));
 		if (!ok)
 			fail(tag::D_CAST_INVAL, e.line,
 			     "invalid cast expression: \"" + from->name + "\" to \"" + to->name +
@@ -992,10 +996,12 @@ void expr_checker::check_subr_args(expr &e, const subr_proto &p)
 		if (pn == "string") // char *: an integer constant 0 (NULL) converts, as in C
 			ok = at->is_string() || at->is_char_ptr_or_array() ||
 			     (at->is_int() && a.s.is_const && a.s.value == 0);
-		else if (pn == "void *" || pn.rfind("struct ", 0) == 0)
+		else if (pn == "void *")
 			// A string is a char array: it converts to void * (illumos
 			// dt_node_is_ptrcompat()), as does any pointer or integer.
 			ok = at->is_ptr() || at->is_int() || at->is_array() || at->is_string();
+		else if (pn.rfind("struct ", 0) == 0)
+			ok = at->is_ptr() || at->is_int();
 		else
 			ok = at->is_int() || (pn == "uintptr_t" && at->is_ptr());
 		if (!ok)
