@@ -112,6 +112,11 @@ static uint64_t subr_substr(dif_ctx_t *c, uint64_t size)
 	return dif_ptr2addr(d);
 }
 
+/*
+ * strjoin(a, b): a D string holds at most strsize - 1 characters, so the
+ * join is cut there like every other string result (illumos faults
+ * NOSCRATCH instead; Oracle's DTrace truncates).
+ */
 static uint64_t subr_strjoin(dif_ctx_t *c, uint64_t size)
 {
 	uint64_t s1 = c->tupregs[0].value, s2 = c->tupregs[1].value, i = 0;
@@ -119,26 +124,17 @@ static uint64_t subr_strjoin(dif_ctx_t *c, uint64_t size)
 
 	if (!d)
 		return 0;
-	for (;;) {
-		if (i >= size) {
-			dif_fault(c, DTRACEFLT_NOSCRATCH, 0);
-			return 0;
-		}
-		if ((d[i++] = (char)dif_ld8(c, s1++)) == '\0') {
-			i--;
+	for (; i < size - 1; i++)
+		if ((d[i] = (char)dif_ld8(c, s1++)) == '\0')
 			break;
-		}
-	}
-	for (;;) {
-		if (i >= size) {
-			dif_fault(c, DTRACEFLT_NOSCRATCH, 0);
-			return 0;
-		}
-		if ((d[i++] = (char)dif_ld8(c, s2++)) == '\0')
+	for (; i < size - 1; i++)
+		if ((d[i] = (char)dif_ld8(c, s2++)) == '\0')
 			break;
-	}
+	if (c->fault)
+		return 0;
+	d[i] = '\0';
 	/* Give back what the result does not use. */
-	c->scratch_used = (uint64_t)(d - c->scratch) + i;
+	c->scratch_used = (uint64_t)(d - c->scratch) + i + 1;
 	return dif_ptr2addr(d);
 }
 
@@ -523,7 +519,9 @@ static uint64_t subr_inet(dif_ctx_t *c, uint32_t subr)
 				if (i > 12)
 					*end-- = '.';
 			}
-			if (subr == DIF_SUBR_INET_NTOA6)
+			/* inet_ntoa6(addr, strict): strict prints them as inet_ntop. */
+			if (subr == DIF_SUBR_INET_NTOA6 &&
+			    (c->ttop < 2 || c->tupregs[1].value == 0))
 				return dif_ptr2addr(end + 1);
 			v6end = 10;
 		}
@@ -546,6 +544,43 @@ static uint64_t subr_inet(dif_ctx_t *c, uint32_t subr)
 			*end-- = "0123456789abcdef"[val % 16];
 	}
 	return dif_ptr2addr(end + 1);
+}
+
+#define DIF_ARPHRD_ETHER 1	   /* Linux include/uapi/linux/if_arp.h */
+#define DIF_ARPHRD_INFINIBAND 32
+
+/*
+ * link_ntop(type, &hwaddr): a link-layer address as lower-case hex bytes
+ * joined by ':' (an Ethernet address has 6, an InfiniBand one 20); another
+ * type faults ILLOP with the type.
+ */
+static uint64_t subr_link_ntop(dif_ctx_t *c)
+{
+	static const char hex[] = "0123456789abcdef";
+	uint64_t type = c->tupregs[0].value, src = c->tupregs[1].value, n, i;
+	char *d;
+
+	if (type == DIF_ARPHRD_ETHER) {
+		n = 6;
+	} else if (type == DIF_ARPHRD_INFINIBAND) {
+		n = 20;
+	} else {
+		dif_fault(c, DTRACEFLT_ILLOP, type);
+		return 0;
+	}
+	d = dif_scratch_alloc(c, n * 3);
+	if (!d)
+		return 0;
+	for (i = 0; i < n; i++) {
+		uint8_t b = dif_ld8(c, src + i);
+
+		if (c->fault)
+			return 0;
+		d[3 * i] = hex[b >> 4];
+		d[3 * i + 1] = hex[b & 15];
+		d[3 * i + 2] = i + 1 < n ? ':' : '\0';
+	}
+	return dif_ptr2addr(d);
 }
 
 /* strtoll(str [, base]): illumos dtrace_strtoll, bounded by strsize. */
@@ -1148,6 +1183,7 @@ uint64_t dif_subr(dif_ctx_t *c, uint32_t subr, uint64_t strsize)
 	case DIF_SUBR_GETMINOR: return c->tupregs[0].value & 0xfffff;
 	case DIF_SUBR_D_PATH: return subr_d_path(c, strsize);
 	case DIF_SUBR_COPYINARGS: return subr_copyinargs(c, strsize);
+	case DIF_SUBR_LINK_NTOP: return subr_link_ntop(c);
 	/*
 	 * Solaris-only: mutex_* and rw_* decode kmutex_t/krwlock_t, msgsize
 	 * and msgdsize walk STREAMS mblk_t, ddi_pathname walks dev_info,

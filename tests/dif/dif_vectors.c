@@ -589,9 +589,10 @@ const dif_vector_t dif_vectors[] = {
 	SUBR3("substr_negative_len", SUBSTR, KHELLO, NEG(-5), 2, OKSTR("wo")),
 	{ .name = "strjoin", STRS("foo\0bar"), TEXT(SETS(0, 1), SETS(4, 2), PUSHS(1), PUSHS(2),
 		CALL(STRJOIN, 3), RET(3)), OKSTR("foobar") },
+	/* Cut at strsize - 1 characters, as every string result. */
 	{ .name = "strjoin_over_strsize", STRS("foo\0bar"), .strsize = 4, TEXT(SETS(0, 1),
 		SETS(4, 2), PUSHS(1), PUSHS(2), CALL(STRJOIN, 3), RET(3)),
-		FAULT(NOSCRATCH, 4, 0) },
+		OKSTR("foo") },
 	SUBR1("lltostr", LLTOSTR, 12345, OKSTR("12345")),
 	SUBR1("lltostr_negative", LLTOSTR, NEG(-42), OKSTR("-42")),
 	SUBR1("lltostr_zero", LLTOSTR, 0, OKSTR("0")),

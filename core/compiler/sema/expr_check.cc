@@ -210,7 +210,11 @@ void expr_checker::check(expr &e)
 		type_ref to = resolve_type_name(*e.tname);
 		const type_ref &from = e.kids[0]->s.type;
 		bool ok = (to->is_scalar() && (from->is_scalar() || from->is_array())) ||
-			  to->is_void() || (to->is_string() && from->is_string());
+			  to->is_void() ||
+			  // D adds casts to string: of a string, or of a pointer to one
+			  // (illumos dt_cook_op2() DT_TOK_LPAR).
+			  (to->is_string() && (from->is_string() || from->is_ptr() ||
+					       from->is_char_ptr_or_array()));
 		if (!ok)
 			fail(tag::D_CAST_INVAL, e.line,
 			     "invalid cast expression: \"" + from->name + "\" to \"" + to->name +
@@ -266,11 +270,15 @@ void expr_checker::check(expr &e)
 		return;
 	}
 	case ek::stringof: {
+		// An action has no value: illumos types it void (dt_cook_op1()).
+		if (is_action_call(*e.kids[0]))
+			fail(tag::D_STRINGOF_TYPE, e.line,
+			     "cannot apply stringof to a value of type void");
 		check(*e.kids[0]);
 		const type_ref &t = e.kids[0]->s.type;
 		if (!t->is_scalar() && !t->is_string() && !t->is_array())
 			fail(tag::D_STRINGOF_TYPE, e.line,
-			     "operator stringof requires an operand of scalar type");
+			     "cannot apply stringof to a value of type " + t->name);
 		e.s.type = types_.string_type();
 		return;
 	}
@@ -765,6 +773,20 @@ void expr_checker::check_assign(expr &e)
 	const type_ref &lt = lhs.s.type;
 	if (compound) {
 		tk b = compound_base(e.op);
+		if ((b == tk::plus || b == tk::minus) && (!lt->is_int() || !rt->is_int())) {
+			// illumos dt_cook_op2() DT_TOK_ADD_EQ/SUB_EQ: only a pointer to
+			// an object of known size moves, by an integer or a compatible
+			// pointer.
+			if (lt->is_string() || rt->is_string())
+				incompat(e, lt, op, rt);
+			if (!lt->is_ptr() || !lt->ref || lt->ref->is_void() ||
+			    lt->ref->k == ctype::kind::func)
+				fail(tag::D_OP_VFPTR, e.line,
+				     std::string("operator ") + op +
+					     " requires left-hand scalar operand of known size");
+			if (!rt->is_int() && !assignable(lt, rt))
+				incompat(e, lt, op, rt);
+		}
 		bool ptr_ok = (b == tk::plus || b == tk::minus) && lt->is_ptr() && rt->is_int();
 		bool intonly = b == tk::percent || b == tk::amp || b == tk::pipe ||
 			       b == tk::caret || b == tk::shl || b == tk::shr;
@@ -1075,32 +1097,46 @@ void expr_checker::check_subr_args(expr &e, const subr_proto &p)
 	if (argc < min || argc > max) {
 		std::string exp = min == max   ? std::to_string(min)
 				  : argc < min ? "at least " + std::to_string(min)
-					       : "no more than " + std::to_string(max);
+					       : "at most " + std::to_string(max);
 		fail(tag::D_PROTO_LEN, e.line,
 		     e.name + "( ) prototype mismatch: " + std::to_string(argc) +
 			     (argc == 1 ? " arg " : " args ") + "passed, " + exp + " expected");
 	}
 	for (int i = 0; i < argc; i++) {
 		expr &a = *e.kids[static_cast<size_t>(i)];
-		check(a);
 		std::string pn = p.params[static_cast<size_t>(i)];
+		std::string proto = pn == "string" ? "char *" : pn;
+		auto mismatch = [&](const std::string &arg) {
+			fail(tag::D_PROTO_ARG, e.line,
+			     e.name + "( ) argument #" + std::to_string(i + 1) +
+				     " is incompatible with prototype:\n\tprototype: " + proto +
+				     "\n\t argument: " + arg);
+		};
+		// An action as an argument: illumos types it void.
+		if (is_action_call(a))
+			mismatch("void");
+		check(a);
 		const type_ref &at = a.s.type;
 		bool ok;
 		if (pn == "string") // char *: an integer constant 0 (NULL) converts, as in C
 			ok = at->is_string() || at->is_char_ptr_or_array() ||
 			     (at->is_int() && a.s.is_const && a.s.value == 0);
 		else if (pn == "void *")
-			ok = at->is_ptr() || at->is_int() || at->is_array();
+			// A string is a char array: it converts to void * (illumos
+			// dt_node_is_ptrcompat()), as does any pointer or integer.
+			ok = at->is_ptr() || at->is_int() || at->is_array() || at->is_string();
+		else if (pn.rfind("struct ", 0) == 0)
+			ok = at->is_ptr() || at->is_int();
 		else
 			ok = at->is_int() || (pn == "uintptr_t" && at->is_ptr());
-		if (!ok) {
-			std::string proto = pn == "string" ? "char *" : pn;
-			fail(tag::D_PROTO_ARG, e.line,
-			     e.name + "( ) argument #" + std::to_string(i + 1) +
-				     " is incompatible with prototype:\n\tprototype: " + proto +
-				     "\n\t argument: " + at->name);
-		}
+		if (!ok)
+			mismatch(at->name);
 	}
+}
+
+bool expr_checker::is_action_call(const expr &e)
+{
+	return e.kind == ek::call && !find_subr(e.name) && find_action(e.name);
 }
 
 void expr_checker::check_call(expr &e)

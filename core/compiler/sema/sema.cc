@@ -185,7 +185,7 @@ void clause_checker::argc_check(expr &s, size_t min, size_t max)
 		return;
 	std::string exp = min == max   ? std::to_string(min)
 			  : argc < min ? "at least " + std::to_string(min)
-				       : "no more than " + std::to_string(max);
+				       : "at most " + std::to_string(max);
 	fail(tag::D_PROTO_LEN, s.line,
 	     s.name + "( ) prototype mismatch: " + std::to_string(argc) +
 		     (argc == 1 ? " arg " : " args ") + "passed, " + exp + " expected");
@@ -199,7 +199,7 @@ void clause_checker::agg_argc(expr &s, size_t min, size_t max, tag t)
 		return;
 	std::string exp = min == max   ? std::to_string(min)
 			  : argc < min ? "at least " + std::to_string(min)
-				       : "no more than " + std::to_string(max);
+				       : "at most " + std::to_string(max);
 	fail(t, s.line,
 	     s.name + "( ) prototype mismatch: " + std::to_string(argc) + " args passed, " + exp +
 		     " expected");
@@ -398,9 +398,11 @@ void clause_checker::action(expr &s, const action_def &a)
 {
 	stmt_plan p;
 	p.line = s.line;
-	if (a.a == act::breakpoint || a.a == act::panic)
+	if (a.a == act::breakpoint || a.a == act::panic) {
+		argc_check(s, 0, 0); // the prototype first, as on an engine that has them
 		fail(tag::D_ACT_UNSUP, s.line,
 		     s.name + "( ) is not supported by the " + ctx_.set.engine + " engine");
+	}
 	auto simple = [&](uint16_t kind, size_t n) {
 		argc_check(s, n, n);
 		p.kind = kind;
@@ -718,7 +720,7 @@ void clause_checker::aggregation(expr &s)
 		std::string exp = fd->min_args == fd->max_args ? std::to_string(fd->min_args)
 				  : static_cast<int>(argc) < fd->min_args
 					  ? "at least " + std::to_string(fd->min_args)
-					  : "no more than " + std::to_string(fd->max_args);
+					  : "at most " + std::to_string(fd->max_args);
 		fail(tag::D_PROTO_LEN, s.line,
 		     rhs.name + "( ) prototype mismatch: " + std::to_string(argc) +
 			     (argc == 1 ? " arg " : " args ") + "passed, " + exp + " expected");

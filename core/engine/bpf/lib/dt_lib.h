@@ -195,7 +195,8 @@ u64 dt_subr_progenyof(struct dt_bpf_mem *m, u64 strsize, u64 pid);
 /* (Appended by the library, second round.) af: Linux AF_INET 2, AF_INET6 10. */
 u64 dt_subr_strtok(struct dt_bpf_mem *m, u64 strsize, u64 s, u64 delims);
 u64 dt_subr_inet_ntop(struct dt_bpf_mem *m, u64 strsize, u64 af, u64 addr);
-u64 dt_subr_inet_ntoa6(struct dt_bpf_mem *m, u64 strsize, u64 addr);
+u64 dt_subr_inet_ntoa6(struct dt_bpf_mem *m, u64 strsize, u64 addr, u64 strict);
+u64 dt_subr_link_ntop(struct dt_bpf_mem *m, u64 strsize, u64 type, u64 addr);
 u64 dt_subr_cleanpath(struct dt_bpf_mem *m, u64 strsize, u64 path);
 
 /*

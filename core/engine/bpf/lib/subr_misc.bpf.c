@@ -202,6 +202,45 @@ DT_API u64 dt_subr_inet_ntoa(struct dt_bpf_mem *m, u64 strsize, u64 addr)
 	return d;
 }
 
+/* A hex digit, lower case. */
+DT_INLINE char dt_hexdig(u64 x)
+{
+	x &= 15;
+	return (char)(x < 10 ? '0' + x : 'a' + (x - 10));
+}
+
+/*
+ * link_ntop(type, &hwaddr): as dif_subr.c's subr_link_ntop, the bytes of an
+ * Ethernet (ARPHRD_ETHER, 6) or InfiniBand (ARPHRD_INFINIBAND, 20) address
+ * in hex joined by ':'; another type faults ILLOP.
+ */
+DT_API u64 dt_subr_link_ntop(struct dt_bpf_mem *m, u64 strsize, u64 type, u64 addr)
+{
+	uint8_t a[20] = {};
+	u64 src, avail, d, o, n, i;
+
+	if (type == 1)
+		n = 6;
+	else if (type == 32)
+		n = 20;
+	else
+		return dt_fault(m, DTRACEFLT_ILLOP, type);
+	if (dt_resolve(m, addr, n, &src, &avail))
+		return 0;
+	if (bpf_probe_read_kernel(a, n == 6 ? 6 : 20, (void *)src))
+		return dt_fault(m, DTRACEFLT_BADADDR, dt_badaddr(addr, 0));
+	d = dt_alloc(m, 60);
+	if (!d)
+		return 0;
+	o = DT_CLAMP(DT_BPF_TAG_OFF(d), DT_SCRATCH_USABLE - 60);
+	for (i = 0; i < 20 && i < n; i++) {
+		m->scratch[o + 3 * i] = dt_hexdig(a[i] >> 4);
+		m->scratch[o + 3 * i + 1] = dt_hexdig(a[i]);
+		m->scratch[o + 3 * i + 2] = i + 1 < n ? ':' : '\0';
+	}
+	return d;
+}
+
 /* progenyof(pid): the current process is pid or descends from it (64 levels). */
 DT_API u64 dt_subr_progenyof(struct dt_bpf_mem *m, u64 strsize, u64 pid)
 {

@@ -175,7 +175,8 @@ DT_API u64 dt_subr_inet_ntop(struct dt_bpf_mem *m, u64 strsize, u64 af, u64 addr
 	return dt_inet(m, af, addr, 0);
 }
 
-DT_API u64 dt_subr_inet_ntoa6(struct dt_bpf_mem *m, u64 strsize, u64 addr)
+/* strict (optional, 0 when left out): IPv4-mapped and -compatible addresses as inet_ntop. */
+DT_API u64 dt_subr_inet_ntoa6(struct dt_bpf_mem *m, u64 strsize, u64 addr, u64 strict)
 {
-	return dt_inet(m, DT_AF_INET6, addr, 1);
+	return dt_inet(m, DT_AF_INET6, addr, strict ? 0 : 1);
 }

@@ -274,8 +274,11 @@ DT_API u64 dt_subr_strjoin(struct dt_bpf_mem *m, u64 strsize, u64 a, u64 b)
 	lb = dt_fetch(m, b, DT_TMP_B, strsize);
 	if (lb < 0)
 		return 0;
+	/* Cut at strsize - 1 characters, as dif_subr.c's strjoin. */
 	if ((u64)(la + lb + 1) > strsize)
-		return dt_fault(m, DTRACEFLT_NOSCRATCH, 0);
+		lb = (long)strsize - 1 - la;
+	if (lb < 0)
+		lb = 0;
 	dt_tmp_to(m, d, 0, DT_TMP_A, 0, (u64)la);
 	dt_tmp_to(m, d, (u64)la & (DT_TMP_SIZE - 1), DT_TMP_B, 0, (u64)lb);
 	m->scratch_used = DT_BPF_TAG_OFF(d) + (u64)la + (u64)lb + 1; /* give the rest back */

@@ -253,7 +253,8 @@
 #define DIF_SUBR_STRTOLL		48	/* illumos */
 #define DIF_SUBR_D_PATH			49	/* Linux: d_path(struct path *) */
 #define DIF_SUBR_COPYINARGS		50	/* Linux: argument area as a string */
-#define DIF_SUBR_MAX			50	/* max subroutine value */
+#define DIF_SUBR_LINK_NTOP		51	/* Linux: link-layer address as text */
+#define DIF_SUBR_MAX			51	/* max subroutine value */
 
 typedef uint32_t dif_instr_t;
 

@@ -120,8 +120,10 @@ TEST(BpfLib, StringSubroutines)
 	EXPECT_EQ(l.str(l.run("t_substr", {SS, H, static_cast<uint64_t>(-5), 2})), "wo");
 	uint64_t foo = l.strtab(0x120, "foo"), bar = l.strtab(0x124, "bar");
 	EXPECT_EQ(l.str(l.run("t_strjoin", {SS, foo, bar})), "foobar");
-	l.run("t_strjoin", {4, foo, bar});
-	EXPECT_EQ(l.fault(), static_cast<uint32_t>(DTRACEFLT_NOSCRATCH));
+	// Over strsize: cut at strsize - 1 characters, no fault.
+	EXPECT_EQ(l.str(l.run("t_strjoin", {4, foo, bar})), "foo");
+	EXPECT_EQ(l.fault(), 0u);
+	EXPECT_EQ(l.str(l.run("t_strjoin", {6, foo, bar})), "fooba");
 	EXPECT_EQ(l.str(l.run("t_lltostr", {SS, 12345, 10})), "12345");
 	EXPECT_EQ(l.str(l.run("t_lltostr", {SS, static_cast<uint64_t>(-42), 10})), "-42");
 	EXPECT_EQ(l.str(l.run("t_lltostr", {SS, 0, 10})), "0");

@@ -1,0 +1,4 @@
+from scratch
+from scratch
+12
+

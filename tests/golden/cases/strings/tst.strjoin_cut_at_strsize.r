@@ -1,0 +1,6 @@
+[abcdefg]
+[abcdefg]
+[1234567]
+[abcdefg]
+7
+
