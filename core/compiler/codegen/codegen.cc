@@ -9,6 +9,8 @@
 #include "../diag.hpp"
 #include "dif_builder.hpp"
 
+#include <algorithm>
+
 namespace dt::compiler {
 
 namespace {
@@ -40,6 +42,7 @@ private:
 	void store_var(expr &lhs, uint8_t r);
 	const var_info *var_of(const expr &e) const;
 	uint8_t arith(tk op, uint8_t a, uint8_t b, const type_ref &t, uint32_t line);
+	void gen_pair(expr &l, expr &r, uint8_t &a, uint8_t &b);
 
 	symbols &syms_;
 	const checked_clause *cc_;
@@ -47,6 +50,59 @@ private:
 	dif_builder b_;
 	std::vector<std::pair<std::string, expr *>> xl_bind_; // translator inputs in scope
 };
+
+// How many registers evaluating e takes (Sethi-Ullman numbers, estimated
+// from the shapes gen() emits). The operand needing more is evaluated
+// first, so `a + (b + (c + ...))` or strjoin(x, strjoin(y, ...)) needs two
+// or three registers however deep it nests, where left-to-right order
+// would hold one register per level and run out of DIF's seven; C leaves
+// the order of operand evaluation unspecified, as D does.
+uint32_t need(const expr &e)
+{
+	if (e.s.is_const && e.s.type && e.s.type->is_int())
+		return 1;
+	switch (e.kind) {
+	case ek::int_lit:
+	case ek::str_lit:
+	case ek::tls_var:
+	case ek::local_var: return 1;
+	case ek::binary: {
+		uint32_t nl = need(*e.kids[0]), nr = need(*e.kids[1]);
+		if (e.op == tk::land || e.op == tk::lor)
+			return std::max(nl, nr);
+		return nl == nr ? nl + 1 : std::max(nl, nr);
+	}
+	case ek::call: {
+		std::vector<uint32_t> n;
+		for (const auto &k : e.kids)
+			n.push_back(need(*k));
+		std::sort(n.rbegin(), n.rend());
+		uint32_t m = 1;
+		for (size_t i = 0; i < n.size(); i++)
+			m = std::max(m, n[i] + static_cast<uint32_t>(i));
+		return m;
+	}
+	case ek::incdec: return std::max<uint32_t>(3, need(*e.kids[0]) + 2);
+	default: {
+		uint32_t m = 0;
+		for (const auto &k : e.kids)
+			m = std::max(m, need(*k));
+		return m + 1;
+	}
+	}
+}
+
+// Both operands of a binary operator into registers, the costlier first.
+void expr_gen::gen_pair(expr &l, expr &r, uint8_t &a, uint8_t &b)
+{
+	if (need(r) > need(l)) {
+		b = gen(r);
+		a = gen(l);
+	} else {
+		a = gen(l);
+		b = gen(r);
+	}
+}
 
 const var_info *expr_gen::var_of(const expr &e) const
 {
@@ -169,6 +225,8 @@ uint8_t expr_gen::gen_addr(expr &e)
 
 void expr_gen::push_tuple(std::vector<expr *> keys, uint32_t line)
 {
+	if (keys.size() > DIF_DTR_NREGS)
+		fail(tag::EDT_NOTUPREG, line, "Insufficient tuple registers to generate code");
 	std::vector<uint8_t> regs;
 	for (expr *k : keys)
 		regs.push_back(gen(*k));
@@ -353,8 +411,8 @@ uint8_t expr_gen::gen_binary(expr &e)
 	default: break;
 	}
 	expr &l = *e.kids[0], &r = *e.kids[1];
-	uint8_t a = gen(l);
-	uint8_t b = gen(r);
+	uint8_t a, b;
+	gen_pair(l, r, a, b);
 	// Pointer arithmetic scales the integer by the pointee size.
 	if ((e.op == tk::plus || e.op == tk::minus) && e.s.type->is_ptr()) {
 		bool lptr = l.s.type->is_ptr();
@@ -387,8 +445,8 @@ uint8_t expr_gen::gen_binary(expr &e)
 uint8_t expr_gen::gen_compare(expr &e)
 {
 	expr &l = *e.kids[0], &r = *e.kids[1];
-	uint8_t a = gen(l);
-	uint8_t b = gen(r);
+	uint8_t a, b;
+	gen_pair(l, r, a, b);
 	bool str = l.s.type->is_string() || r.s.type->is_string();
 	bool is_unsigned = false;
 	if (!str) {
@@ -563,9 +621,16 @@ uint8_t expr_gen::gen_incdec(expr &e)
 
 uint8_t expr_gen::gen_call(expr &e)
 {
-	std::vector<uint8_t> regs;
-	for (auto &k : e.kids)
-		regs.push_back(gen(*k));
+	// Arguments are all evaluated before the first is pushed (a nested
+	// call uses the tuple stack), the costliest first.
+	std::vector<size_t> order(e.kids.size());
+	for (size_t i = 0; i < order.size(); i++)
+		order[i] = i;
+	std::stable_sort(order.begin(), order.end(),
+			 [&e](size_t x, size_t y) { return need(*e.kids[x]) > need(*e.kids[y]); });
+	std::vector<uint8_t> regs(e.kids.size());
+	for (size_t i : order)
+		regs[i] = gen(*e.kids[i]);
 	b_.emit(DIF_INSTR_FLUSHTS);
 	for (size_t i = 0; i < e.kids.size(); i++) {
 		const type_ref &t = e.kids[i]->s.type;
