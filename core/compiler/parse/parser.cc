@@ -169,6 +169,7 @@ private:
 	// ---- declarations
 	std::shared_ptr<decl_spec> specifiers(bool allow_storage);
 	declarator declarator_(bool abstract);
+	void prototype(const char *kind, tk close);
 	type_name type_name_();
 
 	// ---- expressions
@@ -210,7 +211,8 @@ private:
 		explicit recursion_guard(parser_impl &pi) : p(pi)
 		{
 			if (++p.depth_ > max_recursion)
-				fail(tag::D_SYNTAX, p.peek().line, "syntax error: yacc stack overflow");
+				fail(tag::D_SYNTAX, p.peek().line,
+				     "syntax error: yacc stack overflow");
 		}
 		~recursion_guard() { --p.depth_; }
 		recursion_guard(const recursion_guard &) = delete;
@@ -365,6 +367,9 @@ std::shared_ptr<decl_spec> parser_impl::specifiers(bool allow_storage)
 		const std::string w = t.text;
 		if (allow_storage && (w == "typedef" || w == "static" || w == "extern" ||
 				      w == "register" || w == "self" || w == "this")) {
+			if (!s->storage.empty())
+				fail(tag::D_DECL_CLASS, t.line,
+				     "only one storage class allowed in a declaration");
 			s->storage = w;
 			take();
 			continue;
@@ -375,7 +380,20 @@ std::shared_ptr<decl_spec> parser_impl::specifiers(bool allow_storage)
 			take();
 			continue;
 		}
-		if (k_base_words.count(w) && s->typedef_name.empty() && s->sou.empty()) {
+		if (k_base_words.count(w) && (!s->typedef_name.empty() || !s->sou.empty()))
+			fail(tag::D_DECL_COMBO, t.line, "invalid type combination");
+		if ((w == "struct" || w == "union" || w == "enum") && any) {
+			bool lng = std::find(s->words.begin(), s->words.end(), "long") !=
+				   s->words.end();
+			// Raised where yacc has read the tag and the token after it.
+			uint32_t at = peek(is(tk::ident, 1) ? 2 : 1).line;
+			if (lng && s->sou.empty() && s->typedef_name.empty())
+				fail(tag::D_DECL_LONGINT, at,
+				     "invalid type declaration: long and long long may only be "
+				     "used with integer or floating-point type");
+			fail(tag::D_DECL_COMBO, t.line, "invalid type combination");
+		}
+		if (k_base_words.count(w)) {
 			s->words.push_back(w);
 			take();
 			any = true;
@@ -395,6 +413,9 @@ std::shared_ptr<decl_spec> parser_impl::specifiers(bool allow_storage)
 						expr_ptr v;
 						if (accept(tk::assign))
 							v = ternary();
+						// illumos checks an enumerator once yacc has read
+						// the token after it: errors name that line.
+						s->enumerator_lines.push_back(peek().line);
 						s->enumerators.emplace_back(n.text, std::move(v));
 						if (!accept(tk::comma)) {
 							expect(tk::rbrace);
@@ -425,9 +446,55 @@ std::shared_ptr<decl_spec> parser_impl::specifiers(bool allow_storage)
 		}
 		break;
 	}
-	if (!any)
+	if (!any && allow_storage && !s->storage.empty() && is(tk::ident))
+		s->words.push_back("int"); // `extern x;`: an int, as in C
+	else if (!any)
 		syntax_error(peek());
 	return s;
+}
+
+// A prototype's parameter list, after its `(` (illumos dt_decl_prototype()'s
+// checks); `kind` is "function" or "array". Parameters are checked, not kept:
+// D calls no user-declared function.
+void parser_impl::prototype(const char *kind, tk close)
+{
+	int n = 0;
+	bool has_void = false;
+	if (accept(close))
+		return;
+	for (;;) {
+		n++;
+		const token &t = peek();
+		if (accept(tk::ellipsis)) {
+			if (std::string(kind) != "function")
+				fail(tag::D_DECL_PROTO_VARARGS, t.line,
+				     std::string(kind) +
+					     " prototype may not use a variable-length argument "
+					     "list");
+		} else {
+			uint32_t line = t.line;
+			auto ps = specifiers(false);
+			declarator d = declarator_(false);
+			bool is_void = d.ptrs == 0 && d.dims.empty() && ps->words.size() == 1 &&
+				       ps->words[0] == "void";
+			if (d.assoc)
+				fail(tag::D_DECL_PROTO_TYPE, line,
+				     std::string(kind) +
+					     " prototype may not use parameter of type dynamic "
+					     "variable: " +
+					     (d.name.empty() ? "(anonymous)" : d.name) +
+					     ", parameter #" + std::to_string(n));
+			if (is_void && !d.name.empty())
+				fail(tag::D_DECL_PROTO_NAME, line,
+				     "void parameter may not have a name: " + d.name);
+			has_void = has_void || is_void;
+		}
+		if (accept(close))
+			break;
+		expect(tk::comma);
+	}
+	if (has_void && n > 1)
+		fail(tag::D_DECL_PROTO_VOID, peek().line, "void must be sole parameter");
 }
 
 declarator parser_impl::declarator_(bool abstract)
@@ -444,18 +511,13 @@ declarator parser_impl::declarator_(bool abstract)
 		take();
 		take();
 		d.ptrs++;
+		while (accept(tk::star))
+			d.ptrs++;
 		if (is(tk::ident))
 			d.name = take().text;
 		expect(tk::rparen);
-		if (accept(tk::lparen)) {
-			int depth = 1;
-			while (depth > 0) {
-				token t = take();
-				if (t.kind == tk::eof)
-					syntax_error(t);
-				depth += t.kind == tk::lparen ? 1 : t.kind == tk::rparen ? -1 : 0;
-			}
-		}
+		if (accept(tk::lparen))
+			prototype("function", tk::rparen);
 		return d;
 	}
 	if (!abstract) {
@@ -464,7 +526,17 @@ declarator parser_impl::declarator_(bool abstract)
 		else if (is(tk::ident))
 			d.name = take().text; // a typedef name reused as an identifier
 	}
+	if (!abstract && !d.name.empty() && accept(tk::lparen)) {
+		// A function: `int f(int, char *)`, `int g(void)`, `int h(...)`.
+		prototype("function", tk::rparen);
+		d.function = true;
+		return d;
+	}
 	while (accept(tk::lbrack)) {
+		if (is(tk::ellipsis)) {
+			prototype("array", tk::rbrack);
+			continue;
+		}
 		if (starts_type()) {
 			d.assoc = true;
 			do {
@@ -726,9 +798,8 @@ expr_ptr parser_impl::unary()
 	case tk::ident:
 		if (t.text == "sizeof") {
 			uint32_t l = take().line;
-			if (is(tk::lparen) &&
-			    (starts_type(1) || cast_of_extern_type(1) ||
-			     (peek(2).kind == tk::rparen && extern_type(1)))) {
+			if (is(tk::lparen) && (starts_type(1) || cast_of_extern_type(1) ||
+					       (peek(2).kind == tk::rparen && extern_type(1)))) {
 				take();
 				auto e = node(ek::sizeof_type, l);
 				nest_++;
@@ -886,9 +957,10 @@ expr_ptr parser_impl::macro_expr(const token &t, const std::string &val)
 		e->name = val;
 		return e;
 	}
-	bool numeric_name = !t.text.empty() && std::all_of(t.text.begin(), t.text.end(), [](char c) {
-		return std::isdigit(static_cast<unsigned char>(c));
-	});
+	bool numeric_name =
+		!t.text.empty() && std::all_of(t.text.begin(), t.text.end(), [](char c) {
+			return std::isdigit(static_cast<unsigned char>(c));
+		});
 	if (!numeric_name) { // $cwd and friends are strings
 		auto e = node(ek::str_lit, t.line);
 		e->name = val;

@@ -823,6 +823,9 @@ void expr_checker::check_index(expr &e, bool lvalue)
 		e.s.type = t;
 		return;
 	}
+	if (base.kind == ek::local_var && (nkeys != 1 || !cc_ || !cc_->locals.count(base.name)))
+		fail(tag::D_ARR_LOCAL, e.line,
+		     "local variables may not be used as associative arrays: " + base.name);
 	bool is_var_base = (base.kind == ek::ident && !syms_.inlines.count(base.name) &&
 			    !find_builtin(base.name)) ||
 			   base.kind == ek::tls_var;
@@ -878,6 +881,9 @@ void expr_checker::check_index(expr &e, bool lvalue)
 			return;
 		}
 		// A scalar variable indexed: pointer/array indexing below.
+		if (nkeys != 1)
+			fail(tag::D_ARR_BADREF, e.line,
+			     "cannot access scalar " + base.name + " as an associative array");
 	}
 	check(base);
 	const type_ref &bt = base.s.type;
@@ -893,6 +899,12 @@ void expr_checker::check_index(expr &e, bool lvalue)
 		     "operator [ ] may not be applied to non-pointer type: " + bt->name);
 	if (!e.kids[1]->s.type->is_int())
 		fail(tag::D_OP_INT, e.line, "operator [ ] requires an index of integral type");
+	const expr &ix = *e.kids[1];
+	if (bt->is_array() && bt->count > 0 && ix.s.is_const &&
+	    (ix.s.value < 0 || static_cast<uint64_t>(ix.s.value) >= bt->count))
+		fail(tag::D_ARR_BOUNDS, e.line,
+		     "index outside array bounds: " + std::to_string(ix.s.value) + ", max is " +
+			     std::to_string(bt->count));
 	e.s.type = bt->ref;
 	e.s.lvalue = true;
 }
