@@ -63,8 +63,8 @@ const std::set<std::string> &builtin_typedef_names()
 class parser_impl {
 public:
 	parser_impl(const std::string &src, const macro_values &m, std::set<std::string> &td,
-		    const extern_type_fn &xt)
-		: lex_(src), macros_(m), typedefs_(td), extern_type_(xt)
+		    const extern_type_fn &xt, bool from_file)
+		: lex_(src), macros_(m), typedefs_(td), extern_type_(xt), from_file_(from_file)
 	{
 	}
 
@@ -226,6 +226,7 @@ private:
 	const macro_values &macros_;
 	std::set<std::string> &typedefs_;
 	const extern_type_fn &extern_type_;
+	bool from_file_; // a script file (-s), not a -n/-P/-m/-f specifier
 	bool in_pred_ = false;
 	int nest_ = 0;
 	int depth_ = 0;
@@ -334,6 +335,11 @@ void parser_impl::clause(translation_unit &u)
 		in_pred_ = false;
 		expect(tk::slash);
 	}
+	if (from_file_ && !c->predicate && !(buf_.empty() && lex_.peek_char() == '{'))
+		// illumos dt_grammar.y: a file's clause must have a predicate or
+		// actions; reported at its (last) description.
+		fail(tag::D_SYNTAX, c->descs.back().line,
+		     "expected predicate and/or actions following probe description");
 	if (buf_.empty() && lex_.peek_char() == '{') {
 		take();
 		for (;;) {
@@ -1058,11 +1064,12 @@ expr_ptr parser_impl::primary()
 }
 
 translation_unit parse(const std::string &src, const macro_values &macros,
-		       std::set<std::string> &typedefs, const extern_type_fn &extern_type)
+		       std::set<std::string> &typedefs, const extern_type_fn &extern_type,
+		       bool from_file)
 {
 	if (typedefs.empty())
 		typedefs = builtin_typedef_names();
-	parser_impl p(src, macros, typedefs, extern_type);
+	parser_impl p(src, macros, typedefs, extern_type, from_file);
 	return p.unit();
 }
 
