@@ -34,6 +34,7 @@ private:
 	uint8_t gen_logical(expr &e);
 	uint8_t gen_assign(expr &e);
 	void store_mem(expr &lhs, uint8_t r);
+	void store_bitfield(expr &lhs, uint8_t r);
 	uint8_t gen_incdec(expr &e);
 	uint8_t gen_call(expr &e);
 	uint8_t gen_ternary(expr &e);
@@ -359,10 +360,24 @@ void expr_gen::store_var(expr &lhs, uint8_t r)
 void expr_gen::store_mem(expr &lhs, uint8_t r)
 {
 	const type_ref &t = lhs.s.type;
-	if (t->is_sou() || t->is_array() || t->is_string())
+	if (t->is_string())
 		fail(tag::D_OP_WRITE, lhs.line,
 		     "operator = can only be applied to a writable variable");
+	if (lhs.s.bit_size) {
+		store_bitfield(lhs, r);
+		return;
+	}
 	uint8_t a = gen_addr(lhs);
+	if (t->is_sou() || t->is_array()) {
+		// A struct, union or array member: r is the value's address;
+		// copy it whole (illumos dt_cg_asgn_op: copys).
+		uint8_t n = b_.alloc(lhs.line);
+		b_.setx(t->size, n);
+		b_.emit(DIF_INSTR_COPYS(r, n, a));
+		b_.free(n);
+		b_.free(a);
+		return;
+	}
 	uint8_t op;
 	switch (t->size) {
 	case 1: op = DIF_OP_STB; break;
@@ -371,6 +386,38 @@ void expr_gen::store_mem(expr &lhs, uint8_t r)
 	default: op = DIF_OP_STX; break;
 	}
 	b_.emit(DIF_INSTR_STORE(op, r, a));
+	b_.free(a);
+}
+
+// bits = (bits & ~mask) | ((r << bit_off) & mask) over the bytes that hold
+// the bit-field (the unit load_bitfield() reads).
+void expr_gen::store_bitfield(expr &lhs, uint8_t r)
+{
+	const uint32_t need = lhs.s.bit_off + lhs.s.bit_size;
+	const uint32_t n = need <= 8 ? 1 : need <= 16 ? 2 : need <= 32 ? 4 : 8;
+	const uint64_t mask = (lhs.s.bit_size < 64 ? (uint64_t{1} << lhs.s.bit_size) - 1 : ~0ull)
+			      << lhs.s.bit_off;
+	uint8_t a = gen_addr(lhs);
+	uint8_t cur = b_.alloc(lhs.line);
+	b_.emit(DIF_INSTR_MOV(a, cur));
+	cur = load(cur, syms_.types.int_type(n, false), lhs.line);
+	uint8_t k = b_.alloc(lhs.line);
+	b_.setx(~mask, k);
+	b_.emit(DIF_INSTR_FMT(DIF_OP_AND, cur, k, cur));
+	uint8_t v = b_.alloc(lhs.line);
+	b_.emit(DIF_INSTR_MOV(r, v));
+	if (lhs.s.bit_off) {
+		b_.setx(lhs.s.bit_off, k);
+		b_.emit(DIF_INSTR_FMT(DIF_OP_SLL, v, k, v));
+	}
+	b_.setx(mask, k);
+	b_.emit(DIF_INSTR_FMT(DIF_OP_AND, v, k, v));
+	b_.emit(DIF_INSTR_FMT(DIF_OP_OR, cur, v, cur));
+	b_.free(v);
+	b_.free(k);
+	uint8_t op = n == 1 ? DIF_OP_STB : n == 2 ? DIF_OP_STH : n == 4 ? DIF_OP_STW : DIF_OP_STX;
+	b_.emit(DIF_INSTR_STORE(op, cur, a));
+	b_.free(cur);
 	b_.free(a);
 }
 

@@ -968,14 +968,29 @@ void expr_checker::check_member(expr &e)
 	e.s.value = m->offset;
 	e.s.lvalue = true;
 	if (m->bit_size) {
-		// Read (codegen: a load, a shift, a mask), never written: D
-		// stores through pointers only to its own scratch memory.
+		// Read with a load, a shift and a mask; written (in D's own
+		// variables) by a read-modify-write of the bytes holding it.
 		if (m->bit_off + m->bit_size > 64)
 			fail(tag::D_TYPE_ERR, e.line,
 			     "bit-field " + e.name + " spans more than 64 bits");
-		e.s.bit_off = static_cast<uint8_t>(m->bit_off);
+		// Accessed as an aligned unit of 1, 2, 4 or 8 bytes holding it
+		// (the VM faults on unaligned loads): move the offset down to
+		// the unit's alignment and count the bits from there.
+		uint32_t off = m->offset, bit = m->bit_off;
+		for (uint32_t n = 1; n <= 8; n *= 2) {
+			uint32_t at = off & ~(n - 1);
+			uint32_t nb = bit + (off - at) * 8;
+			if (nb + m->bit_size <= n * 8 || n == 8) {
+				e.s.value = at;
+				bit = nb;
+				break;
+			}
+		}
+		if (bit + m->bit_size > 64)
+			fail(tag::D_TYPE_ERR, e.line,
+			     "bit-field " + e.name + " spans more than 64 bits");
+		e.s.bit_off = static_cast<uint8_t>(bit);
 		e.s.bit_size = static_cast<uint8_t>(m->bit_size);
-		e.s.lvalue = false;
 	}
 }
 
