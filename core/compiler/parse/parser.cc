@@ -82,9 +82,28 @@ private:
 	{
 		token t = peek();
 		buf_.pop_front();
+		// Open ( and [ counted as illumos' lexer does (pcb_parens,
+		// pcb_brackets) for its messages about unbalanced input.
+		if (t.kind == tk::lparen)
+			parens_++;
+		else if (t.kind == tk::rparen)
+			parens_--;
+		else if (t.kind == tk::lbrack)
+			brackets_++;
+		else if (t.kind == tk::rbrack)
+			brackets_--;
 		return t;
 	}
 	bool is(tk k, size_t n = 0) { return peek(n).kind == k; }
+	// The line of the next token, without taking it from the lexer (a
+	// clause's '{' must stay there: see clause()).
+	uint32_t peek_line()
+	{
+		if (!buf_.empty())
+			return buf_.front().line;
+		(void)lex_.peek_char();
+		return lex_.line();
+	}
 	bool accept(tk k)
 	{
 		if (!is(k))
@@ -100,6 +119,20 @@ private:
 	}
 	[[noreturn]] void syntax_error(const token &t)
 	{
+		if (t.kind == tk::rparen && parens_ <= 0)
+			fail(tag::D_SYNTAX, t.line, "extra ) in input stream");
+		if (t.kind == tk::slash && pred_open_ && (parens_ > 0 || brackets_ > 0)) {
+			// illumos reads past the '/' to see whether it ends the
+			// predicate; the message names the line it got to.
+			// t may still be the next token or already taken.
+			bool front = peek().kind == tk::slash && peek().line == t.line;
+			const token &n = peek(front ? 1 : 0);
+			if (n.kind == tk::lbrace || n.kind == tk::semi || n.kind == tk::slash ||
+			    n.kind == tk::eof)
+				fail(tag::D_SYNTAX, n.line,
+				     parens_ > 0 ? "closing ) expected in predicate before /"
+						 : "closing ] expected in predicate before /");
+		}
 		if (t.kind == tk::eof)
 			fail(tag::D_SYNTAX, t.line, "syntax error near end of input");
 		fail(tag::D_SYNTAX, t.line, "syntax error near \"" + t.spelling + "\"");
@@ -226,7 +259,9 @@ private:
 	const macro_values &macros_;
 	std::set<std::string> &typedefs_;
 	const extern_type_fn &extern_type_;
-	bool from_file_; // a script file (-s), not a -n/-P/-m/-f specifier
+	bool from_file_;	 // a script file (-s), not a -n/-P/-m/-f specifier
+	bool pred_open_ = false; // between a predicate's slashes
+	int parens_ = 0, brackets_ = 0;
 	bool in_pred_ = false;
 	int nest_ = 0;
 	int depth_ = 0;
@@ -330,10 +365,27 @@ void parser_impl::clause(translation_unit &u)
 	if (lex_.peek_char() == '/') {
 		take();
 		in_pred_ = true;
+		pred_open_ = true;
 		nest_ = 0;
 		c->predicate = expression();
 		in_pred_ = false;
-		expect(tk::slash);
+		if (!is(tk::slash))
+			syntax_error(peek());
+		pred_open_ = false;
+		take();
+		// illumos' lexer looks past the closing '/' for what follows
+		// before yacc builds the nodes it completes: those carry the
+		// line of that next token (the '{' on the next line).
+		uint32_t after = peek_line();
+		for (expr *e = c->predicate.get(); e;) {
+			e->line = after;
+			if ((e->kind == ek::binary || e->kind == ek::assign ||
+			     e->kind == ek::ternary || e->kind == ek::unary) &&
+			    !e->kids.empty())
+				e = e->kids.back().get();
+			else
+				e = nullptr;
+		}
 	}
 	if (from_file_ && !c->predicate && !(buf_.empty() && lex_.peek_char() == '{'))
 		// illumos dt_grammar.y: a file's clause must have a predicate or
@@ -754,6 +806,9 @@ expr_ptr parser_impl::binary(int prec)
 			return lhs;
 		if (k == tk::slash && in_pred_ && nest_ == 0)
 			return lhs; // the '/' closing a predicate
+		if (k == tk::slash && pred_open_ &&
+		    (is(tk::lbrace, 1) || is(tk::semi, 1) || is(tk::eof, 1)))
+			syntax_error(peek()); // a '/' that can only end the predicate
 		token op = take();
 		expr_ptr rhs = binary(p + 1);
 		auto b = node(ek::binary, op.line);

@@ -1190,12 +1190,24 @@ void check_unit(sema_ctx &ctx, translation_unit &u, std::vector<checked_clause> 
 				*in.spec, [&](expr &x) { return ec.constant(x); });
 			t = ctx.syms.types.apply(t, in.decl.ptrs, {});
 			ec.check(*in.value);
-			if (ctx.syms.inlines.count(in.decl.name) ||
-			    ctx.syms.globals.count(in.decl.name))
+			// illumos dt_node_inline(): what the name already is.
+			const char *previous =
+				ctx.syms.inlines.count(in.decl.name) ? "scalar inline"
+				: ctx.syms.globals.count(in.decl.name)
+					? (ctx.syms.globals[in.decl.name].is_array ? "array "
+										   : "scalar ")
+				: find_subr(in.decl.name) || find_action(in.decl.name) ? "function "
+										       : nullptr;
+			if (previous)
 				fail(tag::D_DECL_IDRED, in.line,
-				     "identifier redeclared: " + in.decl.name);
-			if (!ec.assignable(t, in.value->s.type))
-				ec.incompat(*in.value, t, "=", in.value->s.type);
+				     "identifier redefined: " + in.decl.name +
+					     "\n\t current: inline definition\n\tprevious: " +
+					     previous);
+			if (!ec.assignable(t, in.value->s.type, in.value.get()))
+				fail(tag::D_OP_INCOMPAT, in.line,
+				     "inline " + in.decl.name +
+					     " definition uses incompatible types: \"" + t->name +
+					     "\" = \"" + in.value->s.type->name + "\"");
 			ctx.syms.inlines[in.decl.name] = {t, in.value.get()};
 			break;
 		}
