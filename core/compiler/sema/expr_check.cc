@@ -641,9 +641,7 @@ void expr_checker::check_binary(expr &e)
 	}
 	if (e.kids[0]->s.is_const && e.kids[1]->s.is_const && l->is_int() && r->is_int()) {
 		if ((e.op == tk::slash || e.op == tk::percent) && e.kids[1]->s.value == 0)
-			fail(tag::D_DIV_ZERO, e.line,
-			     std::string("expression contains ") +
-				     (e.op == tk::slash ? "division" : "modulus") + " by zero");
+			fail(tag::D_DIV_ZERO, e.line, "expression contains division by zero");
 		bool ok;
 		int64_t v = fold(e.op, e.kids[0]->s.value, e.kids[1]->s.value, is_unsigned, ok);
 		if (ok) {
