@@ -176,7 +176,9 @@ int run_program(const options &o, const char *argv0)
 			s.compile(input_of(c));
 		} catch (const compiler::compile_error &e) {
 			std::string msg = e.what();
-			if (errtags)
+			// illumos tags only D_ errors (xyerror()); an EDT_ error is
+			// its message alone.
+			if (errtags && e.diag().tag.rfind("D_", 0) == 0)
 				msg = "[" + e.diag().tag + "] " + msg;
 			fail(E_ERROR, (c.opt == 's' ? "failed to compile script "
 						    : "invalid probe specifier ") +

@@ -96,9 +96,14 @@ std::string preprocess(const std::string &text, const settings &s)
 	argv.emplace_back("-D__aarch64__");
 	argv.emplace_back("-D_LP64");
 #endif
+	// cpp's own messages are passed through as illumos' are: the program
+	// is cpp's standard input, named /dev/stdin, lines without columns.
+	argv.emplace_back("-fno-show-column");
+	argv.emplace_back("-fno-diagnostics-show-caret");
+	argv.emplace_back("-fdiagnostics-color=never");
 	for (const auto &a : s.cpp_args)
 		argv.push_back(a);
-	argv.emplace_back(in_tmpl);
+	argv.emplace_back("/dev/stdin");
 	argv.emplace_back("-o");
 	argv.push_back(out_path);
 	std::vector<char *> cargv;
@@ -107,6 +112,7 @@ std::string preprocess(const std::string &text, const settings &s)
 	cargv.push_back(nullptr);
 	posix_spawn_file_actions_t fa;
 	posix_spawn_file_actions_init(&fa);
+	posix_spawn_file_actions_addopen(&fa, 0, in_tmpl, O_RDONLY, 0);
 	posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
 	pid_t pid;
 	int rc = posix_spawn(&pid, cargv[0], &fa, nullptr, cargv.data(), environ);
@@ -309,7 +315,7 @@ program compile(const std::vector<input> &inputs, const settings &s)
 			return syms.types.kernel().find_typedef(name) != nullptr;
 		};
 		return std::make_unique<translation_unit>(
-			parse(text, macros, typedefs, kernel_typedef));
+			parse(text, macros, typedefs, kernel_typedef, is_script));
 	};
 	std::vector<std::unique_ptr<translation_unit>> lib_units(n_libs);
 	std::vector<std::set<std::string>> lib_names(n_libs);
@@ -375,12 +381,12 @@ program compile(const std::vector<input> &inputs, const settings &s)
 			if (ai >= n_libs && argc > 1 && !options.count("argref") &&
 			    !s.options.count("argref") &&
 			    (macros.referenced.size() < argc || !macros.referenced[argc - 1]))
-				throw d_error(tag::D_MACRO_UNUSED,
-					      static_cast<uint32_t>(
-						      std::count(text.begin(), text.end(), '\n') + 1),
-					      "extraneous argument '" + macros.args[argc - 1] +
-						      "' ($" + std::to_string(argc - 1) +
-						      " is not referenced)");
+				throw d_error(
+					tag::D_MACRO_UNUSED,
+					static_cast<uint32_t>(
+						std::count(text.begin(), text.end(), '\n') + 1),
+					"extraneous argument '" + macros.args[argc - 1] + "' ($" +
+						std::to_string(argc - 1) + " is not referenced)");
 			check_unit(ctx, *u, clauses, options);
 			units.push_back(std::move(u));
 		} catch (const d_error &e) {

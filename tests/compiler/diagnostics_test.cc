@@ -196,14 +196,31 @@ TEST(diagnostics, extraneous_macro_argument)
 	EXPECT_EQ(error_of("BEGIN { trace($1); }", false, s), "(compiled)");
 }
 
-TEST(diagnostics, too_many_registers)
+TEST(diagnostics, deep_operands_are_evaluated_first)
 {
-	// Eight values live at once need more than %r1-%r7.
+	// A right-nested sum nine deep: the deeper operand goes first, so
+	// two registers suffice however deep it nests.
 	std::string e = "arg0";
 	for (int i = 1; i < 9; i++)
 		e = "arg" + std::to_string(i % 10) + " + (" + e + ")";
+	EXPECT_EQ(error_of("BEGIN { trace(" + e + "); }"), "(compiled)");
+}
+
+TEST(diagnostics, too_many_registers)
+{
+	// A balanced tree of depth 7 has eight values live at once whatever
+	// the order: more than %r1-%r7.
+	std::string e = "arg0";
+	for (int i = 0; i < 7; i++)
+		e = "(" + e + ") + (" + e + ")";
 	EXPECT_EQ(error_of("BEGIN { trace(" + e + "); }"),
 		  "EDT_NOREG: Insufficient registers to generate code");
+}
+
+TEST(diagnostics, too_many_tuple_keys)
+{
+	EXPECT_EQ(error_of("BEGIN { a[1, 2, 3, 4, 5, 6, 7, 8, 9] = 1; }"),
+		  "EDT_NOTUPREG: Insufficient tuple registers to generate code");
 }
 
 TEST(diagnostics, cpp_failure)

@@ -9,6 +9,8 @@
 #include "../diag.hpp"
 #include "dif_builder.hpp"
 
+#include <algorithm>
+
 namespace dt::compiler {
 
 namespace {
@@ -32,6 +34,7 @@ private:
 	uint8_t gen_logical(expr &e);
 	uint8_t gen_assign(expr &e);
 	void store_mem(expr &lhs, uint8_t r);
+	void store_bitfield(expr &lhs, uint8_t r);
 	uint8_t gen_incdec(expr &e);
 	uint8_t gen_call(expr &e);
 	uint8_t gen_ternary(expr &e);
@@ -41,6 +44,7 @@ private:
 	const var_info *var_of(const expr &e) const;
 	void bind_params(expr &ix);
 	uint8_t arith(tk op, uint8_t a, uint8_t b, const type_ref &t, uint32_t line);
+	void gen_pair(expr &l, expr &r, uint8_t &a, uint8_t &b);
 
 	symbols &syms_;
 	const checked_clause *cc_;
@@ -58,6 +62,59 @@ void expr_gen::bind_params(expr &ix)
 		return;
 	for (size_t i = 0; i < in->second.params.size() && i + 1 < ix.kids.size(); i++)
 		xl_bind_.emplace_back(in->second.params[i], ix.kids[i + 1].get());
+}
+
+// How many registers evaluating e takes (Sethi-Ullman numbers, estimated
+// from the shapes gen() emits). The operand needing more is evaluated
+// first, so `a + (b + (c + ...))` or strjoin(x, strjoin(y, ...)) needs two
+// or three registers however deep it nests, where left-to-right order
+// would hold one register per level and run out of DIF's seven; C leaves
+// the order of operand evaluation unspecified, as D does.
+uint32_t need(const expr &e)
+{
+	if (e.s.is_const && e.s.type && e.s.type->is_int())
+		return 1;
+	switch (e.kind) {
+	case ek::int_lit:
+	case ek::str_lit:
+	case ek::tls_var:
+	case ek::local_var: return 1;
+	case ek::binary: {
+		uint32_t nl = need(*e.kids[0]), nr = need(*e.kids[1]);
+		if (e.op == tk::land || e.op == tk::lor)
+			return std::max(nl, nr);
+		return nl == nr ? nl + 1 : std::max(nl, nr);
+	}
+	case ek::call: {
+		std::vector<uint32_t> n;
+		for (const auto &k : e.kids)
+			n.push_back(need(*k));
+		std::sort(n.rbegin(), n.rend());
+		uint32_t m = 1;
+		for (size_t i = 0; i < n.size(); i++)
+			m = std::max(m, n[i] + static_cast<uint32_t>(i));
+		return m;
+	}
+	case ek::incdec: return std::max<uint32_t>(3, need(*e.kids[0]) + 2);
+	default: {
+		uint32_t m = 0;
+		for (const auto &k : e.kids)
+			m = std::max(m, need(*k));
+		return m + 1;
+	}
+	}
+}
+
+// Both operands of a binary operator into registers, the costlier first.
+void expr_gen::gen_pair(expr &l, expr &r, uint8_t &a, uint8_t &b)
+{
+	if (need(r) > need(l)) {
+		b = gen(r);
+		a = gen(l);
+	} else {
+		a = gen(l);
+		b = gen(r);
+	}
 }
 
 const var_info *expr_gen::var_of(const expr &e) const
@@ -189,6 +246,8 @@ uint8_t expr_gen::gen_addr(expr &e)
 
 void expr_gen::push_tuple(std::vector<expr *> keys, uint32_t line)
 {
+	if (keys.size() > DIF_DTR_NREGS)
+		fail(tag::EDT_NOTUPREG, line, "Insufficient tuple registers to generate code");
 	std::vector<uint8_t> regs;
 	for (expr *k : keys)
 		regs.push_back(gen(*k));
@@ -321,10 +380,24 @@ void expr_gen::store_var(expr &lhs, uint8_t r)
 void expr_gen::store_mem(expr &lhs, uint8_t r)
 {
 	const type_ref &t = lhs.s.type;
-	if (t->is_sou() || t->is_array() || t->is_string())
+	if (t->is_string())
 		fail(tag::D_OP_WRITE, lhs.line,
 		     "operator = can only be applied to a writable variable");
+	if (lhs.s.bit_size) {
+		store_bitfield(lhs, r);
+		return;
+	}
 	uint8_t a = gen_addr(lhs);
+	if (t->is_sou() || t->is_array()) {
+		// A struct, union or array member: r is the value's address;
+		// copy it whole (illumos dt_cg_asgn_op: copys).
+		uint8_t n = b_.alloc(lhs.line);
+		b_.setx(t->size, n);
+		b_.emit(DIF_INSTR_COPYS(r, n, a));
+		b_.free(n);
+		b_.free(a);
+		return;
+	}
 	uint8_t op;
 	switch (t->size) {
 	case 1: op = DIF_OP_STB; break;
@@ -333,6 +406,38 @@ void expr_gen::store_mem(expr &lhs, uint8_t r)
 	default: op = DIF_OP_STX; break;
 	}
 	b_.emit(DIF_INSTR_STORE(op, r, a));
+	b_.free(a);
+}
+
+// bits = (bits & ~mask) | ((r << bit_off) & mask) over the bytes that hold
+// the bit-field (the unit load_bitfield() reads).
+void expr_gen::store_bitfield(expr &lhs, uint8_t r)
+{
+	const uint32_t need = lhs.s.bit_off + lhs.s.bit_size;
+	const uint32_t n = need <= 8 ? 1 : need <= 16 ? 2 : need <= 32 ? 4 : 8;
+	const uint64_t mask = (lhs.s.bit_size < 64 ? (uint64_t{1} << lhs.s.bit_size) - 1 : ~0ull)
+			      << lhs.s.bit_off;
+	uint8_t a = gen_addr(lhs);
+	uint8_t cur = b_.alloc(lhs.line);
+	b_.emit(DIF_INSTR_MOV(a, cur));
+	cur = load(cur, syms_.types.int_type(n, false), lhs.line);
+	uint8_t k = b_.alloc(lhs.line);
+	b_.setx(~mask, k);
+	b_.emit(DIF_INSTR_FMT(DIF_OP_AND, cur, k, cur));
+	uint8_t v = b_.alloc(lhs.line);
+	b_.emit(DIF_INSTR_MOV(r, v));
+	if (lhs.s.bit_off) {
+		b_.setx(lhs.s.bit_off, k);
+		b_.emit(DIF_INSTR_FMT(DIF_OP_SLL, v, k, v));
+	}
+	b_.setx(mask, k);
+	b_.emit(DIF_INSTR_FMT(DIF_OP_AND, v, k, v));
+	b_.emit(DIF_INSTR_FMT(DIF_OP_OR, cur, v, cur));
+	b_.free(v);
+	b_.free(k);
+	uint8_t op = n == 1 ? DIF_OP_STB : n == 2 ? DIF_OP_STH : n == 4 ? DIF_OP_STW : DIF_OP_STX;
+	b_.emit(DIF_INSTR_STORE(op, cur, a));
+	b_.free(cur);
 	b_.free(a);
 }
 
@@ -373,8 +478,8 @@ uint8_t expr_gen::gen_binary(expr &e)
 	default: break;
 	}
 	expr &l = *e.kids[0], &r = *e.kids[1];
-	uint8_t a = gen(l);
-	uint8_t b = gen(r);
+	uint8_t a, b;
+	gen_pair(l, r, a, b);
 	// Pointer arithmetic scales the integer by the pointee size.
 	if ((e.op == tk::plus || e.op == tk::minus) && e.s.type->is_ptr()) {
 		bool lptr = l.s.type->is_ptr();
@@ -407,8 +512,8 @@ uint8_t expr_gen::gen_binary(expr &e)
 uint8_t expr_gen::gen_compare(expr &e)
 {
 	expr &l = *e.kids[0], &r = *e.kids[1];
-	uint8_t a = gen(l);
-	uint8_t b = gen(r);
+	uint8_t a, b;
+	gen_pair(l, r, a, b);
 	bool str = l.s.type->is_string() || r.s.type->is_string();
 	bool is_unsigned = false;
 	if (!str) {
@@ -583,9 +688,16 @@ uint8_t expr_gen::gen_incdec(expr &e)
 
 uint8_t expr_gen::gen_call(expr &e)
 {
-	std::vector<uint8_t> regs;
-	for (auto &k : e.kids)
-		regs.push_back(gen(*k));
+	// Arguments are all evaluated before the first is pushed (a nested
+	// call uses the tuple stack), the costliest first.
+	std::vector<size_t> order(e.kids.size());
+	for (size_t i = 0; i < order.size(); i++)
+		order[i] = i;
+	std::stable_sort(order.begin(), order.end(),
+			 [&e](size_t x, size_t y) { return need(*e.kids[x]) > need(*e.kids[y]); });
+	std::vector<uint8_t> regs(e.kids.size());
+	for (size_t i : order)
+		regs[i] = gen(*e.kids[i]);
 	b_.emit(DIF_INSTR_FLUSHTS);
 	for (size_t i = 0; i < e.kids.size(); i++) {
 		const type_ref &t = e.kids[i]->s.type;

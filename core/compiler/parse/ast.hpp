@@ -45,6 +45,7 @@ struct declarator {
 	std::vector<type_name> keys; // associative array key types
 	std::vector<std::string> key_names; // an inline's parameters: fds[int fd]
 	bool assoc = false;
+	bool function = false; // a function prototype (checked, not kept)
 	expr_ptr bitfield;
 	uint32_t line = 0;
 };
@@ -64,7 +65,8 @@ struct decl_spec {
 	bool has_body = false;		// { members } / { enumerators } given
 	std::vector<member_decl> members;
 	std::vector<std::pair<std::string, expr_ptr>> enumerators;
-	std::string typedef_name; // a typedef name used as the type
+	std::vector<uint32_t> enumerator_lines; // where each is checked (see parser)
+	std::string typedef_name;		// a typedef name used as the type
 	bool is_const = false;
 	uint32_t line = 0;
 };
@@ -121,7 +123,7 @@ struct expr_sema {
 	int64_t value = 0;	   // constant value
 	const expr *inl = nullptr; // inline's expression
 	bool lvalue = false;
-	uint8_t bit_off = 0;  // a bit-field member (bit_size > 0): types.hpp member
+	uint8_t bit_off = 0; // a bit-field member (bit_size > 0): types.hpp member
 	uint8_t bit_size = 0;
 	bool is_const = false;	  // integer constant expression (value valid)
 	bool cast_string = false; // char* treated as string (%s, stringof)

@@ -63,8 +63,8 @@ const std::set<std::string> &builtin_typedef_names()
 class parser_impl {
 public:
 	parser_impl(const std::string &src, const macro_values &m, std::set<std::string> &td,
-		    const extern_type_fn &xt)
-		: lex_(src), macros_(m), typedefs_(td), extern_type_(xt)
+		    const extern_type_fn &xt, bool from_file)
+		: lex_(src), macros_(m), typedefs_(td), extern_type_(xt), from_file_(from_file)
 	{
 	}
 
@@ -82,9 +82,28 @@ private:
 	{
 		token t = peek();
 		buf_.pop_front();
+		// Open ( and [ counted as illumos' lexer does (pcb_parens,
+		// pcb_brackets) for its messages about unbalanced input.
+		if (t.kind == tk::lparen)
+			parens_++;
+		else if (t.kind == tk::rparen)
+			parens_--;
+		else if (t.kind == tk::lbrack)
+			brackets_++;
+		else if (t.kind == tk::rbrack)
+			brackets_--;
 		return t;
 	}
 	bool is(tk k, size_t n = 0) { return peek(n).kind == k; }
+	// The line of the next token, without taking it from the lexer (a
+	// clause's '{' must stay there: see clause()).
+	uint32_t peek_line()
+	{
+		if (!buf_.empty())
+			return buf_.front().line;
+		(void)lex_.peek_char();
+		return lex_.line();
+	}
 	bool accept(tk k)
 	{
 		if (!is(k))
@@ -100,6 +119,20 @@ private:
 	}
 	[[noreturn]] void syntax_error(const token &t)
 	{
+		if (t.kind == tk::rparen && parens_ <= 0)
+			fail(tag::D_SYNTAX, t.line, "extra ) in input stream");
+		if (t.kind == tk::slash && pred_open_ && (parens_ > 0 || brackets_ > 0)) {
+			// illumos reads past the '/' to see whether it ends the
+			// predicate; the message names the line it got to.
+			// t may still be the next token or already taken.
+			bool front = peek().kind == tk::slash && peek().line == t.line;
+			const token &n = peek(front ? 1 : 0);
+			if (n.kind == tk::lbrace || n.kind == tk::semi || n.kind == tk::slash ||
+			    n.kind == tk::eof)
+				fail(tag::D_SYNTAX, n.line,
+				     parens_ > 0 ? "closing ) expected in predicate before /"
+						 : "closing ] expected in predicate before /");
+		}
 		if (t.kind == tk::eof)
 			fail(tag::D_SYNTAX, t.line, "syntax error near end of input");
 		fail(tag::D_SYNTAX, t.line, "syntax error near \"" + t.spelling + "\"");
@@ -169,6 +202,7 @@ private:
 	// ---- declarations
 	std::shared_ptr<decl_spec> specifiers(bool allow_storage);
 	declarator declarator_(bool abstract);
+	void prototype(const char *kind, tk close);
 	type_name type_name_();
 
 	// ---- expressions
@@ -210,7 +244,8 @@ private:
 		explicit recursion_guard(parser_impl &pi) : p(pi)
 		{
 			if (++p.depth_ > max_recursion)
-				fail(tag::D_SYNTAX, p.peek().line, "syntax error: yacc stack overflow");
+				fail(tag::D_SYNTAX, p.peek().line,
+				     "syntax error: yacc stack overflow");
 		}
 		~recursion_guard() { --p.depth_; }
 		recursion_guard(const recursion_guard &) = delete;
@@ -224,6 +259,9 @@ private:
 	const macro_values &macros_;
 	std::set<std::string> &typedefs_;
 	const extern_type_fn &extern_type_;
+	bool from_file_;	 // a script file (-s), not a -n/-P/-m/-f specifier
+	bool pred_open_ = false; // between a predicate's slashes
+	int parens_ = 0, brackets_ = 0;
 	bool in_pred_ = false;
 	int nest_ = 0;
 	int depth_ = 0;
@@ -327,11 +365,33 @@ void parser_impl::clause(translation_unit &u)
 	if (lex_.peek_char() == '/') {
 		take();
 		in_pred_ = true;
+		pred_open_ = true;
 		nest_ = 0;
 		c->predicate = expression();
 		in_pred_ = false;
-		expect(tk::slash);
+		if (!is(tk::slash))
+			syntax_error(peek());
+		pred_open_ = false;
+		take();
+		// illumos' lexer looks past the closing '/' for what follows
+		// before yacc builds the nodes it completes: those carry the
+		// line of that next token (the '{' on the next line).
+		uint32_t after = peek_line();
+		for (expr *e = c->predicate.get(); e;) {
+			e->line = after;
+			if ((e->kind == ek::binary || e->kind == ek::assign ||
+			     e->kind == ek::ternary || e->kind == ek::unary) &&
+			    !e->kids.empty())
+				e = e->kids.back().get();
+			else
+				e = nullptr;
+		}
 	}
+	if (from_file_ && !c->predicate && !(buf_.empty() && lex_.peek_char() == '{'))
+		// illumos dt_grammar.y: a file's clause must have a predicate or
+		// actions; reported at its (last) description.
+		fail(tag::D_SYNTAX, c->descs.back().line,
+		     "expected predicate and/or actions following probe description");
 	if (buf_.empty() && lex_.peek_char() == '{') {
 		take();
 		for (;;) {
@@ -365,6 +425,9 @@ std::shared_ptr<decl_spec> parser_impl::specifiers(bool allow_storage)
 		const std::string w = t.text;
 		if (allow_storage && (w == "typedef" || w == "static" || w == "extern" ||
 				      w == "register" || w == "self" || w == "this")) {
+			if (!s->storage.empty())
+				fail(tag::D_DECL_CLASS, t.line,
+				     "only one storage class allowed in a declaration");
 			s->storage = w;
 			take();
 			continue;
@@ -375,7 +438,20 @@ std::shared_ptr<decl_spec> parser_impl::specifiers(bool allow_storage)
 			take();
 			continue;
 		}
-		if (k_base_words.count(w) && s->typedef_name.empty() && s->sou.empty()) {
+		if (k_base_words.count(w) && (!s->typedef_name.empty() || !s->sou.empty()))
+			fail(tag::D_DECL_COMBO, t.line, "invalid type combination");
+		if ((w == "struct" || w == "union" || w == "enum") && any) {
+			bool lng = std::find(s->words.begin(), s->words.end(), "long") !=
+				   s->words.end();
+			// Raised where yacc has read the tag and the token after it.
+			uint32_t at = peek(is(tk::ident, 1) ? 2 : 1).line;
+			if (lng && s->sou.empty() && s->typedef_name.empty())
+				fail(tag::D_DECL_LONGINT, at,
+				     "invalid type declaration: long and long long may only be "
+				     "used with integer or floating-point type");
+			fail(tag::D_DECL_COMBO, t.line, "invalid type combination");
+		}
+		if (k_base_words.count(w)) {
 			s->words.push_back(w);
 			take();
 			any = true;
@@ -395,6 +471,9 @@ std::shared_ptr<decl_spec> parser_impl::specifiers(bool allow_storage)
 						expr_ptr v;
 						if (accept(tk::assign))
 							v = ternary();
+						// illumos checks an enumerator once yacc has read
+						// the token after it: errors name that line.
+						s->enumerator_lines.push_back(peek().line);
 						s->enumerators.emplace_back(n.text, std::move(v));
 						if (!accept(tk::comma)) {
 							expect(tk::rbrace);
@@ -425,9 +504,55 @@ std::shared_ptr<decl_spec> parser_impl::specifiers(bool allow_storage)
 		}
 		break;
 	}
-	if (!any)
+	if (!any && allow_storage && !s->storage.empty() && is(tk::ident))
+		s->words.push_back("int"); // `extern x;`: an int, as in C
+	else if (!any)
 		syntax_error(peek());
 	return s;
+}
+
+// A prototype's parameter list, after its `(` (illumos dt_decl_prototype()'s
+// checks); `kind` is "function" or "array". Parameters are checked, not kept:
+// D calls no user-declared function.
+void parser_impl::prototype(const char *kind, tk close)
+{
+	int n = 0;
+	bool has_void = false;
+	if (accept(close))
+		return;
+	for (;;) {
+		n++;
+		const token &t = peek();
+		if (accept(tk::ellipsis)) {
+			if (std::string(kind) != "function")
+				fail(tag::D_DECL_PROTO_VARARGS, t.line,
+				     std::string(kind) +
+					     " prototype may not use a variable-length argument "
+					     "list");
+		} else {
+			uint32_t line = t.line;
+			auto ps = specifiers(false);
+			declarator d = declarator_(false);
+			bool is_void = d.ptrs == 0 && d.dims.empty() && ps->words.size() == 1 &&
+				       ps->words[0] == "void";
+			if (d.assoc)
+				fail(tag::D_DECL_PROTO_TYPE, line,
+				     std::string(kind) +
+					     " prototype may not use parameter of type dynamic "
+					     "variable: " +
+					     (d.name.empty() ? "(anonymous)" : d.name) +
+					     ", parameter #" + std::to_string(n));
+			if (is_void && !d.name.empty())
+				fail(tag::D_DECL_PROTO_NAME, line,
+				     "void parameter may not have a name: " + d.name);
+			has_void = has_void || is_void;
+		}
+		if (accept(close))
+			break;
+		expect(tk::comma);
+	}
+	if (has_void && n > 1)
+		fail(tag::D_DECL_PROTO_VOID, peek().line, "void must be sole parameter");
 }
 
 declarator parser_impl::declarator_(bool abstract)
@@ -444,18 +569,13 @@ declarator parser_impl::declarator_(bool abstract)
 		take();
 		take();
 		d.ptrs++;
+		while (accept(tk::star))
+			d.ptrs++;
 		if (is(tk::ident))
 			d.name = take().text;
 		expect(tk::rparen);
-		if (accept(tk::lparen)) {
-			int depth = 1;
-			while (depth > 0) {
-				token t = take();
-				if (t.kind == tk::eof)
-					syntax_error(t);
-				depth += t.kind == tk::lparen ? 1 : t.kind == tk::rparen ? -1 : 0;
-			}
-		}
+		if (accept(tk::lparen))
+			prototype("function", tk::rparen);
 		return d;
 	}
 	if (!abstract) {
@@ -464,7 +584,17 @@ declarator parser_impl::declarator_(bool abstract)
 		else if (is(tk::ident))
 			d.name = take().text; // a typedef name reused as an identifier
 	}
+	if (!abstract && !d.name.empty() && accept(tk::lparen)) {
+		// A function: `int f(int, char *)`, `int g(void)`, `int h(...)`.
+		prototype("function", tk::rparen);
+		d.function = true;
+		return d;
+	}
 	while (accept(tk::lbrack)) {
+		if (is(tk::ellipsis)) {
+			prototype("array", tk::rbrack);
+			continue;
+		}
 		if (starts_type()) {
 			d.assoc = true;
 			do {
@@ -678,6 +808,9 @@ expr_ptr parser_impl::binary(int prec)
 			return lhs;
 		if (k == tk::slash && in_pred_ && nest_ == 0)
 			return lhs; // the '/' closing a predicate
+		if (k == tk::slash && pred_open_ &&
+		    (is(tk::lbrace, 1) || is(tk::semi, 1) || is(tk::eof, 1)))
+			syntax_error(peek()); // a '/' that can only end the predicate
 		token op = take();
 		expr_ptr rhs = binary(p + 1);
 		auto b = node(ek::binary, op.line);
@@ -728,9 +861,8 @@ expr_ptr parser_impl::unary()
 	case tk::ident:
 		if (t.text == "sizeof") {
 			uint32_t l = take().line;
-			if (is(tk::lparen) &&
-			    (starts_type(1) || cast_of_extern_type(1) ||
-			     (peek(2).kind == tk::rparen && extern_type(1)))) {
+			if (is(tk::lparen) && (starts_type(1) || cast_of_extern_type(1) ||
+					       (peek(2).kind == tk::rparen && extern_type(1)))) {
 				take();
 				auto e = node(ek::sizeof_type, l);
 				nest_++;
@@ -888,9 +1020,10 @@ expr_ptr parser_impl::macro_expr(const token &t, const std::string &val)
 		e->name = val;
 		return e;
 	}
-	bool numeric_name = !t.text.empty() && std::all_of(t.text.begin(), t.text.end(), [](char c) {
-		return std::isdigit(static_cast<unsigned char>(c));
-	});
+	bool numeric_name =
+		!t.text.empty() && std::all_of(t.text.begin(), t.text.end(), [](char c) {
+			return std::isdigit(static_cast<unsigned char>(c));
+		});
 	if (!numeric_name) { // $cwd and friends are strings
 		auto e = node(ek::str_lit, t.line);
 		e->name = val;
@@ -988,11 +1121,12 @@ expr_ptr parser_impl::primary()
 }
 
 translation_unit parse(const std::string &src, const macro_values &macros,
-		       std::set<std::string> &typedefs, const extern_type_fn &extern_type)
+		       std::set<std::string> &typedefs, const extern_type_fn &extern_type,
+		       bool from_file)
 {
 	if (typedefs.empty())
 		typedefs = builtin_typedef_names();
-	parser_impl p(src, macros, typedefs, extern_type);
+	parser_impl p(src, macros, typedefs, extern_type, from_file);
 	return p.unit();
 }
 

@@ -46,10 +46,12 @@ using extern_type_fn = std::function<bool(const std::string &)>;
 // `(name *...)` and `sizeof (name)` -- so that `(umode_t)x` works as it
 // does in illumos, where the kernel's types are in D's scope, without
 // loading kernel BTF for programs that never need it. A name it accepts
-// joins `typedefs`.
+// joins `typedefs`. `from_file`: the text is a script file, whose clauses
+// must each have a predicate or actions (a -n specifier need not).
 [[nodiscard]] translation_unit parse(const std::string &src, const macro_values &macros,
 				     std::set<std::string> &typedefs,
-				     const extern_type_fn &extern_type = {});
+				     const extern_type_fn &extern_type = {},
+				     bool from_file = false);
 
 // The built-in type names every D program knows (typedefs of the C types).
 [[nodiscard]] const std::set<std::string> &builtin_typedef_names();

@@ -174,11 +174,16 @@ void expr_checker::check(expr &e)
 	case ek::binary: check_binary(e); return;
 	case ek::assign: check_assign(e); return;
 	case ek::ternary: {
+		for (size_t i = 1; i < e.kids.size(); i++)
+			if (e.kids[i]->kind == ek::call && find_action(e.kids[i]->name))
+				fail(tag::D_OP_ACT, e.line,
+				     "action cannot be used in a conditional context");
 		for (auto &k : e.kids)
 			check(*k);
 		const type_ref &c = e.kids[0]->s.type;
-		if (!c->is_scalar() && !c->is_string())
-			fail(tag::D_OP_SCALAR, e.line, "operator ?: expression must be of scalar type");
+		if (!c->is_scalar())
+			fail(tag::D_OP_SCALAR, e.line,
+			     "operator ?: expression must be of scalar type");
 		const type_ref &a = e.kids[1]->s.type, &b = e.kids[2]->s.type;
 		if (a->is_int() && b->is_int())
 			e.s.type = arith_result(a, b);
@@ -245,7 +250,7 @@ void expr_checker::check(expr &e)
 		}
 		if (t->is_void() || (t->is_sou() && !t->complete))
 			fail(tag::D_SIZEOF_TYPE, e.line,
-			     "cannot apply sizeof to an expression of type " + t->name);
+			     "cannot apply sizeof to an operand of unknown size");
 		e.s.type = types_.named("size_t");
 		e.s.is_const = true;
 		e.s.value = t->size;
@@ -397,7 +402,7 @@ void expr_checker::check_ident(expr &e)
 	if (g != syms_.globals.end()) {
 		if (g->second.is_array)
 			fail(tag::D_IDENT_BADREF, e.line,
-			     e.name + " is an associative array and must be indexed");
+			     "associative array '" + e.name + "' may not be referenced as scalar");
 		e.s.what = expr_sema::ref::global;
 		e.s.id = g->second.id;
 		e.s.type = g->second.type;
@@ -422,15 +427,16 @@ void expr_checker::check_var(expr &e)
 	const var_info *v;
 	if (it == table.end()) {
 		// Referenced before assignment: an int until assigned (illumos).
-		v = &declare(table, e.name, tls ? DIFV_SCOPE_THREAD : DIFV_SCOPE_LOCAL, false,
-			     types_.int_type(4, true), {}, e.line);
+		var_info &nv = declare(table, e.name, tls ? DIFV_SCOPE_THREAD : DIFV_SCOPE_LOCAL,
+				       false, types_.int_type(4, true), {}, e.line);
+		nv.implicit = true;
+		v = &nv;
 	} else {
 		v = &it->second;
 	}
 	if (v->is_array)
 		fail(tag::D_IDENT_BADREF, e.line,
-		     std::string(tls ? "self->" : "this->") + e.name +
-			     " is an associative array and must be indexed");
+		     "associative array '" + e.name + "' may not be referenced as scalar");
 	e.s.what = tls ? expr_sema::ref::tls : expr_sema::ref::local;
 	e.s.id = v->id;
 	e.s.type = v->type;
@@ -444,7 +450,8 @@ void expr_checker::implicit_int(expr &x)
 	if (x.kind == ek::ident && !syms_.globals.count(x.name) && !syms_.inlines.count(x.name) &&
 	    !find_builtin(x.name) && !types_.enumerators().count(x.name) && x.name != "args")
 		declare(syms_.globals, x.name, DIFV_SCOPE_GLOBAL, false, types_.int_type(4, true),
-			{}, x.line);
+			{}, x.line)
+			.implicit = true;
 	if (x.kind == ek::index && !x.kids.empty()) {
 		expr &b = *x.kids[0];
 		bool tls = b.kind == ek::tls_var;
@@ -650,7 +657,10 @@ void expr_checker::check_binary(expr &e)
 		bool ls = l->is_string() || (r->is_string() && l->is_char_ptr_or_array());
 		bool rs = r->is_string() || (l->is_string() && r->is_char_ptr_or_array());
 		if (ls || rs) {
-			if (!(ls && rs))
+			// A string compares with a string, or with NULL (the
+			// constant 0: an unset string or a subroutine's NULL).
+			if (!(ls && rs) && !(ls && is_null_constant(*e.kids[1])) &&
+			    !(rs && is_null_constant(*e.kids[0])))
 				incompat(e, l, op, r);
 		} else if (l->is_arith() && r->is_arith()) {
 			is_unsigned = !arith_result(l, r)->is_signed;
@@ -668,7 +678,7 @@ void expr_checker::check_binary(expr &e)
 	case tk::land:
 	case tk::lor:
 	case tk::lxor:
-		if ((!l->is_scalar() && !l->is_string()) || (!r->is_scalar() && !r->is_string()))
+		if (!l->is_scalar() || !r->is_scalar())
 			fail(tag::D_OP_SCALAR, e.line,
 			     std::string("operator ") + op + " requires operands of scalar type");
 		e.s.type = types_.int_type(4, true);
@@ -676,6 +686,8 @@ void expr_checker::check_binary(expr &e)
 	default: fail(tag::D_SYNTAX, e.line, "syntax error");
 	}
 	if (e.kids[0]->s.is_const && e.kids[1]->s.is_const && l->is_int() && r->is_int()) {
+		if ((e.op == tk::slash || e.op == tk::percent) && e.kids[1]->s.value == 0)
+			fail(tag::D_DIV_ZERO, e.line, "expression contains division by zero");
 		bool ok;
 		int64_t v = fold(e.op, e.kids[0]->s.value, e.kids[1]->s.value, is_unsigned, ok);
 		if (ok) {
@@ -689,15 +701,25 @@ void expr_checker::check_binary(expr &e)
 	}
 }
 
-bool expr_checker::assignable(const type_ref &to, const type_ref &from) const
+bool is_null_constant(const expr &e)
 {
+	return e.s.is_const && e.s.type && e.s.type->is_int() && e.s.value == 0;
+}
+
+bool expr_checker::assignable(const type_ref &to, const type_ref &from, const expr *rhs) const
+{
+	// illumos dt_node_is_argcompat(): integers with integers, strings with
+	// strings and char arrays/pointers, pointers with pointers; an integer
+	// only as the constant 0 (NULL), which also clears a string or a
+	// struct held in a dynamic variable.
+	bool null = rhs && is_null_constant(*rhs);
 	if (to->is_int())
 		return from->is_int();
 	if (to->is_string())
-		return from->is_string() || from->is_char_ptr_or_array();
+		return from->is_string() || from->is_char_ptr_or_array() || null;
 	if (to->is_ptr())
-		return from->is_ptr() || from->is_int() || from->is_array();
-	return to->resolved == from->resolved;
+		return from->is_ptr() || from->is_array() || null || (from->is_int() && !rhs);
+	return to->resolved == from->resolved || (to->is_sou() && null);
 }
 
 void expr_checker::check_assign(expr &e)
@@ -741,10 +763,12 @@ void expr_checker::check_assign(expr &e)
 				check(lhs);
 			else
 				declare(*table, lhs.name, scope, false, rt, {}, e.line);
-		} else if (!it->second.is_array && !compound && scope != DIFV_SCOPE_GLOBAL &&
-			   it->second.type->name == "int" && !assignable(it->second.type, rt)) {
-			// Implicitly declared by a reference: take the assigned type.
-			it->second.type = rt;
+		} else if (!it->second.is_array && !compound && it->second.implicit) {
+			// Implicitly declared by a reference: the first assignment
+			// gives its type.
+			if (!assignable(it->second.type, rt, &rhs))
+				it->second.type = rt;
+			it->second.implicit = false;
 		}
 		check(lhs);
 	} else if (lhs.kind == ek::index) {
@@ -797,7 +821,7 @@ void expr_checker::check_assign(expr &e)
 			fail(tag::D_OP_ARITH, e.line,
 			     std::string("operator ") + op +
 				     " requires operands of arithmetic type");
-	} else if (!assignable(lt, rt)) {
+	} else if (!assignable(lt, rt, &rhs)) {
 		incompat(e, lt, op, rt);
 	}
 	e.s.type = lt;
@@ -884,8 +908,7 @@ void expr_checker::check_index(expr &e, bool lvalue)
 		int64_t n = ix.s.value;
 		e.s.what = expr_sema::ref::args;
 		e.s.id = static_cast<uint32_t>(n);
-		if (n < 0 ||
-		    (have_probe_ && static_cast<size_t>(n) >= args_.size()))
+		if (n < 0 || (have_probe_ && static_cast<size_t>(n) >= args_.size()))
 			fail(tag::D_ARGS_IDX, e.line,
 			     "index " + std::to_string(n) + " is out of range for " +
 				     (cc_->descs.empty() ? std::string("probe")
@@ -944,6 +967,9 @@ void expr_checker::check_index(expr &e, bool lvalue)
 		e.s.type = ii.type;
 		return;
 	}
+	if (base.kind == ek::local_var && (nkeys != 1 || !cc_ || !cc_->locals.count(base.name)))
+		fail(tag::D_ARR_LOCAL, e.line,
+		     "local variables may not be used as associative arrays: " + base.name);
 	bool is_var_base = (base.kind == ek::ident && !syms_.inlines.count(base.name) &&
 			    !find_builtin(base.name)) ||
 			   base.kind == ek::tls_var;
@@ -976,16 +1002,16 @@ void expr_checker::check_index(expr &e, bool lvalue)
 				fail(tag::D_PROTO_LEN, e.line,
 				     base.name +
 					     "[ ] prototype mismatch: " + std::to_string(nkeys) +
-					     (nkeys == 1 ? " arg " : " args ") + "passed, " +
+					     (nkeys == 1 ? " key " : " keys ") + "passed, " +
 					     std::to_string(v.keys.size()) + " expected");
 			for (size_t i = 0; i < nkeys; i++) {
 				const type_ref &kt = v.keys[i];
 				const type_ref &at = e.kids[i + 1]->s.type;
 				if (!assignable(kt, at))
 					fail(tag::D_PROTO_ARG, e.line,
-					     base.name + "[ ] argument #" + std::to_string(i + 1) +
+					     base.name + "[ ] key #" + std::to_string(i + 1) +
 						     " is incompatible with prototype:\n\tprototype: " +
-						     kt->name + "\n\t argument: " + at->name);
+						     kt->name + "\n\t      key: " + at->name);
 			}
 			e.s.what = tls ? expr_sema::ref::tarray : expr_sema::ref::garray;
 			e.s.id = v.id;
@@ -999,6 +1025,9 @@ void expr_checker::check_index(expr &e, bool lvalue)
 			return;
 		}
 		// A scalar variable indexed: pointer/array indexing below.
+		if (nkeys != 1)
+			fail(tag::D_ARR_BADREF, e.line,
+			     "cannot access scalar " + base.name + " as an associative array");
 	}
 	check(base);
 	const type_ref &bt = base.s.type;
@@ -1014,6 +1043,12 @@ void expr_checker::check_index(expr &e, bool lvalue)
 		     "operator [ ] may not be applied to non-pointer type: " + bt->name);
 	if (!e.kids[1]->s.type->is_int())
 		fail(tag::D_OP_INT, e.line, "operator [ ] requires an index of integral type");
+	const expr &ix = *e.kids[1];
+	if (bt->is_array() && bt->count > 0 && ix.s.is_const &&
+	    (ix.s.value < 0 || static_cast<uint64_t>(ix.s.value) >= bt->count))
+		fail(tag::D_ARR_BOUNDS, e.line,
+		     "index outside array bounds: " + std::to_string(ix.s.value) + ", max is " +
+			     std::to_string(bt->count));
 	e.s.type = bt->ref;
 	e.s.lvalue = true;
 }
@@ -1078,14 +1113,29 @@ void expr_checker::check_member(expr &e)
 	e.s.value = m->offset;
 	e.s.lvalue = true;
 	if (m->bit_size) {
-		// Read (codegen: a load, a shift, a mask), never written: D
-		// stores through pointers only to its own scratch memory.
+		// Read with a load, a shift and a mask; written (in D's own
+		// variables) by a read-modify-write of the bytes holding it.
 		if (m->bit_off + m->bit_size > 64)
 			fail(tag::D_TYPE_ERR, e.line,
 			     "bit-field " + e.name + " spans more than 64 bits");
-		e.s.bit_off = static_cast<uint8_t>(m->bit_off);
+		// Accessed as an aligned unit of 1, 2, 4 or 8 bytes holding it
+		// (the VM faults on unaligned loads): move the offset down to
+		// the unit's alignment and count the bits from there.
+		uint32_t off = m->offset, bit = m->bit_off;
+		for (uint32_t n = 1; n <= 8; n *= 2) {
+			uint32_t at = off & ~(n - 1);
+			uint32_t nb = bit + (off - at) * 8;
+			if (nb + m->bit_size <= n * 8 || n == 8) {
+				e.s.value = at;
+				bit = nb;
+				break;
+			}
+		}
+		if (bit + m->bit_size > 64)
+			fail(tag::D_TYPE_ERR, e.line,
+			     "bit-field " + e.name + " spans more than 64 bits");
+		e.s.bit_off = static_cast<uint8_t>(bit);
 		e.s.bit_size = static_cast<uint8_t>(m->bit_size);
-		e.s.lvalue = false;
 	}
 }
 

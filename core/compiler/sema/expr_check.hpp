@@ -38,7 +38,11 @@ public:
 			  uint32_t line);
 	void check_assign(expr &e);
 	type_ref resolve_type_name(type_name &tn);
-	[[nodiscard]] bool assignable(const type_ref &to, const type_ref &from) const;
+	// rhs: the value assigned, when there is one (NULL may be assigned
+	// to strings, pointers and dynamic structs; other integers only to
+	// integers). Without it (prototype checks), any integer to a pointer.
+	[[nodiscard]] bool assignable(const type_ref &to, const type_ref &from,
+				      const expr *rhs = nullptr) const;
 	// Translators: bind NAME (of type t) while checking member expressions.
 	void bind_xlate_arg(const std::string &name, const type_ref &t) { xl_args_[name] = t; }
 	// The translator from `in` to struct `out`, or -1.
@@ -69,5 +73,7 @@ private:
 };
 
 const char *op_str(tk k);
+// The integer constant 0 (NULL).
+[[nodiscard]] bool is_null_constant(const expr &e);
 
 } // namespace dt::compiler

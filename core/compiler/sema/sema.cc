@@ -65,7 +65,8 @@ private:
 	if (i == 0)
 		fail(tag::D_USTACK_FRAMES, line,
 		     "ustack( ) argument #1 must be a non-zero positive integer constant");
-	fail(tag::D_USTACK_STRSIZE, line, "ustack( ) argument #2 must be a positive integer constant");
+	fail(tag::D_USTACK_STRSIZE, line,
+	     "ustack( ) argument #2 must be a positive integer constant");
 }
 
 void stack_argc(const std::string &name, size_t argc, uint32_t line)
@@ -506,9 +507,9 @@ void clause_checker::action(expr &s, const action_def &a)
 				};
 				fail(tag::D_PRINTA_AGGKEY, s.line,
 				     "printa( ): @" + proto->name + " and @" + ag.name +
-					     " do not have matching key signatures: @" + proto->name +
-					     " has " + keys(proto->keys.size()) + ", @" + ag.name +
-					     " has " + keys(ag.keys.size()));
+					     " do not have matching key signatures: @" +
+					     proto->name + " has " + keys(proto->keys.size()) +
+					     ", @" + ag.name + " has " + keys(ag.keys.size()));
 			}
 			if (!proto)
 				proto = &ag;
@@ -744,8 +745,9 @@ void clause_checker::aggregation(expr &s)
 	auto cparam = [&](size_t i, tag t, const std::string &what) -> int64_t {
 		expr &x = *rhs.kids[i];
 		if (!x.s.is_const || !x.s.type->is_int())
-			fail(t, s.line, rhs.name + "( ) argument #" + std::to_string(i) + what +
-						" must be an integer constant");
+			fail(t, s.line,
+			     rhs.name + "( ) argument #" + std::to_string(i) + what +
+				     " must be an integer constant");
 		return x.s.value;
 	};
 	size_t incr_at = 0;
@@ -962,7 +964,8 @@ void apply_pragma(sema_ctx &ctx, const std::string &text, uint32_t line,
 	const std::string &d = w[2];
 	if (d == "option") {
 		if (w.size() < 4)
-			fail(tag::D_PRAGMA_MALFORM, line, "malformed #pragma option <option>=<val>");
+			fail(tag::D_PRAGMA_MALFORM, line,
+			     "malformed #pragma option <option>=<val>");
 		if (w.size() > 4)
 			fail(tag::D_PRAGMA_MALFORM, line,
 			     "superfluous arguments specified for #pragma option");
@@ -975,7 +978,8 @@ void apply_pragma(sema_ctx &ctx, const std::string &text, uint32_t line,
 		if (const char *why = option_error(opt, val, eq != std::string::npos))
 			fail(tag::D_PRAGMA_OPTSET, line,
 			     "failed to set option '" + opt + "'" +
-				     (eq == std::string::npos ? "" : " to '" + val + "'") + ": " + why);
+				     (eq == std::string::npos ? "" : " to '" + val + "'") + ": " +
+				     why);
 		if (ctx.set.options.count(opt))
 			return; // the command line's -x wins
 		if (option_unsets(opt, val))
@@ -989,10 +993,11 @@ void apply_pragma(sema_ctx &ctx, const std::string &text, uint32_t line,
 	// missing is skipped (driver.cc).
 	if (d == "depends_on" && w.size() == 5 && w[3] == "module") {
 		std::error_code ec;
-		bool found = w[4] == "vmlinux"
-				     ? ctx.syms.types.kernel().available()
-				     : w[4].find('/') == std::string::npos &&
-					       std::filesystem::is_directory("/sys/module/" + w[4], ec);
+		bool found =
+			w[4] == "vmlinux"
+				? ctx.syms.types.kernel().available()
+				: w[4].find('/') == std::string::npos &&
+					  std::filesystem::is_directory("/sys/module/" + w[4], ec);
 		if (!found)
 			fail(tag::D_PRAGMA_DEPEND, line, "program requires module " + w[4]);
 	}
@@ -1020,9 +1025,21 @@ void declare(sema_ctx &ctx, decl_ast &d)
 			fail(tag::D_DECL_SCOPE, dc.line,
 			     "D scoping operator may not be used in a declaration name (" +
 				     dc.name + ")");
+		if (dc.function)
+			continue; // a prototype: D calls no user-declared function
 		std::vector<uint64_t> dims;
-		for (auto &de : dc.dims)
-			dims.push_back(de ? static_cast<uint64_t>(ec.constant(*de)) : 0);
+		for (auto &de : dc.dims) {
+			if (!de) {
+				dims.push_back(0);
+				continue;
+			}
+			ec.check(*de);
+			if (!de->s.is_const || !de->s.type->is_int() || de->s.value < 0)
+				fail(tag::D_DECL_ARRSUB, de->line,
+				     "positive integral constant expression or tuple signature "
+				     "expected as array declaration subscript");
+			dims.push_back(static_cast<uint64_t>(de->s.value));
+		}
 		type_ref t = syms.types.apply(base, dc.ptrs, dims);
 		if (sc == "typedef") {
 			syms.types.add_typedef(dc.name, t, dc.line);
@@ -1032,6 +1049,7 @@ void declare(sema_ctx &ctx, decl_ast &d)
 			continue; // kernel symbols: `sym are not resolved here
 		if (t->is_void())
 			fail(tag::D_DECL_VOIDOBJ, dc.line, "cannot have void object: " + dc.name);
+		check_complete(t, dc.name, dc.line);
 		std::vector<type_ref> keys;
 		for (auto &k : dc.keys)
 			keys.push_back(ec.resolve_type_name(k));
@@ -1217,7 +1235,7 @@ void check_unit(sema_ctx &ctx, translation_unit &u, std::vector<checked_clause> 
 				     "identifier redefined: " + in.decl.name +
 					     "\n\t current: inline definition\n\tprevious: " + prev);
 			ec.check(*in.value);
-			if (!ec.assignable(t, in.value->s.type))
+			if (!ec.assignable(t, in.value->s.type, in.value.get()))
 				fail(tag::D_OP_INCOMPAT, in.line,
 				     "inline " + in.decl.name + " definition uses incompatible types: \"" +
 					     t->name + "\" = \"" + in.value->s.type->name + "\"");

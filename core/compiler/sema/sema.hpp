@@ -32,6 +32,7 @@ struct var_info {
 	uint32_t id = 0;
 	uint8_t scope = DIFV_SCOPE_GLOBAL;
 	bool is_array = false; // associative array
+	bool implicit = false; // declared by a reference (an int until assigned)
 	type_ref type;
 	std::vector<type_ref> keys;
 	uint32_t line = 0;

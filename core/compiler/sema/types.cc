@@ -265,6 +265,16 @@ void type_table::add_typedef(const std::string &name, const type_ref &t, uint32_
 	named_[name] = c;
 }
 
+void check_complete(const type_ref &t, const std::string &name, uint32_t line)
+{
+	const ctype *b = t.get();
+	while (b->is_array())
+		b = b->ref.get();
+	if ((b->is_sou() || b->k == ctype::kind::enum_) && !b->complete)
+		fail(tag::D_DECL_INCOMPLETE, line,
+		     "incomplete struct/union/enum " + b->name + ": " + name);
+}
+
 type_ref type_table::resolve(decl_spec &spec, const const_eval &eval)
 {
 	if (!spec.typedef_name.empty()) {
@@ -309,11 +319,30 @@ type_ref type_table::resolve(decl_spec &spec, const const_eval &eval)
 			return t;
 		if (spec.sou == "enum") {
 			int64_t next = 0;
+			size_t ix = 0;
 			for (auto &[n, v] : spec.enumerators) {
-				if (v)
-					next = eval(*v);
+				uint32_t eline = ix < spec.enumerator_lines.size()
+							 ? spec.enumerator_lines[ix]
+							 : spec.line;
+				ix++;
+				if (v) {
+					try {
+						next = eval(*v);
+					} catch (const d_error &e) {
+						if (e.which != tag::D_DECL_ARRNULL)
+							throw;
+						fail(tag::D_DECL_ENCONST, eline,
+						     "enumerator '" + n +
+							     "' must be assigned to an integral "
+							     "constant expression");
+					}
+				}
+				if (next > INT32_MAX || next < INT32_MIN)
+					fail(tag::D_DECL_ENOFLOW, eline,
+					     "enumerator '" + n +
+						     "' value overflows INT_MAX (2147483647)");
 				if (enumerators_.count(n) || named_.count(n))
-					fail(tag::D_DECL_IDRED, spec.line,
+					fail(tag::D_DECL_IDRED, eline,
 					     "identifier redeclared: " + n);
 				t->enumerators.emplace_back(n, next);
 				enumerators_[n] = {next, t};
@@ -338,6 +367,7 @@ type_ref type_table::resolve(decl_spec &spec, const const_eval &eval)
 				if (mt->is_void())
 					fail(tag::D_DECL_VOIDOBJ, d.line,
 					     "cannot have void object: " + d.name);
+				check_complete(mt, d.name, d.line);
 				for (const auto &m : t->members)
 					if (!d.name.empty() && m.name == d.name)
 						fail(tag::D_DECL_MNAME, d.line,
@@ -387,7 +417,8 @@ type_ref type_table::resolve(decl_spec &spec, const const_eval &eval)
 				} else {
 					uint64_t off = (bits + 7) / 8;
 					off = (off + a - 1) / a * a;
-					t->members.push_back({d.name, mt, static_cast<uint32_t>(off)});
+					t->members.push_back(
+						{d.name, mt, static_cast<uint32_t>(off)});
 					bits = (off + mt->size) * 8;
 				}
 				align = std::max(align, a);
@@ -400,7 +431,8 @@ type_ref type_table::resolve(decl_spec &spec, const const_eval &eval)
 		t->complete = true;
 		// Typedefs made while it was a forward declaration now see it whole.
 		for (auto &[n, nt] : named_) {
-			if (nt->k == ctype::kind::sou && !nt->complete && nt->resolved == t->resolved) {
+			if (nt->k == ctype::kind::sou && !nt->complete &&
+			    nt->resolved == t->resolved) {
 				auto c = std::make_shared<ctype>(*t);
 				c->name = nt->name;
 				c->typedefs = nt->typedefs;
@@ -433,12 +465,19 @@ type_ref type_table::resolve(decl_spec &spec, const const_eval &eval)
 	if (!other.empty()) {
 		if (other == "double" && n_long == 1)
 			return named_.at("long double");
+		if (other == "void" && (n_long || n_short || n_signed || n_unsigned))
+			fail(tag::D_DECL_VOIDATTR, spec.line,
+			     "invalid type declaration: attributes may not be used with void type");
+		if (n_long && other != "float" && other != "double" && !n_char && !n_int)
+			fail(tag::D_DECL_LONGINT, spec.line,
+			     "invalid type declaration: long and long long may only be used with "
+			     "integer or floating-point type");
 		if (n_long || n_short || n_signed || n_unsigned || n_char || n_int)
 			fail(tag::D_DECL_COMBO, spec.line, "invalid type combination");
 		return named_.at(other);
 	}
-	if ((n_signed && n_unsigned) || (n_short && n_long) || (n_char && (n_short || n_long)) ||
-	    n_long > 2 || n_int > 1 || n_char > 1)
+	if ((n_signed && n_unsigned) || (n_short && n_long) ||
+	    (n_char && (n_short || n_long || n_int)) || n_long > 2 || n_int > 1 || n_char > 1)
 		fail(tag::D_DECL_COMBO, spec.line, "invalid type combination");
 	std::string base = n_char	 ? "char"
 			   : n_short	 ? "short"

@@ -88,6 +88,10 @@ struct ctype {
 
 class kernel_types;
 
+// D_DECL_INCOMPLETE unless an object of type t (a member or a variable
+// called name) can be laid out: no forward-declared struct, union or enum.
+void check_complete(const type_ref &t, const std::string &name, uint32_t line);
+
 class type_table {
 public:
 	explicit type_table(uint32_t strsize);

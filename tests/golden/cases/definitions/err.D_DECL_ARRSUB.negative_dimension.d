@@ -1,0 +1,7 @@
+/* SPDX-License-Identifier: MIT */
+int a[-1];
+
+BEGIN
+{
+	exit(0);
+}

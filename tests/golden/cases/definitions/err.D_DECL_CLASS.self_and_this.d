@@ -1,0 +1,7 @@
+/* SPDX-License-Identifier: MIT */
+self this int x;
+
+BEGIN
+{
+	exit(0);
+}

@@ -1,0 +1,12 @@
+/* SPDX-License-Identifier: MIT */
+struct a {
+	int x;
+}
+struct b {
+	int y;
+};
+
+BEGIN
+{
+	exit(0);
+}

@@ -1,0 +1,11 @@
+/* SPDX-License-Identifier: MIT */
+int v;
+
+enum e {
+	A = v
+};
+
+BEGIN
+{
+	exit(0);
+}

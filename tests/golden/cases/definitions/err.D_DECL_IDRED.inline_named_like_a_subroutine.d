@@ -1,0 +1,7 @@
+/* SPDX-License-Identifier: MIT */
+inline int strlen = 3;
+
+BEGIN
+{
+	exit(0);
+}

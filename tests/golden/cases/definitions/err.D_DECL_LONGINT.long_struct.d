@@ -1,0 +1,9 @@
+/* SPDX-License-Identifier: MIT */
+long struct point {
+	int x;
+};
+
+BEGIN
+{
+	exit(0);
+}

@@ -1,0 +1,7 @@
+/* SPDX-License-Identifier: MIT */
+int f(void nothing);
+
+BEGIN
+{
+	exit(0);
+}

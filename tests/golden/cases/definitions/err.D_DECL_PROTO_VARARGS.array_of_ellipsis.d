@@ -1,0 +1,7 @@
+/* SPDX-License-Identifier: MIT */
+int a[...];
+
+BEGIN
+{
+	exit(0);
+}

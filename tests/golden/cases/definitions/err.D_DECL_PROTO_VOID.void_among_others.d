@@ -1,0 +1,7 @@
+/* SPDX-License-Identifier: MIT */
+int f(int, void);
+
+BEGIN
+{
+	exit(0);
+}

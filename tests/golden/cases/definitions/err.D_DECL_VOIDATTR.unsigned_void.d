@@ -1,0 +1,7 @@
+/* SPDX-License-Identifier: MIT */
+unsigned void v;
+
+BEGIN
+{
+	exit(0);
+}

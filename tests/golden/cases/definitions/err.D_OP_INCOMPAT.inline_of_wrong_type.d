@@ -1,0 +1,7 @@
+/* SPDX-License-Identifier: MIT */
+inline int n = "many";
+
+BEGIN
+{
+	exit(0);
+}

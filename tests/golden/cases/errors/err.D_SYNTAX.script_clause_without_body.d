@@ -1,0 +1,7 @@
+/* SPDX-License-Identifier: MIT */
+/* In a script file, a clause needs a predicate or actions. */
+BEGIN
+int i;
+{
+	exit(0);
+}

@@ -1,0 +1,6 @@
+/* SPDX-License-Identifier: MIT */
+BEGIN
+/"a" && "b"/
+{
+	exit(0);
+}

@@ -1,0 +1,3 @@
+127
+abcdefghi
+

@@ -1,0 +1,8 @@
+/* SPDX-License-Identifier: MIT */
+int a[4];
+
+BEGIN
+{
+	a[1, 2] = 1;
+	exit(0);
+}

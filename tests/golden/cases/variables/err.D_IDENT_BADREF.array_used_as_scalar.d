@@ -1,0 +1,7 @@
+/* SPDX-License-Identifier: MIT */
+BEGIN
+{
+	a[1] = 1;
+	trace(a);
+	exit(0);
+}
