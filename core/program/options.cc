@@ -29,7 +29,7 @@ constexpr option_info k_options[] = {
 	// name            kind         phase        readers  default  min  max
 	{"aggpercpu", ok::runtime, op::run, 0, 0, 0, k_max},
 	{"aggrate", ok::rate, op::run, k_read_bpf | k_read_kmod, k_sec, 0, k_max},
-	{"aggsize", ok::size, op::run, k_read_bpf | k_read_kmod, 4 << 20, 0, k_max},
+	{"aggsize", ok::size, op::run, k_engines, 4 << 20, 0, k_max},
 	{"aggsortkey", ok::runtime, op::run, k_cons, 0, 0, k_max},
 	{"aggsortkeypos", ok::runtime, op::run, k_cons, 0, 0, k_max},
 	{"aggsortpos", ok::runtime, op::run, k_cons, 0, 0, k_max},
@@ -52,6 +52,7 @@ constexpr option_info k_options[] = {
 	{"defaultargs", ok::text, op::compile, k_read_compiler, 0, 0, k_max},
 	{"define", ok::text, op::compile, 0, 0, 0, k_max},
 	{"destructive", ok::runtime, op::run, k_engines, 0, 0, k_max},
+	{"droptags", ok::runtime, op::run, k_cons, 0, 0, k_max},
 	{"dtypes", ok::text, op::compile, 0, 0, 0, k_max},
 	{"dynvarsize", ok::size, op::run, k_engines, 1 << 20, 0, k_max},
 	{"empty", ok::text, op::compile, 0, 0, 0, k_max},

@@ -253,6 +253,20 @@ fmt::arg_type fmt_type(const ctype &t)
 	return a;
 }
 
+// The tag of a format error: the checker's own, or D_SYNTAX for a format
+// that does not parse (illumos dt_printf_create() reports those with
+// yywarn(), whose tag is D_SYNTAX).
+tag format_tag(const fmt::format_error &fe)
+{
+	const std::string t = fe.tag();
+#define X(x)         \
+	if (t == #x) \
+		return tag::x;
+#include "../diagnostics.def"
+#undef X
+	return t.empty() ? tag::D_SYNTAX : tag::D_PRINTF_ARG_TYPE;
+}
+
 } // namespace
 
 void clause_checker::printflike(expr &s, stmt_plan &p, const char *name)
@@ -296,16 +310,7 @@ void clause_checker::printflike(expr &s, stmt_plan &p, const char *name)
 		(void)fmt::check_args(parsed, name, ats, 1, false, false,
 				      ctx_.set.target.has_value(), true);
 	} catch (const fmt::format_error &fe) {
-		std::string t = fe.tag();
-		tag which = tag::D_PRINTF_ARG_TYPE;
-#define X(x)         \
-	if (t == #x) \
-		which = tag::x;
-#include "../diagnostics.def"
-#undef X
-		if (t.empty())
-			which = tag::D_PRINTF_ARG_FMT;
-		fail(which, s.line, fe.what());
+		fail(format_tag(fe), s.line, fe.what());
 	}
 	// Which arguments a %s consumes (a char * is recorded as a string).
 	size_t ai = 0;
@@ -522,7 +527,7 @@ void clause_checker::action(expr &s, const action_def &a)
 						      proto->func == DTRACEAGG_COUNT,
 						      ctx_.set.target.has_value(), false);
 			} catch (const fmt::format_error &fe) {
-				fail(tag::D_PRINTF_ARG_TYPE, s.line, fe.what());
+				fail(format_tag(fe), s.line, fe.what());
 			}
 		}
 		break;

@@ -104,6 +104,7 @@ void user_engine::read_options()
 	st_.nspec = o.nspec;
 	st_.specsize = o.specsize;
 	st_.dynvarsize = o.dynvarsize;
+	st_.aggsize = o.aggsize;
 	st_.destructive = o.destructive;
 	switch (o.bufpolicy) {
 	case buffer_policy::switch_: st_.policy = buf_policy::switch_; break;
@@ -383,6 +384,11 @@ void user_engine::drain(engine_sink &sink)
 		sink.drops("dblerror", st_.dblerrors, 0);
 	st_.dblerrors = 0;
 
+	for (auto &[cpu, n] : st_.agg_drops)
+		if (n != 0)
+			sink.drops("aggregation", n, cpu);
+	st_.agg_drops.clear();
+	st_.agg_bytes = 0;
 	for (auto &[k, v] : st_.aggs) {
 		agg_data d;
 		d.aggid = k.first;
