@@ -137,8 +137,11 @@ void clause_checker::check_value(expr &e)
 	case act::umod: addr(value_type::kind::umod, 16); break;
 	case act::uaddr: addr(value_type::kind::uaddr, 16); break;
 	default:
-		fail(tag::D_OP_ACT, e.line,
-		     e.name + "( ) may not be used in an expression: it is an action");
+		// Any other action returns void (illumos' action prototypes):
+		// the caller's prototype check rejects it with its own message.
+		e.s.type = types_.void_type();
+		e.s.what = expr_sema::ref::action;
+		return;
 	}
 	t->name = t->resolved = e.name + "(" + std::to_string(t->size) + ")";
 	e.s.type = t;
@@ -253,6 +256,24 @@ fmt::arg_type fmt_type(const ctype &t)
 	return a;
 }
 
+// illumos dt_node_is_argcompat(): may two aggregations' keys be printed by
+// one printa()? Integers with integers, strings with strings, stacks and
+// symbols with their kind, anything else with the same type.
+bool keys_compatible(const ctype &a, const ctype &b)
+{
+	if (a.is_int() && b.is_int())
+		return true;
+	bool as = a.is_string() || a.is_char_ptr_or_array();
+	bool bs = b.is_string() || b.is_char_ptr_or_array();
+	if (as || bs)
+		return as && bs;
+	if (a.is_record_func || b.is_record_func)
+		return a.is_record_func && b.is_record_func && a.rec_kind == b.rec_kind;
+	if (a.is_ptr() && b.is_ptr())
+		return true;
+	return a.resolved == b.resolved;
+}
+
 // The tag of a format error: the checker's own, or D_SYNTAX for a format
 // that does not parse (illumos dt_printf_create() reports those with
 // yywarn(), whose tag is D_SYNTAX).
@@ -294,10 +315,6 @@ void clause_checker::printflike(expr &s, stmt_plan &p, const char *name)
 			     std::string(name) + "( ) argument #" + std::to_string(i + 1) +
 				     " is incompatible with prototype: aggregation");
 		check_value(a);
-		if (a.s.type->is_void())
-			fail(tag::D_PRINTF_ARG_TYPE, s.line,
-			     std::string(name) + "( ) argument #" + std::to_string(i + 1) +
-				     " may not be of type void");
 		ats.push_back(fmt_type(*a.s.type));
 		args.push_back(&a);
 	}
@@ -312,6 +329,11 @@ void clause_checker::printflike(expr &s, stmt_plan &p, const char *name)
 	} catch (const fmt::format_error &fe) {
 		fail(format_tag(fe), s.line, fe.what());
 	}
+	for (size_t i = 0; i < args.size(); i++)
+		if (args[i]->s.type->is_void())
+			fail(tag::D_PRINTF_ARG_TYPE, s.line,
+			     std::string(name) + "( ) argument #" + std::to_string(i + 2) +
+				     " may not be of type void");
 	// Which arguments a %s consumes (a char * is recorded as a string).
 	size_t ai = 0;
 	std::vector<bool> as_str(args.size(), false);
@@ -513,6 +535,22 @@ void clause_checker::action(expr &s, const action_def &a)
 					     " has " + keys(proto->keys.size()) + ", @" + ag.name +
 					     " has " + keys(ag.keys.size()));
 			}
+			for (size_t k = 0; proto && k < ag.keys.size(); k++) {
+				if (keys_compatible(*proto->keys[k], *ag.keys[k]))
+					continue;
+				// illumos dt_printa_validate(): "%9s key #%d: %s"
+				auto line = [&](const agg_info &x) {
+					std::string n = x.name;
+					if (n.size() < 9)
+						n.insert(0, 9 - n.size(), ' ');
+					return n + " key #" + std::to_string(k + 1) + ": " +
+					       x.keys[k]->name;
+				};
+				fail(tag::D_PRINTA_AGGPROTO, s.line,
+				     "printa( ): @" + ag.name + "[ ] key #" + std::to_string(k + 1) +
+					     " is incompatible with @" + proto->name + ":\n" +
+					     line(*proto) + "\n" + line(ag));
+			}
 			if (!proto)
 				proto = &ag;
 			p.aggs.push_back(ag.id);
@@ -572,8 +610,8 @@ void clause_checker::action(expr &s, const action_def &a)
 	}
 	case act::exit: {
 		argc_check(s, 1, 1);
-		ec_.check(*s.kids[0]);
-		if (!s.kids[0]->s.type->is_int())
+		check_value(*s.kids[0]);
+		if (!s.kids[0]->s.type->is_int() || s.kids[0]->s.type->is_record_func)
 			fail(tag::D_PROTO_ARG, s.line,
 			     "exit( ) argument #1 is incompatible with prototype:\n\tprototype: "
 			     "int\n\t argument: " +
@@ -920,6 +958,9 @@ void clause_checker::statement(expr &s)
 		aggregation(s);
 		return;
 	}
+	if (s.kind == ek::assign && s.kids[0]->kind == ek::index &&
+	    s.kids[0]->kids[0]->kind == ek::agg)
+		ec_.check(*s.kids[0]); // @a[x][y]: D_AGG_MDIM
 	if (s.kind == ek::agg)
 		fail(tag::D_AGG_NULL, s.line, "expression has null effect: @" + s.name);
 	if (s.kind == ek::call) {
