@@ -274,6 +274,18 @@ bool keys_compatible(const ctype &a, const ctype &b)
 	return a.resolved == b.resolved;
 }
 
+// Does e call a destructive subroutine (dif_subrs.def: copyout, copyoutstr)?
+bool calls_destructive(const expr &e)
+{
+	if (e.kind == ek::call && e.s.what == expr_sema::ref::subr &&
+	    (e.s.id == DIF_SUBR_COPYOUT || e.s.id == DIF_SUBR_COPYOUTSTR))
+		return true;
+	for (const auto &k : e.kids)
+		if (k && calls_destructive(*k))
+			return true;
+	return false;
+}
+
 // The tag of a format error: the checker's own, or D_SYNTAX for a format
 // that does not parse (illumos dt_printf_create() reports those with
 // yywarn(), whose tag is D_SYNTAX).
@@ -425,6 +437,8 @@ void clause_checker::action(expr &s, const action_def &a)
 {
 	stmt_plan p;
 	p.line = s.line;
+	if ((a.a == act::breakpoint || a.a == act::panic) && speculate_)
+		fail(tag::D_ACT_SPEC, s.line, "destructive actions may not follow speculate( )");
 	if (a.a == act::breakpoint || a.a == act::panic)
 		fail(tag::D_ACT_UNSUP, s.line,
 		     s.name + "( ) is not supported by the " + ctx_.set.engine + " engine");
@@ -975,6 +989,10 @@ void clause_checker::statement(expr &s)
 	p.kind = DTRACEACT_DIFEXPR;
 	p.records = false;
 	p.effect = &s;
+	// illumos dt_action_destructive(): an expression calling copyout() or
+	// copyoutstr() is a destructive action, which speculate() forbids.
+	if (speculate_ && calls_destructive(s))
+		fail(tag::D_ACT_SPEC, s.line, "destructive actions may not follow speculate( )");
 	speculation_rules(p, s.line);
 	cc_.stmts.push_back(std::move(p));
 }
