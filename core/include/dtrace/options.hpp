@@ -57,7 +57,7 @@ DT_API_BEGIN
 
 namespace dt {
 
-enum class option_kind : uint8_t { text, size, rate, runtime, policy, resize };
+enum class option_kind : uint8_t { text, size, rate, runtime, policy, resize, stdc };
 
 // compile: the compiler reads it (it shapes types or record layouts);
 // run: the engines, the consumer or the session read it once tracing.
