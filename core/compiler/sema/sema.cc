@@ -642,15 +642,25 @@ void clause_checker::action(expr &s, const action_def &a)
 		argc_check(s, 1, 2);
 		p.kind = DTRACEACT_LIBACT;
 		p.libact = DT_ACT_SETOPT;
+		// illumos: "void(char *, [char *])"; both are read when the
+		// record is consumed, so any string expression will do.
 		for (size_t i = 0; i < s.kids.size(); i++) {
-			ec_.check(*s.kids[i]);
-			if (s.kids[i]->kind != ek::str_lit)
-				fail(tag::D_SETOPT_PROTO, s.line,
+			expr &k = *s.kids[i];
+			ec_.check(k);
+			if (!k.s.type->is_string() && !k.s.type->is_char_ptr_or_array())
+				fail(tag::D_PROTO_ARG, s.line,
 				     "setopt( ) argument #" + std::to_string(i + 1) +
-					     " is incompatible with prototype:\n\tprototype: string "
-					     "constant\n\t argument: " +
-					     s.kids[i]->s.type->name);
-			p.args.push_back(plan_value(*s.kids[i]));
+					     " is incompatible with prototype:\n\tprototype: char "
+					     "*\n\t argument: " +
+					     k.s.type->name);
+			arg_plan ap = plan_value(k);
+			if (!k.s.type->is_string()) {
+				ap.as_string = true;
+				ap.type = types_.string_type();
+				ap.vt = types_.value_of(ap.type);
+				ap.size = ap.vt.size;
+			}
+			p.args.push_back(ap);
 		}
 		break;
 	}
@@ -1195,18 +1205,31 @@ void check_clause(sema_ctx &ctx, clause_ast &c, std::vector<checked_clause> &out
 		}
 	}
 	expr_checker ec(ctx, &cc, args, have_probe);
-	try {
-		if (c.predicate) {
+	auto check_predicate = [&] {
+		try {
 			ec.check(*c.predicate);
 			const type_ref &t = c.predicate->s.type;
 			if (!t->is_scalar() && !t->is_string())
 				fail(tag::D_PRED_SCALAR, c.predicate->line,
 				     "predicate result must be of scalar type");
+		} catch (d_error &e) {
+			if (e.region.empty())
+				e.region = "predicate";
+			throw;
 		}
-	} catch (d_error &e) {
-		if (e.region.empty())
-			e.region = "predicate";
-		throw;
+	};
+	// illumos dt_cook_clause() cooks a clause twice when it must: a
+	// variable the predicate reads may be first assigned in the actions
+	// (/n < 5/ { n++; }). The predicate is checked again after them.
+	bool predicate_after = false;
+	if (c.predicate) {
+		try {
+			check_predicate();
+		} catch (d_error &e) {
+			if (e.which != tag::D_IDENT_UNDEF || c.stmts.empty())
+				throw;
+			predicate_after = true;
+		}
 	}
 	try {
 		clause_checker ck(ctx, cc, ec);
@@ -1217,6 +1240,8 @@ void check_clause(sema_ctx &ctx, clause_ast &c, std::vector<checked_clause> &out
 			e.region = "action list";
 		throw;
 	}
+	if (predicate_after)
+		check_predicate();
 	out.push_back(std::move(cc));
 }
 

@@ -77,6 +77,7 @@ struct state {
 	uint32_t nspec = 0;
 	uint64_t specsize = 0;
 	uint64_t dynvarsize = 0;
+	uint64_t end_reserve = 0; // bytes END clauses may record (fill policy)
 	uint64_t aggsize = 0;	  // bytes of new keys a drain's aggregation buffer holds
 	bool destructive = false; // option destructive: -w's effect
 

@@ -37,6 +37,7 @@ extern "C" {
 #include <algorithm>
 #include <cerrno>
 #include <cstdlib>
+#include <cstring>
 #include <random>
 
 namespace dt::engines::user {
@@ -275,6 +276,7 @@ std::vector<enabled_probe> user_engine::enable(const program &p, const enabling 
 		}
 	}
 	DT_ASSERT(next == en.eps.size()); // the front half's ECBs are in clause order
+	st_.end_reserve = end_reserve;
 	layout_variables();
 	st_.scratch.assign(std::clamp<uint64_t>(st_.bufsize, 64 << 10, 64 << 20), 0);
 	st_.specs.assign(st_.nspec, spec_buffer{});
@@ -301,6 +303,13 @@ void user_engine::go()
 		return;
 	if (st_.prog.destructive() && !st_.settings.destructive && !st_.destructive)
 		throw engine_error("Destructive actions not allowed");
+	// illumos dtrace_state_buffer(), at DTRACEIOC_GO: no buffer below 8
+	// bytes (ENOMEM); a fill buffer must hold what END may record (E2BIG,
+	// EDT_ENDTOOBIG).
+	if (st_.bufsize < sizeof(uint64_t))
+		throw engine_error(std::strerror(ENOMEM));
+	if (st_.policy == buf_policy::fill && st_.end_reserve > st_.bufsize)
+		throw engine_error("END enablings exceed size of principal buffer");
 	st_.started = true;
 	fire_kind(probe_kind::begin);
 	uint64_t now = mono_ns();
