@@ -47,7 +47,7 @@ constexpr option_info k_options[] = {
 	{"cpp", ok::text, op::compile, 0, 0, 0, k_max},
 	{"cpphdrs", ok::text, op::compile, 0, 0, 0, k_max},
 	{"cpppath", ok::text, op::compile, 0, 0, 0, k_max},
-	{"cpu", ok::runtime, op::run, 0, 0, 0, k_max},
+	{"cpu", ok::runtime, op::run, k_read_user, 0, 0, k_max},
 	{"ctypes", ok::text, op::compile, 0, 0, 0, k_max},
 	{"defaultargs", ok::text, op::compile, k_read_compiler, 0, 0, k_max},
 	{"define", ok::text, op::compile, 0, 0, 0, k_max},

@@ -28,6 +28,7 @@ extern "C" {
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -77,6 +78,7 @@ struct state {
 	uint32_t nspec = 0;
 	uint64_t specsize = 0;
 	uint64_t dynvarsize = 0;
+	std::optional<uint32_t> cpu; // option cpu: the one CPU tracing runs on
 	uint64_t end_reserve = 0; // bytes END clauses may record (fill policy)
 	uint64_t aggsize = 0;	  // bytes of new keys a drain's aggregation buffer holds
 	bool destructive = false; // option destructive: -w's effect

@@ -31,6 +31,7 @@ extern "C" {
 #include "dif_validate.h"
 }
 
+#include <sched.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -106,6 +107,12 @@ void user_engine::read_options()
 	st_.specsize = o.specsize;
 	st_.dynvarsize = o.dynvarsize;
 	st_.aggsize = o.aggsize;
+	// Option cpu: this engine's probes fire in this process, so tracing
+	// on one CPU is running there (read as dt_opt_runtime() reads it).
+	st_.cpu.reset();
+	if (auto it = st_.prog.options.find("cpu");
+	    it != st_.prog.options.end() && !option_unsets("cpu", it->second))
+		st_.cpu = static_cast<uint32_t>(std::strtoul(it->second.c_str(), nullptr, 0));
 	st_.destructive = o.destructive;
 	switch (o.bufpolicy) {
 	case buffer_policy::switch_: st_.policy = buf_policy::switch_; break;
@@ -310,6 +317,15 @@ void user_engine::go()
 		throw engine_error(std::strerror(ENOMEM));
 	if (st_.policy == buf_policy::fill && st_.end_reserve > st_.bufsize)
 		throw engine_error("END enablings exceed size of principal buffer");
+	if (st_.cpu) {
+		cpu_set_t set;
+		CPU_ZERO(&set);
+		if (*st_.cpu >= CPU_SETSIZE)
+			throw engine_error(std::strerror(EINVAL));
+		CPU_SET(*st_.cpu, &set);
+		if (sched_setaffinity(0, sizeof set, &set) != 0)
+			throw engine_error(std::strerror(errno));
+	}
 	st_.started = true;
 	fire_kind(probe_kind::begin);
 	uint64_t now = mono_ns();
