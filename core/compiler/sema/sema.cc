@@ -286,6 +286,45 @@ bool calls_destructive(const expr &e)
 	return false;
 }
 
+// illumos dt_compile_agg(): an lquantize() or llquantize() whose parameters
+// differ from the aggregation's first use names the first that differs.
+void quantize_mismatch(uint16_t func, const std::vector<int64_t> &was,
+		       const std::vector<int64_t> &now, uint32_t line)
+{
+	auto say = [&](tag t, const std::string &fn, const std::string &what, size_t argn,
+		       int64_t expected, int64_t found) {
+		fail(t, line,
+		     fn + "( ) " + what + " (argument #" + std::to_string(argn) +
+			     ") doesn't match previous declaration: expected " +
+			     std::to_string(expected) + ", found " + std::to_string(found));
+	};
+	if (func == DTRACEAGG_LQUANTIZE && was.size() == 3 && now.size() == 3) {
+		// Compared as dtrace_aggregate's argument encodes them: base,
+		// step and the number of levels.
+		int64_t olevels = dif_agg_lquantize_levels(was[0], was[1], was[2]);
+		int64_t nlevels = dif_agg_lquantize_levels(now[0], now[1], now[2]);
+		if (was[0] != now[0])
+			say(tag::D_LQUANT_MATCHBASE, "lquantize", "base", 1, was[0], now[0]);
+		if (olevels * was[2] != nlevels * now[2])
+			say(tag::D_LQUANT_MATCHLIM, "lquantize", "limit", 2,
+			    was[0] + olevels * was[2], now[0] + nlevels * now[2]);
+		if (was[2] != now[2])
+			say(tag::D_LQUANT_MATCHSTEP, "lquantize", "step", 3, was[2], now[2]);
+	}
+	if (func == DTRACEAGG_LLQUANTIZE && was.size() == 4 && now.size() == 4) {
+		static const struct {
+			const char *what;
+			tag t;
+		} args[] = {{"factor", tag::D_LLQUANT_FACTORMATCH},
+			    {"low magnitude", tag::D_LLQUANT_LOWMATCH},
+			    {"high magnitude", tag::D_LLQUANT_HIGHMATCH},
+			    {"linear steps per magnitude", tag::D_LLQUANT_NSTEPMATCH}};
+		for (size_t i = 0; i < 4; i++)
+			if (was[i] != now[i])
+				say(args[i].t, "llquantize", args[i].what, i + 1, was[i], now[i]);
+	}
+}
+
 // The tag of a format error: the checker's own, or D_SYNTAX for a format
 // that does not parse (illumos dt_printf_create() reports those with
 // yywarn(), whose tag is D_SYNTAX).
@@ -942,11 +981,10 @@ void clause_checker::aggregation(expr &s)
 			     "aggregation redefined: @" + lhs.name + "\n\t current: @" + lhs.name +
 				     " = " + fd->name + "( )\n\tprevious: @" + lhs.name + " = " +
 				     ai.func_name + "( ) : line " + std::to_string(ai.line));
+		// Parameters that encode alike (an lquantize() limit that gives
+		// the same levels) are the same aggregation, as in illumos.
 		if (ai.params != params)
-			fail(tag::D_AGG_REDEF, s.line,
-			     std::string(fd->name) + "( ) parameters for @" + lhs.name +
-				     " differ from previous use at line " +
-				     std::to_string(ai.line));
+			quantize_mismatch(fd->func, ai.params, params, s.line);
 		if (ai.keys.size() != keys.size())
 			fail(tag::D_AGG_MDIM, s.line,
 			     "@" + lhs.name + "[ ] prototype mismatch: " +
