@@ -124,6 +124,16 @@ bool parse_options(int argc, char **argv, options &o, int &status)
 				o.xopts.emplace_back(s, "");
 			else
 				o.xopts.emplace_back(s.substr(0, eq), s.substr(eq + 1));
+			// illumos dt_opt_cpp_opts() and dt_opt_cflags(): these
+			// options are -D, -U, -I and -Z spelt as -x.
+			const auto &[name, value] = o.xopts.back();
+			if (name == "define" || name == "undef" || name == "incdir")
+				o.cpp_args.push_back((name == "define"  ? "-D"
+						      : name == "undef" ? "-U"
+									: "-I") +
+						     value);
+			else if (name == "zdefs")
+				o.zdefs = true;
 			break;
 		}
 		case 'p': {
@@ -139,12 +149,13 @@ bool parse_options(int argc, char **argv, options &o, int &status)
 			o.grab.push_back(static_cast<int32_t>(pid));
 			break;
 		}
+		case 'X': o.xopts.emplace_back("stdc", optarg); break; // dtrace.c: -X is -x stdc
 		case 'a': case 'A': case 'B': case 'F': case 'G': case 'h': case 'H':
-		case 'L': case 'X':
+		case 'L':
 			// Accepted for compatibility; the modes they select are
 			// refused by main() with a message naming the option.
 			o.xopts.emplace_back(std::string("-") + static_cast<char>(c),
-					     (c == 'L' || c == 'X') ? optarg : "");
+					     c == 'L' ? optarg : "");
 			break;
 		case ':':
 		case '?':

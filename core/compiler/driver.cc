@@ -101,6 +101,14 @@ std::string preprocess(const std::string &text, const settings &s)
 	argv.emplace_back("-fno-show-column");
 	argv.emplace_back("-fno-diagnostics-show-caret");
 	argv.emplace_back("-fdiagnostics-color=never");
+	// illumos dt_preproc(): -X a and t define __STDC__ as 0, c as 1 (cpp's
+	// own), s leaves it undefined. cpp warns when it is undefined: -w.
+	if (auto it = s.options.find("stdc"); it != s.options.end() && it->second != "c") {
+		argv.emplace_back("-w");
+		argv.emplace_back("-U__STDC__");
+		if (it->second != "s")
+			argv.emplace_back("-D__STDC__=0");
+	}
 	for (const auto &a : s.cpp_args)
 		argv.push_back(a);
 	argv.emplace_back("/dev/stdin");
@@ -387,6 +395,16 @@ program compile(const std::vector<input> &inputs, const settings &s)
 						std::count(text.begin(), text.end(), '\n') + 1),
 					"extraneous argument '" + macros.args[argc - 1] + "' ($" +
 						std::to_string(argc - 1) + " is not referenced)");
+			// illumos dt_compile(): a script with no clause or
+			// declaration is an error unless -x empty allows it.
+			if (ai >= n_libs && is_script && !options.count("empty") &&
+			    std::all_of(u->items.begin(), u->items.end(), [](const item &i) {
+				    return i.k == item::kind::pragma;
+			    }))
+				throw d_error(tag::D_EMPTY,
+					      static_cast<uint32_t>(
+						      std::count(text.begin(), text.end(), '\n') + 1),
+					      "empty D program translation unit");
 			check_unit(ctx, *u, clauses, options);
 			units.push_back(std::move(u));
 		} catch (const d_error &e) {

@@ -108,6 +108,8 @@ bool state::set_option(const std::string &name, const std::string &value)
 		opt.aggzoom = on;
 	else if (name == "rawbytes")
 		opt.rawbytes = on;
+	else if (name == "droptags")
+		opt.droptags = on;
 	else if (name == "aggsortpos")
 		opt.aggsortpos = num();
 	else if (name == "aggsortkeypos")
@@ -163,7 +165,8 @@ void consumer::drops(std::string_view kind, uint64_t n, uint32_t cpu)
 	if (n == 0)
 		return;
 	std::fflush(impl_->st.out);
-	std::fputs(drop_message(kind, n, cpu).c_str(), impl_->st.settings.err);
+	std::fputs(drop_message(kind, n, cpu, impl_->st.opt.droptags).c_str(),
+		   impl_->st.settings.err);
 }
 
 std::optional<int> consumer::exit_status() const

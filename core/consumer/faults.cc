@@ -48,37 +48,62 @@ std::string fault_message(const state &st, const fault_report &f)
 		    offinfo.c_str());
 }
 
-std::string drop_message(std::string_view kind, uint64_t n, uint32_t cpu)
+namespace {
+
+// dt_droptag(): each kind of drop's tag, which -xdroptags prints first.
+constexpr struct {
+	const char *kind, *alias, *tag;
+} k_drop_tags[] = {
+	{"principal", nullptr, "DTRACEDROP_PRINCIPAL"},
+	{"aggregation", nullptr, "DTRACEDROP_AGGREGATION"},
+	{"dynamic", nullptr, "DTRACEDROP_DYNAMIC"},
+	{"dynrinse", "dynamic_rinsing", "DTRACEDROP_DYNRINSE"},
+	{"dyndirty", "dynamic_dirty", "DTRACEDROP_DYNDIRTY"},
+	{"speculative", nullptr, "DTRACEDROP_SPEC"},
+	{"specbusy", "speculative_busy", "DTRACEDROP_SPECBUSY"},
+	{"specunavail", "speculative_unavail", "DTRACEDROP_SPECUNAVAIL"},
+	{"dblerror", nullptr, "DTRACEDROP_DBLERROR"},
+	{"stkstroverflow", nullptr, "DTRACEDROP_STKSTROVERFLOW"},
+};
+
+std::string drop_text(std::string_view kind, uint64_t n, uint32_t cpu)
 {
 	const char *s = n > 1 ? "s" : "";
 	auto u = static_cast<unsigned long long>(n);
 	if (kind == "principal")
-		return strf("dtrace: %llu drop%s on CPU %u\n", u, s, cpu);
+		return strf("%llu drop%s on CPU %u\n", u, s, cpu);
 	if (kind == "aggregation")
-		return strf("dtrace: %llu aggregation drop%s on CPU %u\n", u, s, cpu);
+		return strf("%llu aggregation drop%s on CPU %u\n", u, s, cpu);
 	if (kind == "dynamic")
-		return strf("dtrace: %llu dynamic variable drop%s\n", u, s);
+		return strf("%llu dynamic variable drop%s\n", u, s);
 	if (kind == "dynrinse" || kind == "dynamic_rinsing")
-		return strf("dtrace: %llu dynamic variable drop%s with non-empty rinsing list\n", u,
-			    s);
+		return strf("%llu dynamic variable drop%s with non-empty rinsing list\n", u, s);
 	if (kind == "dyndirty" || kind == "dynamic_dirty")
-		return strf("dtrace: %llu dynamic variable drop%s with non-empty dirty list\n", u,
-			    s);
+		return strf("%llu dynamic variable drop%s with non-empty dirty list\n", u, s);
 	if (kind == "speculative")
-		return strf("dtrace: %llu speculative drop%s\n", u, s);
+		return strf("%llu speculative drop%s\n", u, s);
 	if (kind == "specbusy" || kind == "speculative_busy")
-		return strf("dtrace: %llu failed speculation%s (available buffer(s) still busy)\n",
-			    u, s);
+		return strf("%llu failed speculation%s (available buffer(s) still busy)\n", u, s);
 	if (kind == "specunavail" || kind == "speculative_unavail")
-		return strf("dtrace: %llu failed speculation%s (no speculative buffer available)\n",
-			    u, s);
+		return strf("%llu failed speculation%s (no speculative buffer available)\n", u, s);
 	// dt_handle.c _dt_droptab: DTRACEDROP_DBLERROR, DTRACEDROP_STKSTROVERFLOW.
 	if (kind == "dblerror")
-		return strf("dtrace: %llu error%s in ERROR probe enabling\n", u, s);
+		return strf("%llu error%s in ERROR probe enabling\n", u, s);
 	if (kind == "stkstroverflow")
-		return strf("dtrace: %llu jstack()/ustack() string table overflow%s\n", u, s);
-	return strf("dtrace: %llu %.*s drop%s on CPU %u\n", u, static_cast<int>(kind.size()),
-		    kind.data(), s, cpu);
+		return strf("%llu jstack()/ustack() string table overflow%s\n", u, s);
+	return strf("%llu %.*s drop%s on CPU %u\n", u, static_cast<int>(kind.size()), kind.data(),
+		    s, cpu);
+}
+
+} // namespace
+
+std::string drop_message(std::string_view kind, uint64_t n, uint32_t cpu, bool tag)
+{
+	std::string pre = "dtrace: ";
+	for (const auto &d : k_drop_tags)
+		if (tag && (kind == d.kind || (d.alias && kind == d.alias)))
+			pre += strf("[%s] ", d.tag);
+	return pre + drop_text(kind, n, cpu);
 }
 
 } // namespace dt::consumer_impl

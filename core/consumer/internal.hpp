@@ -53,6 +53,7 @@ struct out_options {
 	bool agghist = false;
 	bool aggzoom = false;
 	bool rawbytes = false;
+	bool droptags = false; // drop messages begin with their [DTRACEDROP_*] tag
 	int aggsortpos = 0;
 	int aggsortkeypos = 0;
 	int stackindent = 14; // illumos _dtrace_stkindent
@@ -119,7 +120,7 @@ std::string print_agg_datum(state &st, const datum &d);
 
 // ---- faults.cc -----------------------------------------------------------
 std::string fault_message(const state &st, const fault_report &f);
-std::string drop_message(std::string_view kind, uint64_t n, uint32_t cpu);
+std::string drop_message(std::string_view kind, uint64_t n, uint32_t cpu, bool tag = false);
 [[nodiscard]] const char *fault_string(uint16_t code);
 
 } // namespace dt::consumer_impl

@@ -13,6 +13,8 @@
 #include "internal.hpp"
 #include "util/bytes.hpp"
 
+#include <dtrace/options.hpp>
+
 #include <fcntl.h>
 #include <unistd.h>
 
@@ -421,6 +423,37 @@ std::string flow_name(state &st, const enabled_probe &ep, uint32_t next_epid)
 	return name;
 }
 
+// illumos dtrace_setopt() while tracing, then dt_setopt(): an unknown
+// option, a bad value, or an option only dtrace_go() reads (the run-time
+// options of dt_options.c, as opposed to its dynamic ones) is reported
+// through the error handler as dt_handle_liberr() words it.
+void runtime_setopt(state &st, const enabled_probe &ep, const std::string &name,
+		    const std::string &value)
+{
+	static const char *const fixed_at_go[] = {
+		"aggsize",	"bufsize",	"bufpolicy", "bufresize",	"cleanrate",
+		"cpu",		"destructive",	"dynvarsize", "grabanon",	"jstackframes",
+		"jstackstrsize", "nspec",	"specsize",  "stackframes", "statusrate",
+		"strsize",	"ustackframes", "temporal"};
+	const char *why = option_error(name, value, true);
+	if (!why && std::find_if(std::begin(fixed_at_go), std::end(fixed_at_go),
+				 [&](const char *n) { return name == n; }) !=
+			    std::end(fixed_at_go))
+		why = "Operation illegal when tracing is active";
+	if (!why) {
+		st.set_option(name, value);
+		return;
+	}
+	const probe_desc &pd = ep.probe;
+	std::fflush(st.out);
+	std::fputs(strf("dtrace: error on enabled probe ID %u (ID %u: %s:%s:%s:%s): couldn't set "
+			"option \"%s\" to \"%s\": %s\n\n",
+			ep.epid, ep.probe_id, pd.provider.c_str(), pd.mod.c_str(),
+			pd.func.c_str(), pd.name.c_str(), name.c_str(), value.c_str(), why)
+			   .c_str(),
+		   st.settings.err);
+}
+
 void do_action(state &st, const enabled_probe &ep, const action &a, const uint8_t *firing,
 	       size_t len, uint64_t &tracememsize)
 {
@@ -491,12 +524,13 @@ void do_action(state &st, const enabled_probe &ep, const action &a, const uint8_
 				return;
 			std::string name(reinterpret_cast<const char *>(d->p),
 					 strnlen(reinterpret_cast<const char *>(d->p), d->size));
-			std::string value;
+			// A toggle (no value) is set to "1", as dt_consume.c does.
+			std::string value = "1";
 			if (args.size() > 1 && args[1].p)
 				value.assign(reinterpret_cast<const char *>(args[1].p),
 					     strnlen(reinterpret_cast<const char *>(args[1].p),
 						     args[1].size));
-			st.set_option(name, value);
+			runtime_setopt(st, ep, name, value);
 			return;
 		}
 		case DT_ACT_FTRUNCATE:

@@ -29,7 +29,7 @@ constexpr option_info k_options[] = {
 	// name            kind         phase        readers  default  min  max
 	{"aggpercpu", ok::runtime, op::run, 0, 0, 0, k_max},
 	{"aggrate", ok::rate, op::run, k_read_bpf | k_read_kmod, k_sec, 0, k_max},
-	{"aggsize", ok::size, op::run, k_read_bpf | k_read_kmod, 4 << 20, 0, k_max},
+	{"aggsize", ok::size, op::run, k_engines, 4 << 20, 0, k_max},
 	{"aggsortkey", ok::runtime, op::run, k_cons, 0, 0, k_max},
 	{"aggsortkeypos", ok::runtime, op::run, k_cons, 0, 0, k_max},
 	{"aggsortpos", ok::runtime, op::run, k_cons, 0, 0, k_max},
@@ -47,11 +47,12 @@ constexpr option_info k_options[] = {
 	{"cpp", ok::text, op::compile, 0, 0, 0, k_max},
 	{"cpphdrs", ok::text, op::compile, 0, 0, 0, k_max},
 	{"cpppath", ok::text, op::compile, 0, 0, 0, k_max},
-	{"cpu", ok::runtime, op::run, 0, 0, 0, k_max},
+	{"cpu", ok::runtime, op::run, k_read_user, 0, 0, k_max},
 	{"ctypes", ok::text, op::compile, 0, 0, 0, k_max},
 	{"defaultargs", ok::text, op::compile, k_read_compiler, 0, 0, k_max},
 	{"define", ok::text, op::compile, 0, 0, 0, k_max},
 	{"destructive", ok::runtime, op::run, k_engines, 0, 0, k_max},
+	{"droptags", ok::runtime, op::run, k_cons, 0, 0, k_max},
 	{"dtypes", ok::text, op::compile, 0, 0, 0, k_max},
 	{"dynvarsize", ok::size, op::run, k_engines, 1 << 20, 0, k_max},
 	{"empty", ok::text, op::compile, 0, 0, 0, k_max},
@@ -85,6 +86,7 @@ constexpr option_info k_options[] = {
 	{"stackframes", ok::runtime, op::compile, k_read_compiler, 20, 0, k_max32},
 	{"stackindent", ok::runtime, op::run, k_cons, 0, 0, k_max},
 	{"statusrate", ok::rate, op::run, 0, k_sec, 0, k_max},
+	{"stdc", ok::stdc, op::compile, 0, 0, 0, 3},
 	{"strsize", ok::size, op::compile, k_read_compiler | k_engines, 256, 1, k_max32},
 	{"switchrate", ok::rate, op::run, k_read_session, k_sec, 0, k_max},
 	{"syslibdir", ok::text, op::compile, 0, 0, 0, k_max},
@@ -109,6 +111,8 @@ constexpr struct {
 // The values of the enum kinds, by index (buffer_policy's order).
 constexpr const char *k_policies[] = {"switch", "fill", "ring"};
 constexpr const char *k_resizes[] = {"auto", "manual"};
+// dt_opt_stdc(): the ISO C modes of -X (a, c, s, t).
+constexpr const char *k_stdcs[] = {"a", "c", "s", "t"};
 
 // What a runtime value means: unset (empty or a negative word), set (a
 // positive word), or a number.
@@ -166,6 +170,7 @@ std::optional<uint64_t> read_value(const option_info &o, const std::string &v, b
 		case ok::runtime: return runtime_value(v);
 		case ok::policy: return enum_index(k_policies, v);
 		case ok::resize: return enum_index(k_resizes, v);
+		case ok::stdc: return enum_index(k_stdcs, v);
 		}
 	} catch (const option_value_error &) {
 	}

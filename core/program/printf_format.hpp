@@ -104,7 +104,9 @@ enum flag : uint32_t {
 
 // The largest width or precision a format may give (illumos has no bound
 // and overflows an int; a larger '*' argument at run time is clamped).
-constexpr int k_max_width = 1 << 16;
+// Wide enough for what scripts write (%10000000d works, as in illumos),
+// small enough that one conversion cannot ask for gigabytes.
+constexpr int k_max_width = 1 << 26;
 
 // One piece of a parsed format: literal text, then optionally a conversion.
 struct piece {

@@ -155,8 +155,8 @@ void expr_gen::narrow(uint8_t r, const type_ref &to, const type_ref &from, uint3
 uint8_t expr_gen::load(uint8_t addr, const type_ref &t, uint32_t line)
 {
 	(void)line;
-	if (t->is_sou() || t->is_array())
-		return addr; // by reference: the address is the value
+	if (t->is_sou() || t->is_array() || t->k == ctype::kind::floating)
+		return addr; // by reference: the address is the value (D has no FP registers)
 	uint8_t op;
 	switch (t->size) {
 	case 1: op = t->is_signed ? DIF_OP_LDSB : DIF_OP_LDUB; break;

@@ -887,6 +887,10 @@ void expr_checker::check_index(expr &e, bool lvalue)
 {
 	expr &base = *e.kids[0];
 	size_t nkeys = e.kids.size() - 1;
+	if (base.kind == ek::agg) // illumos dt_cook_op2(), DT_TOK_LBRAC
+		fail(tag::D_AGG_MDIM, e.line,
+		     "improper attempt to reference @" + base.name +
+			     " as a multi-dimensional array");
 	if (base.kind == ek::ident && base.name == "args" && !syms_.globals.count("args")) {
 		if (lvalue)
 			fail(tag::D_OP_WRITE, e.line,

@@ -138,8 +138,11 @@ void clause_checker::check_value(expr &e)
 	case act::umod: addr(value_type::kind::umod, 16); break;
 	case act::uaddr: addr(value_type::kind::uaddr, 16); break;
 	default:
-		fail(tag::D_OP_ACT, e.line,
-		     e.name + "( ) may not be used in an expression: it is an action");
+		// Any other action returns void (illumos' action prototypes):
+		// the caller's prototype check rejects it with its own message.
+		e.s.type = types_.void_type();
+		e.s.what = expr_sema::ref::action;
+		return;
 	}
 	t->name = t->resolved = e.name + "(" + std::to_string(t->size) + ")";
 	e.s.type = t;
@@ -254,6 +257,89 @@ fmt::arg_type fmt_type(const ctype &t)
 	return a;
 }
 
+// illumos dt_node_is_argcompat(): may two aggregations' keys be printed by
+// one printa()? Integers with integers, strings with strings, stacks and
+// symbols with their kind, anything else with the same type.
+bool keys_compatible(const ctype &a, const ctype &b)
+{
+	if (a.is_int() && b.is_int())
+		return true;
+	bool as = a.is_string() || a.is_char_ptr_or_array();
+	bool bs = b.is_string() || b.is_char_ptr_or_array();
+	if (as || bs)
+		return as && bs;
+	if (a.is_record_func || b.is_record_func)
+		return a.is_record_func && b.is_record_func && a.rec_kind == b.rec_kind;
+	if (a.is_ptr() && b.is_ptr())
+		return true;
+	return a.resolved == b.resolved;
+}
+
+// Does e call a destructive subroutine (dif_subrs.def: copyout, copyoutstr)?
+bool calls_destructive(const expr &e)
+{
+	if (e.kind == ek::call && e.s.what == expr_sema::ref::subr &&
+	    (e.s.id == DIF_SUBR_COPYOUT || e.s.id == DIF_SUBR_COPYOUTSTR))
+		return true;
+	for (const auto &k : e.kids)
+		if (k && calls_destructive(*k))
+			return true;
+	return false;
+}
+
+// illumos dt_compile_agg(): an lquantize() or llquantize() whose parameters
+// differ from the aggregation's first use names the first that differs.
+void quantize_mismatch(uint16_t func, const std::vector<int64_t> &was,
+		       const std::vector<int64_t> &now, uint32_t line)
+{
+	auto say = [&](tag t, const std::string &fn, const std::string &what, size_t argn,
+		       int64_t expected, int64_t found) {
+		fail(t, line,
+		     fn + "( ) " + what + " (argument #" + std::to_string(argn) +
+			     ") doesn't match previous declaration: expected " +
+			     std::to_string(expected) + ", found " + std::to_string(found));
+	};
+	if (func == DTRACEAGG_LQUANTIZE && was.size() == 3 && now.size() == 3) {
+		// Compared as dtrace_aggregate's argument encodes them: base,
+		// step and the number of levels.
+		int64_t olevels = dif_agg_lquantize_levels(was[0], was[1], was[2]);
+		int64_t nlevels = dif_agg_lquantize_levels(now[0], now[1], now[2]);
+		if (was[0] != now[0])
+			say(tag::D_LQUANT_MATCHBASE, "lquantize", "base", 1, was[0], now[0]);
+		if (olevels * was[2] != nlevels * now[2])
+			say(tag::D_LQUANT_MATCHLIM, "lquantize", "limit", 2,
+			    was[0] + olevels * was[2], now[0] + nlevels * now[2]);
+		if (was[2] != now[2])
+			say(tag::D_LQUANT_MATCHSTEP, "lquantize", "step", 3, was[2], now[2]);
+	}
+	if (func == DTRACEAGG_LLQUANTIZE && was.size() == 4 && now.size() == 4) {
+		static const struct {
+			const char *what;
+			tag t;
+		} args[] = {{"factor", tag::D_LLQUANT_FACTORMATCH},
+			    {"low magnitude", tag::D_LLQUANT_LOWMATCH},
+			    {"high magnitude", tag::D_LLQUANT_HIGHMATCH},
+			    {"linear steps per magnitude", tag::D_LLQUANT_NSTEPMATCH}};
+		for (size_t i = 0; i < 4; i++)
+			if (was[i] != now[i])
+				say(args[i].t, "llquantize", args[i].what, i + 1, was[i], now[i]);
+	}
+}
+
+// The tag of a format error: the checker's own, or D_SYNTAX for a format
+// that does not parse (illumos dt_printf_create() reports those with
+// yywarn(), whose tag is D_SYNTAX).
+tag format_tag(const fmt::format_error &fe)
+{
+	const std::string t = fe.tag();
+#define X(x)         \
+	if (t == #x) \
+		return tag::x;
+#include "../diagnostics.def"
+#undef X
+	return t.empty() ? tag::D_SYNTAX : tag::D_PRINTF_ARG_TYPE;
+}
+
 } // namespace
 
 void clause_checker::printflike(expr &s, stmt_plan &p, const char *name)
@@ -281,10 +367,6 @@ void clause_checker::printflike(expr &s, stmt_plan &p, const char *name)
 			     std::string(name) + "( ) argument #" + std::to_string(i + 1) +
 				     " is incompatible with prototype: aggregation");
 		check_value(a);
-		if (a.s.type->is_void())
-			fail(tag::D_PRINTF_ARG_TYPE, s.line,
-			     std::string(name) + "( ) argument #" + std::to_string(i + 1) +
-				     " may not be of type void");
 		ats.push_back(fmt_type(*a.s.type));
 		args.push_back(&a);
 	}
@@ -297,17 +379,13 @@ void clause_checker::printflike(expr &s, stmt_plan &p, const char *name)
 		(void)fmt::check_args(parsed, name, ats, 1, false, false,
 				      ctx_.set.target.has_value(), true);
 	} catch (const fmt::format_error &fe) {
-		std::string t = fe.tag();
-		tag which = tag::D_PRINTF_ARG_TYPE;
-#define X(x)         \
-	if (t == #x) \
-		which = tag::x;
-#include "../diagnostics.def"
-#undef X
-		if (t.empty())
-			which = tag::D_PRINTF_ARG_FMT;
-		fail(which, s.line, fe.what());
+		fail(format_tag(fe), s.line, fe.what());
 	}
+	for (size_t i = 0; i < args.size(); i++)
+		if (args[i]->s.type->is_void())
+			fail(tag::D_PRINTF_ARG_TYPE, s.line,
+			     std::string(name) + "( ) argument #" + std::to_string(i + 2) +
+				     " may not be of type void");
 	// Which arguments a %s consumes (a char * is recorded as a string).
 	size_t ai = 0;
 	std::vector<bool> as_str(args.size(), false);
@@ -399,6 +477,8 @@ void clause_checker::action(expr &s, const action_def &a)
 {
 	stmt_plan p;
 	p.line = s.line;
+	if ((a.a == act::breakpoint || a.a == act::panic) && speculate_)
+		fail(tag::D_ACT_SPEC, s.line, "destructive actions may not follow speculate( )");
 	if (a.a == act::breakpoint || a.a == act::panic) {
 		argc_check(s, 0, 0); // the prototype first, as on an engine that has them
 		fail(tag::D_ACT_UNSUP, s.line,
@@ -511,6 +591,22 @@ void clause_checker::action(expr &s, const action_def &a)
 					     proto->name + " has " + keys(proto->keys.size()) +
 					     ", @" + ag.name + " has " + keys(ag.keys.size()));
 			}
+			for (size_t k = 0; proto && k < ag.keys.size(); k++) {
+				if (keys_compatible(*proto->keys[k], *ag.keys[k]))
+					continue;
+				// illumos dt_printa_validate(): "%9s key #%d: %s"
+				auto line = [&](const agg_info &x) {
+					std::string n = x.name;
+					if (n.size() < 9)
+						n.insert(0, 9 - n.size(), ' ');
+					return n + " key #" + std::to_string(k + 1) + ": " +
+					       x.keys[k]->name;
+				};
+				fail(tag::D_PRINTA_AGGPROTO, s.line,
+				     "printa( ): @" + ag.name + "[ ] key #" + std::to_string(k + 1) +
+					     " is incompatible with @" + proto->name + ":\n" +
+					     line(*proto) + "\n" + line(ag));
+			}
 			if (!proto)
 				proto = &ag;
 			p.aggs.push_back(ag.id);
@@ -525,7 +621,7 @@ void clause_checker::action(expr &s, const action_def &a)
 						      proto->func == DTRACEAGG_COUNT,
 						      ctx_.set.target.has_value(), false);
 			} catch (const fmt::format_error &fe) {
-				fail(tag::D_PRINTF_ARG_TYPE, s.line, fe.what());
+				fail(format_tag(fe), s.line, fe.what());
 			}
 		}
 		break;
@@ -570,8 +666,8 @@ void clause_checker::action(expr &s, const action_def &a)
 	}
 	case act::exit: {
 		argc_check(s, 1, 1);
-		ec_.check(*s.kids[0]);
-		if (!s.kids[0]->s.type->is_int())
+		check_value(*s.kids[0]);
+		if (!s.kids[0]->s.type->is_int() || s.kids[0]->s.type->is_record_func)
 			fail(tag::D_PROTO_ARG, s.line,
 			     "exit( ) argument #1 is incompatible with prototype:\n\tprototype: "
 			     "int\n\t argument: " +
@@ -588,15 +684,25 @@ void clause_checker::action(expr &s, const action_def &a)
 		argc_check(s, 1, 2);
 		p.kind = DTRACEACT_LIBACT;
 		p.libact = DT_ACT_SETOPT;
+		// illumos: "void(char *, [char *])"; both are read when the
+		// record is consumed, so any string expression will do.
 		for (size_t i = 0; i < s.kids.size(); i++) {
-			ec_.check(*s.kids[i]);
-			if (s.kids[i]->kind != ek::str_lit)
-				fail(tag::D_SETOPT_PROTO, s.line,
+			expr &k = *s.kids[i];
+			ec_.check(k);
+			if (!k.s.type->is_string() && !k.s.type->is_char_ptr_or_array())
+				fail(tag::D_PROTO_ARG, s.line,
 				     "setopt( ) argument #" + std::to_string(i + 1) +
-					     " is incompatible with prototype:\n\tprototype: string "
-					     "constant\n\t argument: " +
-					     s.kids[i]->s.type->name);
-			p.args.push_back(plan_value(*s.kids[i]));
+					     " is incompatible with prototype:\n\tprototype: char "
+					     "*\n\t argument: " +
+					     k.s.type->name);
+			arg_plan ap = plan_value(k);
+			if (!k.s.type->is_string()) {
+				ap.as_string = true;
+				ap.type = types_.string_type();
+				ap.vt = types_.value_of(ap.type);
+				ap.size = ap.vt.size;
+			}
+			p.args.push_back(ap);
 		}
 		break;
 	}
@@ -879,11 +985,10 @@ void clause_checker::aggregation(expr &s)
 			     "aggregation redefined: @" + lhs.name + "\n\t current: @" + lhs.name +
 				     " = " + fd->name + "( )\n\tprevious: @" + lhs.name + " = " +
 				     ai.func_name + "( ) : line " + std::to_string(ai.line));
+		// Parameters that encode alike (an lquantize() limit that gives
+		// the same levels) are the same aggregation, as in illumos.
 		if (ai.params != params)
-			fail(tag::D_AGG_REDEF, s.line,
-			     std::string(fd->name) + "( ) parameters for @" + lhs.name +
-				     " differ from previous use at line " +
-				     std::to_string(ai.line));
+			quantize_mismatch(fd->func, ai.params, params, s.line);
 		if (ai.keys.size() != keys.size())
 			fail(tag::D_AGG_MDIM, s.line,
 			     "@" + lhs.name + "[ ] prototype mismatch: " +
@@ -919,6 +1024,9 @@ void clause_checker::statement(expr &s)
 		aggregation(s);
 		return;
 	}
+	if (s.kind == ek::assign && s.kids[0]->kind == ek::index &&
+	    s.kids[0]->kids[0]->kind == ek::agg)
+		ec_.check(*s.kids[0]); // @a[x][y]: D_AGG_MDIM
 	if (s.kind == ek::agg)
 		fail(tag::D_AGG_NULL, s.line, "expression has null effect: @" + s.name);
 	if (s.kind == ek::call) {
@@ -933,6 +1041,10 @@ void clause_checker::statement(expr &s)
 	p.kind = DTRACEACT_DIFEXPR;
 	p.records = false;
 	p.effect = &s;
+	// illumos dt_action_destructive(): an expression calling copyout() or
+	// copyoutstr() is a destructive action, which speculate() forbids.
+	if (speculate_ && calls_destructive(s))
+		fail(tag::D_ACT_SPEC, s.line, "destructive actions may not follow speculate( )");
 	speculation_rules(p, s.line);
 	cc_.stmts.push_back(std::move(p));
 }
@@ -1155,18 +1267,31 @@ void check_clause(sema_ctx &ctx, clause_ast &c, std::vector<checked_clause> &out
 		}
 	}
 	expr_checker ec(ctx, &cc, args, have_probe);
-	try {
-		if (c.predicate) {
+	auto check_predicate = [&] {
+		try {
 			ec.check(*c.predicate);
 			const type_ref &t = c.predicate->s.type;
 			if (!t->is_scalar() && !t->is_string())
 				fail(tag::D_PRED_SCALAR, c.predicate->line,
 				     "predicate result must be of scalar type");
+		} catch (d_error &e) {
+			if (e.region.empty())
+				e.region = "predicate";
+			throw;
 		}
-	} catch (d_error &e) {
-		if (e.region.empty())
-			e.region = "predicate";
-		throw;
+	};
+	// illumos dt_cook_clause() cooks a clause twice when it must: a
+	// variable the predicate reads may be first assigned in the actions
+	// (/n < 5/ { n++; }). The predicate is checked again after them.
+	bool predicate_after = false;
+	if (c.predicate) {
+		try {
+			check_predicate();
+		} catch (d_error &e) {
+			if (e.which != tag::D_IDENT_UNDEF || c.stmts.empty())
+				throw;
+			predicate_after = true;
+		}
 	}
 	try {
 		clause_checker ck(ctx, cc, ec);
@@ -1177,6 +1302,8 @@ void check_clause(sema_ctx &ctx, clause_ast &c, std::vector<checked_clause> &out
 			e.region = "action list";
 		throw;
 	}
+	if (predicate_after)
+		check_predicate();
 	out.push_back(std::move(cc));
 }
 

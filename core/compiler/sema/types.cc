@@ -604,7 +604,10 @@ dtrace_diftype_t type_table::diftype(const type_ref &t) const
 		d.dtdt_size = t->size;
 		break;
 	case ctype::kind::floating:
+		// By reference like a struct: D has no floating-point registers, a
+		// float is bytes that only printf()/trace() interpret.
 		d.dtdt_ckind = k_ctf_float;
+		d.dtdt_flags = DIF_TF_BYREF;
 		d.dtdt_size = t->size;
 		break;
 	case ctype::kind::pointer:

@@ -74,7 +74,9 @@ struct ctype {
 	[[nodiscard]] bool is_int() const { return k == kind::integer || k == kind::enum_; }
 	[[nodiscard]] bool is_ptr() const { return k == kind::pointer; }
 	[[nodiscard]] bool is_string() const { return k == kind::string; }
-	[[nodiscard]] bool is_arith() const { return is_int() || k == kind::floating; }
+	// illumos dt_node_is_arith(): integers and enums. D has no floating-point
+	// arithmetic: a float is bytes that printf() and trace() can show.
+	[[nodiscard]] bool is_arith() const { return is_int(); }
 	[[nodiscard]] bool is_scalar() const { return is_arith() || is_ptr(); }
 	[[nodiscard]] bool is_void() const { return k == kind::void_; }
 	[[nodiscard]] bool is_sou() const { return k == kind::sou; }

@@ -33,6 +33,15 @@
 namespace dt::engines::user {
 namespace {
 
+// illumos' dtrace_aggkey_t: what each key costs the aggregation buffer
+// besides its data.
+constexpr uint64_t k_aggkey_bytes = 40;
+
+uint64_t bytes8(uint64_t n)
+{
+	return (n + 7) & ~uint64_t{7};
+}
+
 uint64_t now_ns()
 {
 	struct timespec ts {};
@@ -229,16 +238,27 @@ void run_ecb(state &st, firing_env &fe)
 			}
 			// dif_agg.h: the arithmetic dtrace.ko and the BPF library share.
 			const auto np = static_cast<uint32_t>(agg.params.size());
-			auto [slot, fresh] = st.aggs.try_emplace({a.aggid, std::move(key)});
-			std::vector<int64_t> &v = slot->second;
-			if (fresh) {
-				// The program's word count is what the consumer
-				// expects; the function's only when it is missing.
-				v.resize(agg.nwords != 0
-						 ? agg.nwords
-						 : dif_agg_nwords(agg.func, agg.params.data(), np));
-				dif_agg_init(agg.func, v.data(), static_cast<uint32_t>(v.size()));
+			// The program's word count is what the consumer expects;
+			// the function's only when it is missing.
+			const uint32_t nwords =
+				agg.nwords != 0 ? agg.nwords
+						: dif_agg_nwords(agg.func, agg.params.data(), np);
+			auto found = st.aggs.find({a.aggid, key});
+			if (found == st.aggs.end()) {
+				// A new key takes its bytes of the aggregation buffer
+				// (illumos dtrace_aggregate(): the key, the value and a
+				// dtrace_aggkey_t); without room it is an aggregation drop.
+				uint64_t need = bytes8(key.size()) + nwords * 8ull + k_aggkey_bytes;
+				if (st.agg_bytes + need > st.aggsize) {
+					st.agg_drops[fe.cpu]++;
+					continue;
+				}
+				st.agg_bytes += need;
+				found = st.aggs.try_emplace({a.aggid, std::move(key)}).first;
+				found->second.resize(nwords);
+				dif_agg_init(agg.func, found->second.data(), nwords);
 			}
+			std::vector<int64_t> &v = found->second;
 			dif_agg_apply(agg.func, agg.params.data(), np, v.data(),
 				      static_cast<uint32_t>(v.size()), val, incr);
 			continue;

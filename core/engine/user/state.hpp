@@ -28,6 +28,7 @@ extern "C" {
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -77,6 +78,9 @@ struct state {
 	uint32_t nspec = 0;
 	uint64_t specsize = 0;
 	uint64_t dynvarsize = 0;
+	std::optional<uint32_t> cpu; // option cpu: the one CPU tracing runs on
+	uint64_t end_reserve = 0; // bytes END clauses may record (fill policy)
+	uint64_t aggsize = 0;	  // bytes of new keys a drain's aggregation buffer holds
 	bool destructive = false; // option destructive: -w's effect
 
 	// Variables.
@@ -97,6 +101,8 @@ struct state {
 	std::unique_ptr<principal_buffer> buf;
 	std::vector<spec_buffer> specs; // [id - 1]
 	std::map<std::pair<uint32_t, std::vector<uint8_t>>, std::vector<int64_t>> aggs;
+	uint64_t agg_bytes = 0;			// what aggs takes of aggsize
+	std::map<uint32_t, uint64_t> agg_drops; // by CPU: keys aggsize had no room for
 	std::map<uint32_t, uint64_t> spec_drops;
 	uint64_t spec_unavail = 0;
 	uint64_t dblerrors = 0; // faults in ERROR clauses

@@ -31,12 +31,14 @@ extern "C" {
 #include "dif_validate.h"
 }
 
+#include <sched.h>
 #include <time.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <cerrno>
 #include <cstdlib>
+#include <cstring>
 #include <random>
 
 namespace dt::engines::user {
@@ -104,6 +106,13 @@ void user_engine::read_options()
 	st_.nspec = o.nspec;
 	st_.specsize = o.specsize;
 	st_.dynvarsize = o.dynvarsize;
+	st_.aggsize = o.aggsize;
+	// Option cpu: this engine's probes fire in this process, so tracing
+	// on one CPU is running there (read as dt_opt_runtime() reads it).
+	st_.cpu.reset();
+	if (auto it = st_.prog.options.find("cpu");
+	    it != st_.prog.options.end() && !option_unsets("cpu", it->second))
+		st_.cpu = static_cast<uint32_t>(std::strtoul(it->second.c_str(), nullptr, 0));
 	st_.destructive = o.destructive;
 	switch (o.bufpolicy) {
 	case buffer_policy::switch_: st_.policy = buf_policy::switch_; break;
@@ -274,6 +283,7 @@ std::vector<enabled_probe> user_engine::enable(const program &p, const enabling 
 		}
 	}
 	DT_ASSERT(next == en.eps.size()); // the front half's ECBs are in clause order
+	st_.end_reserve = end_reserve;
 	layout_variables();
 	st_.scratch_size = std::clamp<uint64_t>(st_.bufsize, 64 << 10, 64 << 20);
 	st_.scratch.reset(new char[st_.scratch_size]);
@@ -301,6 +311,22 @@ void user_engine::go()
 		return;
 	if (st_.prog.destructive() && !st_.settings.destructive && !st_.destructive)
 		throw engine_error("Destructive actions not allowed");
+	// illumos dtrace_state_buffer(), at DTRACEIOC_GO: no buffer below 8
+	// bytes (ENOMEM); a fill buffer must hold what END may record (E2BIG,
+	// EDT_ENDTOOBIG).
+	if (st_.bufsize < sizeof(uint64_t))
+		throw engine_error(std::strerror(ENOMEM));
+	if (st_.policy == buf_policy::fill && st_.end_reserve > st_.bufsize)
+		throw engine_error("END enablings exceed size of principal buffer");
+	if (st_.cpu) {
+		cpu_set_t set;
+		CPU_ZERO(&set);
+		if (*st_.cpu >= CPU_SETSIZE)
+			throw engine_error(std::strerror(EINVAL));
+		CPU_SET(*st_.cpu, &set);
+		if (sched_setaffinity(0, sizeof set, &set) != 0)
+			throw engine_error(std::strerror(errno));
+	}
 	st_.started = true;
 	fire_kind(probe_kind::begin);
 	uint64_t now = mono_ns();
@@ -384,6 +410,11 @@ void user_engine::drain(engine_sink &sink)
 		sink.drops("dblerror", st_.dblerrors, 0);
 	st_.dblerrors = 0;
 
+	for (auto &[cpu, n] : st_.agg_drops)
+		if (n != 0)
+			sink.drops("aggregation", n, cpu);
+	st_.agg_drops.clear();
+	st_.agg_bytes = 0;
 	for (auto &[k, v] : st_.aggs) {
 		agg_data d;
 		d.aggid = k.first;

@@ -57,7 +57,7 @@ DT_API_BEGIN
 
 namespace dt {
 
-enum class option_kind : uint8_t { text, size, rate, runtime, policy, resize };
+enum class option_kind : uint8_t { text, size, rate, runtime, policy, resize, stdc };
 
 // compile: the compiler reads it (it shapes types or record layouts);
 // run: the engines, the consumer or the session read it once tracing.
@@ -121,7 +121,7 @@ struct resolved_options {
 	// Buffers.
 	uint64_t bufsize;	 // principal buffer, per CPU
 	buffer_policy bufpolicy; // switch, fill or ring
-	uint64_t aggsize;	 // aggregation buffer (bpf, kmod)
+	uint64_t aggsize;	 // aggregation buffer
 	uint64_t dynvarsize;	 // dynamic variables (self->, associative arrays)
 	uint64_t strsize;	 // string size, NUL included; >= 1
 	uint32_t nspec;		 // speculation buffers

@@ -126,17 +126,21 @@ struct clause {
 	uint32_t line = 0;
 
 	// Does a firing write a record (illumos dtrace_ecb_resize())? Not when
-	// every action stores no data -- aggregations and assignments: a
-	// clause like `{ @[execname] = count(); }` or `{ self->ts = timestamp; }`
-	// prints nothing when it fires. A clause without actions records its
-	// EPID (the probe line of the default output).
+	// every action stores no data -- aggregations, assignments, and
+	// speculate(), commit() and discard(), which act where the probe fires
+	// (dtrace_ecb_action_add() gives them no size): a clause like
+	// `{ @[execname] = count(); }`, `{ self->ts = timestamp; }` or
+	// `{ commit(spec); }` prints nothing when it fires. A clause without
+	// actions records its EPID (the probe line of the default output).
 	[[nodiscard]] bool records_firing() const
 	{
 		if (actions.empty())
 			return true;
 		for (const action &a : actions)
 			if (!DTRACEACT_ISAGG(a.kind) &&
-			    !(a.kind == DTRACEACT_DIFEXPR && !a.records))
+			    !(a.kind == DTRACEACT_DIFEXPR && !a.records) &&
+			    a.kind != DTRACEACT_SPECULATE && a.kind != DTRACEACT_COMMIT &&
+			    a.kind != DTRACEACT_DISCARD)
 				return true;
 		return false;
 	}

@@ -1,0 +1,7 @@
+/* SPDX-License-Identifier: MIT */
+/* Every use of an lquantize() aggregation gives the same base. */
+BEGIN
+{
+	@q = lquantize(1, 0, 100, 10);
+	@q = lquantize(1, 10, 100, 10);
+}

@@ -1,0 +1,3 @@
+dtrace: [DTRACEDROP_AGGREGATION] 2 aggregation drops on CPU 0
+
+  first                                                             1

@@ -1,0 +1,4 @@
+BEGIN on 0
+tick on 0
+END on 0
+

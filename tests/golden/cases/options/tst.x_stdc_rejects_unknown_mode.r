@@ -1,0 +1,1 @@
+dtrace: failed to set -x stdc: Invalid value for specified option

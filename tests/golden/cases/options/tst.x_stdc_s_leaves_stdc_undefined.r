@@ -1,0 +1,2 @@
+__STDC__ is not defined
+
