@@ -81,28 +81,28 @@ type_ref kernel_types::find_symbol(const std::string &name)
 {
 	if (name.empty() || !available())
 		return nullptr;
-	int fid = btf__find_by_name_kind(btf_, name.c_str(), BTF_KIND_FUNC);
+	int fid = btf_->find(name.c_str(), BTF_KIND_FUNC);
 	if (fid > 0)
 		return convert(static_cast<uint32_t>(fid));
-	int vid = btf__find_by_name_kind(btf_, name.c_str(), BTF_KIND_VAR);
+	int vid = btf_->find(name.c_str(), BTF_KIND_VAR);
 	if (vid <= 0)
 		return nullptr;
 	// Which section holds it: a per-CPU one has no single address.
-	uint32_t n = btf__type_cnt(btf_);
+	uint32_t n = btf_->type_count();
 	for (uint32_t id = 1; id < n; id++) {
-		const struct btf_type *t = btf__type_by_id(btf_, id);
-		if (!btf_is_datasec(t))
+		const struct btf_type *t = btf_->type(id);
+		if (!t || !btf_is_datasec(t))
 			continue;
 		const struct btf_var_secinfo *v = btf_var_secinfos(t);
 		for (uint16_t i = 0; i < btf_vlen(t); i++) {
 			if (v[i].type != static_cast<uint32_t>(vid))
 				continue;
-			if (std::string(btf__name_by_offset(btf_, t->name_off)) == ".data..percpu")
+			if (std::string(btf_->name(t->name_off)) == ".data..percpu")
 				return nullptr;
 			break;
 		}
 	}
-	return convert(btf__type_by_id(btf_, static_cast<uint32_t>(vid))->type);
+	return convert(btf_->type(static_cast<uint32_t>(vid))->type);
 }
 
 type_ref kernel_types::convert(uint32_t id)
