@@ -111,7 +111,9 @@ std::string preprocess(const std::string &text, const settings &s)
 	}
 	for (const auto &a : s.cpp_args)
 		argv.push_back(a);
-	argv.emplace_back("/dev/stdin");
+	// A system without the /dev/stdin link (a bare devtmpfs, as in a
+	// minimal guest) gets the temporary file's own name instead.
+	argv.emplace_back(access("/dev/stdin", R_OK) == 0 ? "/dev/stdin" : in_tmpl);
 	argv.emplace_back("-o");
 	argv.push_back(out_path);
 	std::vector<char *> cargv;

@@ -240,6 +240,13 @@ private:
 					 ? std::max<uint32_t>(c.size, sizeof(dtrace_rechdr_t))
 					 : 0;
 			e.acts = acts;
+			// speculate(), commit() and discard() in such a clause pass
+			// their value to the kernel and store nothing (illumos
+			// dtrace_ecb_action_add() gives them no size).
+			if (e.size == 0)
+				for (act_rec &r : e.acts)
+					if (r.role == DTRACE_PROLE_ARG && DTRACEACT_ISSPECULATIVE(r.kind))
+						r.offset = r.size = 0;
 			out.ecbs.push_back({ci, d});
 			e.cookie = static_cast<uint32_t>(out.ecbs.size());
 			std::tie(out.ecbs.back().begin, out.ecbs.back().end) = b_.add(e);
