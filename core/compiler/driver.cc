@@ -75,7 +75,12 @@ std::string format_diag(const diagnostic &d)
 std::string preprocess(const std::string &text, const settings &s)
 {
 	namespace fs = std::filesystem;
-	char in_tmpl[] = "/tmp/dtrace-cpp-in-XXXXXX";
+	// $TMPDIR where set (a read-only /tmp, as in the VM tier's guest).
+	const char *tmpdir = std::getenv("TMPDIR");
+	std::string tmpl = std::string(tmpdir && *tmpdir ? tmpdir : "/tmp") + "/dtrace-cpp-in-XXXXXX";
+	std::vector<char> in_buf(tmpl.begin(), tmpl.end());
+	in_buf.push_back('\0');
+	char *in_tmpl = in_buf.data();
 	int fd = mkstemp(in_tmpl);
 	if (fd < 0)
 		throw d_error(tag::EDT_CPPERR, 0, "Preprocessor failed to process input program");
