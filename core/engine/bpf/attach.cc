@@ -239,6 +239,20 @@ std::vector<unique_fd> attach(const attach_point &p, int prog_fd, const std::str
 		throw engine_error("cannot attach " + what + " (" + p.describe() + "): " + how +
 				   ": " + errno_text(err));
 	};
+	// A perf event that runs the program: opened, given the program, and
+	// enabled at once unless the caller enables a group together.
+	auto open_event = [&](struct perf_event_attr &attr, pid_t pid, int cpu,
+			      const std::string &how, bool enable) {
+		int fd = perf_event_open(&attr, pid, cpu);
+		if (fd < 0)
+			fail(how, errno);
+		unique_fd pfd(fd);
+		if (ioctl(fd, PERF_EVENT_IOC_SET_BPF, prog_fd) != 0)
+			fail("PERF_EVENT_IOC_SET_BPF", errno);
+		if (enable && ioctl(fd, PERF_EVENT_IOC_ENABLE, 0) != 0)
+			fail("PERF_EVENT_IOC_ENABLE", errno);
+		fds.push_back(std::move(pfd));
+	};
 	switch (p.kind) {
 	case DT_BPF_ATTACH_RAW_TRACEPOINT: {
 		int fd = bpf_raw_tracepoint_open(p.target.c_str(), prog_fd);
@@ -259,15 +273,7 @@ std::vector<unique_fd> attach(const attach_point &p, int prog_fd, const std::str
 		attr.config = id;
 		// As libbpf: one event on CPU 0; the program is the event's,
 		// and runs wherever it fires.
-		int fd = perf_event_open(&attr, -1, 0);
-		if (fd < 0)
-			fail("perf_event_open (tracepoint)", errno);
-		unique_fd pfd(fd);
-		if (ioctl(fd, PERF_EVENT_IOC_SET_BPF, prog_fd) != 0)
-			fail("PERF_EVENT_IOC_SET_BPF", errno);
-		if (ioctl(fd, PERF_EVENT_IOC_ENABLE, 0) != 0)
-			fail("PERF_EVENT_IOC_ENABLE", errno);
-		fds.push_back(std::move(pfd));
+		open_event(attr, -1, 0, "perf_event_open (tracepoint)", true);
 		break;
 	}
 	case DT_BPF_ATTACH_PERF_EVENT: {
@@ -283,13 +289,8 @@ std::vector<unique_fd> attach(const attach_point &p, int prog_fd, const std::str
 			attr.config = PERF_COUNT_SW_CPU_CLOCK;
 			attr.sample_period = p.period_ns;
 			attr.disabled = 1;
-			int fd = perf_event_open(&attr, -1, static_cast<int>(cpu));
-			if (fd < 0)
-				fail("perf_event_open on CPU " + std::to_string(cpu), errno);
-			unique_fd pfd(fd);
-			if (ioctl(fd, PERF_EVENT_IOC_SET_BPF, prog_fd) != 0)
-				fail("PERF_EVENT_IOC_SET_BPF", errno);
-			fds.push_back(std::move(pfd));
+			open_event(attr, -1, static_cast<int>(cpu),
+				   "perf_event_open on CPU " + std::to_string(cpu), false);
 		}
 		// Enabled together once every CPU's event holds the program.
 		for (const unique_fd &fd : fds)
@@ -326,15 +327,7 @@ std::vector<unique_fd> attach(const attach_point &p, int prog_fd, const std::str
 			attr.config2 = p.offset;
 			attr.sample_period = 1;
 			attr.wakeup_events = 1;
-			int fd = perf_event_open(&attr, pid, cpu);
-			if (fd < 0)
-				fail("perf_event_open (uprobe)", errno);
-			unique_fd pfd(fd);
-			if (ioctl(fd, PERF_EVENT_IOC_SET_BPF, prog_fd) != 0)
-				fail("PERF_EVENT_IOC_SET_BPF", errno);
-			if (ioctl(fd, PERF_EVENT_IOC_ENABLE, 0) != 0)
-				fail("PERF_EVENT_IOC_ENABLE", errno);
-			fds.push_back(std::move(pfd));
+			open_event(attr, pid, cpu, "perf_event_open (uprobe)", true);
 		}
 		break;
 	}
