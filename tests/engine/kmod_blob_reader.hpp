@@ -21,10 +21,10 @@ inline dtrace_prog_hdr_t header_of(const kmod::program_blob &b)
 	return h;
 }
 
-// Each ECB section's firing size (dtpe_size), in blob order.
-inline std::vector<uint32_t> ecb_sizes(const kmod::program_blob &b)
+// Calls fn(ecb, its actions) for each ECB section, in blob order, until fn
+// returns false.
+template <typename Fn> inline void for_each_ecb(const kmod::program_blob &b, Fn fn)
 {
-	std::vector<uint32_t> out;
 	size_t off = sizeof(dtrace_prog_hdr_t);
 	while (off + sizeof(dtrace_prog_sec_t) <= b.bytes.size()) {
 		dtrace_prog_sec_t s;
@@ -34,32 +34,32 @@ inline std::vector<uint32_t> ecb_sizes(const kmod::program_blob &b)
 		if (s.dtps_type == DTRACE_PSEC_ECB) {
 			dtrace_prog_ecb_t e;
 			std::memcpy(&e, b.bytes.data() + off + sizeof(s), sizeof(e));
-			out.push_back(e.dtpe_size);
+			if (!fn(e, b.bytes.data() + off + sizeof(s) + sizeof(e)))
+				return;
 		}
 		off += s.dtps_size;
 	}
+}
+
+// Each ECB section's firing size (dtpe_size), in blob order.
+inline std::vector<uint32_t> ecb_sizes(const kmod::program_blob &b)
+{
+	std::vector<uint32_t> out;
+	for_each_ecb(b, [&](const dtrace_prog_ecb_t &e, const uint8_t *) {
+		out.push_back(e.dtpe_size);
+		return true;
+	});
 	return out;
 }
 
 inline std::vector<dtrace_prog_act_t> first_ecb_actions(const kmod::program_blob &b)
 {
 	std::vector<dtrace_prog_act_t> out;
-	size_t off = sizeof(dtrace_prog_hdr_t);
-	while (off + sizeof(dtrace_prog_sec_t) <= b.bytes.size()) {
-		dtrace_prog_sec_t s;
-		std::memcpy(&s, b.bytes.data() + off, sizeof(s));
-		if (s.dtps_size == 0)
-			break;
-		if (s.dtps_type == DTRACE_PSEC_ECB) {
-			dtrace_prog_ecb_t e;
-			std::memcpy(&e, b.bytes.data() + off + sizeof(s), sizeof(e));
-			const uint8_t *a = b.bytes.data() + off + sizeof(s) + sizeof(e);
-			out.resize(e.dtpe_nacts);
-			std::memcpy(out.data(), a, e.dtpe_nacts * sizeof(dtrace_prog_act_t));
-			break;
-		}
-		off += s.dtps_size;
-	}
+	for_each_ecb(b, [&](const dtrace_prog_ecb_t &e, const uint8_t *acts) {
+		out.resize(e.dtpe_nacts);
+		std::memcpy(out.data(), acts, e.dtpe_nacts * sizeof(dtrace_prog_act_t));
+		return false;
+	});
 	return out;
 }
 
