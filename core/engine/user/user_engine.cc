@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // The user engine (dtrace/engine.hpp): runs dtrace:::BEGIN, END, ERROR and
-// profile:::tick-N in the consumer process with the DIF VM.
+// profile:::tick-N in the consumer process with the DIF VM (a tick-N firing
+// has arg0 = 0 and arg1 = the user PC in this process that waited on it).
 //
 //   enable(program)  match each clause's descriptions (provider registry)
 //                    ─► ECBs in clause, description, probe-id order; every
@@ -377,7 +378,13 @@ void user_engine::wait(std::chrono::nanoseconds t)
 		if (now - due->deadline > 1000 * due->interval)
 			due->deadline = now - (now - due->deadline) % due->interval;
 		due->deadline += due->interval;
-		fire(st_, due->probe_id, {});
+		// As illumos' profile provider: arg0 is the kernel PC and arg1
+		// the user PC of the interrupted thread, exactly one of them
+		// non-zero. Here the probe fires in this thread, in user mode,
+		// so arg0 is 0 and arg1 the PC of the code that waits on it.
+		const auto upc = reinterpret_cast<uint64_t>(
+			__builtin_extract_return_addr(__builtin_return_address(0)));
+		fire(st_, due->probe_id, {0, upc});
 	}
 }
 
