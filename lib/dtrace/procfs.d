@@ -8,6 +8,11 @@
  * Members a Linux task cannot supply meaningfully (pr_start, pr_size ...)
  * are declared but not translated: naming one is the compile-time error
  * "translator does not define conversion for member" [D_XLATE_NOCONV].
+ * pr_ttydev is the terminal's device number as the kernel encodes it
+ * (major << 20 | minor), PRNODEV without one. pr_argv is the address of
+ * the initial argument vector on the process's stack (argc sits just
+ * below it at mm->start_stack); pr_argc and pr_envp read argc there, so
+ * they need the current process (0 for another task).
  * pr_psargs is the argument area (mm->arg_start .. arg_end) joined with
  * spaces by copyinargs(), which reads the current process's memory: for
  * another task (proc:::create's child, signal-send's target) and for
@@ -34,6 +39,9 @@ inline char SWAIT = 7;
 /* pr_dmodel */
 inline char PR_MODEL_ILP32 = 1;
 inline char PR_MODEL_LP64 = 2;
+
+/* pr_ttydev of a process without a controlling terminal */
+inline dev_t PRNODEV = (dev_t)-1;
 
 typedef struct timestruc {
 	time_t tv_sec;
@@ -120,7 +128,16 @@ translator psinfo_t < struct task_struct *T > {
 	pr_psargs = T == curthread && T->mm != NULL && T->mm->arg_end > T->mm->arg_start ?
 	    copyinargs(T->mm->arg_start, T->mm->arg_end - T->mm->arg_start - 1) :
 	    stringof(T->comm);
+	pr_ttydev = T->signal->tty == NULL ? PRNODEV :
+	    ((dev_t)T->signal->tty->driver->major << 20) |
+	    (T->signal->tty->driver->minor_start + T->signal->tty->index);
 	pr_wstat = T->exit_code;
+	pr_argc = T == curthread && T->mm != NULL && T->mm->start_stack != 0 ?
+	    *(int *)copyin(T->mm->start_stack, sizeof (int)) : 0;
+	pr_argv = T->mm == NULL ? 0 : T->mm->start_stack + sizeof (long);
+	pr_envp = T == curthread && T->mm != NULL && T->mm->start_stack != 0 ?
+	    T->mm->start_stack + sizeof (long) *
+	    (*(long *)copyin(T->mm->start_stack, sizeof (long)) + 2) : 0;
 	pr_dmodel = PR_MODEL_LP64;
 	pr_taskid = 0;
 	pr_projid = 0;
