@@ -11,7 +11,7 @@
 //   The module is the object's basename. A literal module naming it the
 //   classic way -- `libc` or `libc.so` for libc.so.6, `a.out` for the
 //   executable, the object's full path -- is reported as written, as
-//   illumos dt_pid does (match.hpp, module_for()).
+//   illumos dt_pid does (common/user_match.hpp, module_for()).
 //
 // Which processes: provider `pid<digits>` is that process, grabbed or not
 // (DTrace allows `pid1234:::`); a glob or "" is each process of -p / -c
@@ -48,7 +48,7 @@
 // arguments; `dtrace -lv` prints "None"), so probe_args is NULL.
 #include "elf_functions.hpp"
 #include "insn_offsets.hpp"
-#include "match.hpp"
+#include "user_match.hpp"
 #include "proc_objects.hpp"
 
 #include <dtrace/plugin.hpp>
@@ -64,6 +64,7 @@
 #include <vector>
 
 namespace dt::plugin::pid {
+using namespace dt::plugin::user;
 namespace {
 
 // A query field; NULL (which the ABI does not allow) is read as "any".

@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: MIT
 // The pid provider's query logic: pid<digits>, module aliases, and when
 // offset probes are wanted.
-#include "match.hpp"
+#include "user_match.hpp"
 
 #include <gtest/gtest.h>
 
 namespace {
 
-using namespace dt::plugin::pid;
+using namespace dt::plugin::user;
 
 TEST(PidMatch, LiteralPid)
 {

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: MIT
-// The pid provider's reading of a probe query: which processes a provider
-// glob names, which objects a module name names (with the classic DTrace
-// aliases `libc` and `a.out`), and when offset probes are wanted. Pure
-// string logic, unit-tested on its own (tests/pid_match_test.cc).
+// How the user-space providers (pid, usdt) read a probe query: which
+// processes a provider glob names, which objects a module name names (with
+// the classic DTrace aliases `libc` and `a.out`), and when pid offset
+// probes are wanted. Pure string logic, unit-tested on its own
+// (plugins/pid/tests/pid_match_test.cc).
 #pragma once
 
 #include <dtrace/plugin.hpp>
@@ -12,7 +13,7 @@
 #include <string>
 #include <string_view>
 
-namespace dt::plugin::pid {
+namespace dt::plugin::user {
 
 // True if `pattern` contains a glob metacharacter (* ? [ \): the SDK's.
 using dt::sdk::is_glob;
@@ -53,4 +54,4 @@ struct object_name {
 // Probe name of an offset: lowercase hex without 0x ("0", "1c").
 [[nodiscard]] std::string offset_name(uint64_t off);
 
-} // namespace dt::plugin::pid
+} // namespace dt::plugin::user

@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: MIT
 // Query interpretation for the pid provider (see match.hpp).
-#include "match.hpp"
+#include "user_match.hpp"
 
 #include <algorithm>
 #include <charconv>
 #include <cstdio>
 
-namespace dt::plugin::pid {
+namespace dt::plugin::user {
 
 bool glob_match(const std::string &pattern, const char *str)
 {
@@ -80,4 +80,4 @@ std::string offset_name(uint64_t off)
 	return buf;
 }
 
-} // namespace dt::plugin::pid
+} // namespace dt::plugin::user

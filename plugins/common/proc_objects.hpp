@@ -5,14 +5,14 @@
 // out: they have no file to read symbols from.
 #pragma once
 
-#include "match.hpp"
+#include "user_match.hpp"
 
 #include <sys/types.h>
 
 #include <string>
 #include <vector>
 
-namespace dt::plugin::pid {
+namespace dt::plugin::user {
 
 struct mapped_object : object_name {
 	dev_t dev = 0;
@@ -28,4 +28,4 @@ struct mapped_object : object_name {
 // its own filesystem.
 [[nodiscard]] std::string host_path(int32_t pid, const std::string &path);
 
-} // namespace dt::plugin::pid
+} // namespace dt::plugin::user

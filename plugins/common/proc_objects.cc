@@ -20,7 +20,7 @@
 #include <memory>
 #include <set>
 
-namespace dt::plugin::pid {
+namespace dt::plugin::user {
 namespace {
 
 constexpr std::string_view k_deleted = " (deleted)";
@@ -97,4 +97,4 @@ int read_objects(int32_t pid, std::vector<mapped_object> &out)
 	return 0;
 }
 
-} // namespace dt::plugin::pid
+} // namespace dt::plugin::user
