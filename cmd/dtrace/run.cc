@@ -10,6 +10,7 @@
 #include "run.hpp"
 
 #include <dtrace/consumer.hpp>
+#include <dtrace/metrics.hpp>
 #include <dtrace/session.hpp>
 
 #include <signal.h>
@@ -21,6 +22,7 @@
 #include <cstring>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -196,6 +198,17 @@ int run_program(const options &o, const char *argv0)
 	if (o.compile_only)
 		return E_SUCCESS;
 
+	// -x metrics=ADDRESS:PORT (or the pragma): checked before any probe is
+	// enabled, served once the consumer exists.
+	std::optional<metrics_address> metrics_at;
+	if (auto m = s.prog().option("metrics")) {
+		try {
+			metrics_at = parse_metrics_address(*m);
+		} catch (const error &e) {
+			fail(E_ERROR, std::string("failed to set -x metrics: ") + e.what());
+		}
+	}
+
 	FILE *out = open_output(o);
 	const engine_decision &chosen = s.choose_engine();
 	if (o.verbose || std::getenv("DTRACE_DEBUG") != nullptr)
@@ -235,6 +248,17 @@ int run_program(const options &o, const char *argv0)
 	cons_s.quiet = quiet;
 	cons_s.refresh = [] {}; // the engine delivers aggregations before records
 	consumer cons(s.prog(), s.enabled(), cons_s);
+	std::unique_ptr<metrics_server> metrics;
+	if (metrics_at) {
+		try {
+			metrics = std::make_unique<metrics_server>(*metrics_at);
+		} catch (const error &e) {
+			fail(E_ERROR, e.what());
+		}
+		// With port 0 the caller learns the port only from here.
+		if (!quiet || metrics_at->port == 0)
+			message("serving metrics at http://" + metrics->address() + "/metrics");
+	}
 
 	try {
 		s.go();
@@ -247,6 +271,8 @@ int run_program(const options &o, const char *argv0)
 	bool more = s.work(cons); // -c processes run; what BEGIN traced
 	std::fflush(out);
 	while (more) {
+		if (metrics)
+			metrics->serve(cons); // between two drains: a whole snapshot
 		if (g_intr == 0)
 			s.sleep();
 		if (g_newline) {
@@ -256,6 +282,7 @@ int run_program(const options &o, const char *argv0)
 		more = s.work(cons, g_intr != 0, g_intr > 1);
 		std::fflush(out);
 	}
+	metrics.reset(); // tracing has stopped: scrapes are refused from here
 	if (g_intr > 1) {
 		// Impatient: the final newline, but no aggregations.
 		std::fputs("\n", out);
