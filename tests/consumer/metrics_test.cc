@@ -24,32 +24,7 @@ namespace {
 using namespace dt;
 using namespace dt::test;
 
-struct metrics_fixture {
-	program prog;
-	std::vector<enabled_probe> eps;
-	capture out, err;
-	std::unique_ptr<consumer> c;
-
-	void start()
-	{
-		clause_builder cb;
-		prog.clauses.push_back(cb.done());
-		eps.push_back(begin_probe());
-		consumer_settings s;
-		s.out = out.file();
-		s.err = err.file();
-		s.quiet = true;
-		c = std::make_unique<consumer>(prog, eps, s);
-	}
-	void put(uint32_t id, const std::vector<uint8_t> &key, std::vector<int64_t> v)
-	{
-		agg_data d;
-		d.aggid = id;
-		d.key = key;
-		d.value = std::move(v);
-		c->aggregation(d);
-	}
-};
+using metrics_fixture = agg_consumer;
 
 std::vector<uint8_t> str_key(const std::string &s, uint32_t size = 32)
 {

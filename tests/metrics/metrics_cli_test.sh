@@ -29,6 +29,7 @@ fail() {
 	for f in "$tmp"/*.err; do [ -f "$f" ] && { echo "--- $f" >&2; cat "$f" >&2; }; done
 	exit 1
 }
+. "$(dirname "$0")/lib.sh"
 
 echo "== bad values"
 for bad in nope 127.0.0.1 127.0.0.1:99999 '::1:80' ''; do
@@ -49,14 +50,7 @@ BEGIN {
 tick-20ms { @ticks = count(); }
 tick-60s { exit(0); }' >"$tmp/dtrace.out" 2>"$tmp/dtrace.err" &
 pid=$!
-port=
-for _ in $(seq 100); do
-	port=$(sed -n 's|^dtrace: serving metrics at http://127\.0\.0\.1:\([0-9]*\)/metrics$|\1|p' "$tmp/dtrace.err")
-	[ -n "$port" ] && break
-	kill -0 "$pid" 2>/dev/null || fail "dtrace exited before serving"
-	sleep 0.1
-done
-[ -n "$port" ] || fail "dtrace did not say where it serves"
+port=$(metrics_port "$tmp/dtrace.err" "$pid")
 url=http://127.0.0.1:$port/metrics
 curl -sS -D "$tmp/headers" "$url" >"$tmp/m1" || fail "curl $url"
 grep -qi '^content-type: text/plain; version=0.0.4; charset=utf-8' "$tmp/headers" ||
@@ -109,11 +103,8 @@ grep -q "^dtrace: cannot serve metrics at 127.0.0.1:$port: " "$tmp/twice.txt" ||
 	fail "second dtrace: $(cat "$tmp/twice.txt")"
 
 echo "== ^C"
-kill -INT "$pid"
-rc=0
-wait "$pid" || rc=$?
+interrupt "$pid"
 pid=
-[ "$rc" = 0 ] || fail "dtrace exited $rc after ^C"
 grep -q '^  sh  *2$' "$tmp/dtrace.out" || { cat "$tmp/dtrace.out" >&2; fail "no @calls printed at exit"; }
 if curl -s -o /dev/null "$url"; then
 	fail "$url still answers after dtrace exited"

@@ -41,6 +41,7 @@ fail() {
 	done
 	exit 1
 }
+. "$(dirname "$0")/lib.sh"
 
 echo "== dtrace"
 cp "$(command -v dd)" "$tmp/dtmload"
@@ -49,14 +50,7 @@ syscall:::entry /execname == "dtmload"/ { @sys[execname] = count(); @calls[probe
 syscall::write:entry /execname == "dtmload"/ { @wsize = quantize(arg2); }' \
 	>"$tmp/dtrace.out" 2>"$tmp/dtrace.err" &
 dpid=$!
-dport=
-for _ in $(seq 300); do
-	dport=$(sed -n 's|^dtrace: serving metrics at http://127\.0\.0\.1:\([0-9]*\)/metrics$|\1|p' "$tmp/dtrace.err")
-	grep -q 'matched' "$tmp/dtrace.err" && [ -n "$dport" ] && break
-	kill -0 "$dpid" 2>/dev/null || fail "dtrace exited early"
-	sleep 0.1
-done
-[ -n "$dport" ] || fail "dtrace did not say where it serves"
+dport=$(metrics_port "$tmp/dtrace.err" "$dpid")
 # Tracing has begun once the first scrape is answered.
 curl -sS "http://127.0.0.1:$dport/metrics" >/dev/null || fail "dtrace does not answer"
 
@@ -117,11 +111,8 @@ meta=$(curl -sS "http://127.0.0.1:$pport/api/v1/metadata?metric=dtrace_wsize")
 grep -q '"type":"histogram"' <<<"$meta" || fail "dtrace_wsize metadata: $meta"
 
 echo "== dtrace's own output agrees"
-kill -INT "$dpid"
-rc=0
-wait "$dpid" || rc=$?
+interrupt "$dpid"
 dpid=
-[ "$rc" = 0 ] || fail "dtrace exited $rc"
 printed=$(awk '$1 == "dtmload" { print $2 }' "$tmp/dtrace.out")
 [ "$printed" = "$n" ] || { cat "$tmp/dtrace.out" >&2; fail "dtrace printed @sys[dtmload] = '$printed', Prometheus has '$n'"; }
 echo "PASS: Prometheus scraped dtrace's aggregations (dtmload: $n system calls)"
