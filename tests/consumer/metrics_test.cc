@@ -151,7 +151,8 @@ TEST(Metrics, LquantizeBuckets)
 		  "dtrace_l_count 6\n");
 }
 
-// llquantize(x, 10, 0, 2, 10): 1..9 one by one, then 10..19 ... 90..99.
+// llquantize(x, 10, 0, 2, 10): 1..9 one by one, then 10..19 ... 90..99;
+// a value of 3 and two of 70..79.
 TEST(Metrics, LlquantizeBuckets)
 {
 	metrics_fixture f;
@@ -159,19 +160,17 @@ TEST(Metrics, LlquantizeBuckets)
 		make_agg(1, "ll", DTRACEAGG_LLQUANTIZE, {}, {10, 0, 2, 10}, 29));
 	f.start();
 	std::vector<int64_t> v(29, 0);
-	v[5] = 1;  // 5
-	v[14] = 2; // 50..59
+	v[3] = 1;
+	v[16] = 2;
 	f.put(1, {}, v);
 	std::string want = "# HELP dtrace_ll DTrace aggregation @ll = llquantize(value, 10, 0, "
-			   "2, 10)\n# TYPE dtrace_ll histogram\n";
-	want += "dtrace_ll_bucket{le=\"4\"} 0\n";
-	for (const char *le : {"5", "6", "7", "8", "9"})
+			   "2, 10)\n# TYPE dtrace_ll histogram\ndtrace_ll_bucket{le=\"2\"} 0\n";
+	for (const char *le :
+	     {"3", "4", "5", "6", "7", "8", "9", "19", "29", "39", "49", "59", "69"})
 		want += std::string("dtrace_ll_bucket{le=\"") + le + "\"} 1\n";
-	for (const char *le : {"19", "29", "39", "49"})
-		want += std::string("dtrace_ll_bucket{le=\"") + le + "\"} 1\n";
-	want += "dtrace_ll_bucket{le=\"59\"} 3\n"
+	want += "dtrace_ll_bucket{le=\"79\"} 3\n"
 		"dtrace_ll_bucket{le=\"+Inf\"} 3\n"
-		"dtrace_ll_sum 105\n"
+		"dtrace_ll_sum 143\n"
 		"dtrace_ll_count 3\n";
 	EXPECT_EQ(f.c->metrics(false), want);
 }
