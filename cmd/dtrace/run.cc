@@ -22,7 +22,6 @@
 #include <cstring>
 #include <functional>
 #include <memory>
-#include <optional>
 #include <string>
 #include <vector>
 
@@ -198,15 +197,24 @@ int run_program(const options &o, const char *argv0)
 	if (o.compile_only)
 		return E_SUCCESS;
 
-	// -x metrics=ADDRESS:PORT (or the pragma): checked before any probe is
-	// enabled, served once the consumer exists.
-	std::optional<metrics_address> metrics_at;
+	// -x metrics=ADDRESS:PORT (or the pragma): listening before any probe
+	// is enabled; scrapes are answered from the work loop below.
+	std::unique_ptr<metrics_server> metrics;
 	if (auto m = s.prog().option("metrics")) {
+		metrics_address at;
 		try {
-			metrics_at = parse_metrics_address(*m);
+			at = parse_metrics_address(*m);
 		} catch (const error &e) {
 			fail(E_ERROR, std::string("failed to set -x metrics: ") + e.what());
 		}
+		try {
+			metrics = std::make_unique<metrics_server>(at);
+		} catch (const error &e) {
+			fail(E_ERROR, e.what());
+		}
+		// With port 0 the caller learns the port only from here.
+		if (!quiet || at.port == 0)
+			message("serving metrics at http://" + metrics->address() + "/metrics");
 	}
 
 	FILE *out = open_output(o);
@@ -248,17 +256,6 @@ int run_program(const options &o, const char *argv0)
 	cons_s.quiet = quiet;
 	cons_s.refresh = [] {}; // the engine delivers aggregations before records
 	consumer cons(s.prog(), s.enabled(), cons_s);
-	std::unique_ptr<metrics_server> metrics;
-	if (metrics_at) {
-		try {
-			metrics = std::make_unique<metrics_server>(*metrics_at);
-		} catch (const error &e) {
-			fail(E_ERROR, e.what());
-		}
-		// With port 0 the caller learns the port only from here.
-		if (!quiet || metrics_at->port == 0)
-			message("serving metrics at http://" + metrics->address() + "/metrics");
-	}
 
 	try {
 		s.go();
