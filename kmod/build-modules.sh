@@ -30,8 +30,10 @@ if [ -z "$scratch" ]; then
 	scratch=$(mktemp -d "${TMPDIR:-/tmp}/dtrace-kbuild.XXXXXX")
 	trap 'rm -rf "$scratch"' EXIT
 fi
-dest=$out/$rel
-mkdir -p "$dest" "$scratch"
+mkdir -p "$out/$rel" "$scratch"
+# Absolute: kbuild runs in KDIR, where KBUILD_EXTRA_SYMBOLS is read (DKMS
+# passes a relative OUT).
+dest=$(cd "$out/$rel" && pwd)
 
 kbuild() { # kbuild SRC NAME [MAKE_ARG...]
 	local src=$1 name=$2

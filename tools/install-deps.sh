@@ -15,6 +15,10 @@ packages=(
 	clang
 	# fuzzing (tools/fuzz.sh): libFuzzer and the sanitizer runtimes of clang-14
 	libclang-rt-14-dev
+	# -x metrics' tests: curl, and Debian's Prometheus scraping a running dtrace
+	curl prometheus
+	# the Debian packages' tests (cpack -G DEB, dpkg --root, man -l, dkms)
+	dpkg-dev file man-db dkms
 	# the VM tier (tools/vm): QEMU, the initramfs, depmod/modinfo, and kbuild
 	# for Debian's 6.1 kernel (built with gcc-12; its tools need libssl3)
 	qemu-system-x86 busybox-static cpio kmod make gcc-12 libssl3

@@ -10,6 +10,7 @@
 #include "run.hpp"
 
 #include <dtrace/consumer.hpp>
+#include <dtrace/metrics.hpp>
 #include <dtrace/session.hpp>
 
 #include <signal.h>
@@ -196,6 +197,26 @@ int run_program(const options &o, const char *argv0)
 	if (o.compile_only)
 		return E_SUCCESS;
 
+	// -x metrics=ADDRESS:PORT (or the pragma): listening before any probe
+	// is enabled; scrapes are answered from the work loop below.
+	std::unique_ptr<metrics_server> metrics;
+	if (auto m = s.prog().option("metrics")) {
+		metrics_address at;
+		try {
+			at = parse_metrics_address(*m);
+		} catch (const error &e) {
+			fail(E_ERROR, std::string("failed to set -x metrics: ") + e.what());
+		}
+		try {
+			metrics = std::make_unique<metrics_server>(at);
+		} catch (const error &e) {
+			fail(E_ERROR, e.what());
+		}
+		// With port 0 the caller learns the port only from here.
+		if (!quiet || at.port == 0)
+			message("serving metrics at http://" + metrics->address() + "/metrics");
+	}
+
 	FILE *out = open_output(o);
 	const engine_decision &chosen = s.choose_engine();
 	if (o.verbose || std::getenv("DTRACE_DEBUG") != nullptr)
@@ -247,6 +268,8 @@ int run_program(const options &o, const char *argv0)
 	bool more = s.work(cons); // -c processes run; what BEGIN traced
 	std::fflush(out);
 	while (more) {
+		if (metrics)
+			metrics->serve(cons); // between two drains: a whole snapshot
 		if (g_intr == 0)
 			s.sleep();
 		if (g_newline) {
@@ -256,6 +279,7 @@ int run_program(const options &o, const char *argv0)
 		more = s.work(cons, g_intr != 0, g_intr > 1);
 		std::fflush(out);
 	}
+	metrics.reset(); // tracing has stopped: scrapes are refused from here
 	if (g_intr > 1) {
 		// Impatient: the final newline, but no aggregations.
 		std::fputs("\n", out);

@@ -179,6 +179,11 @@ void consumer::note_process(int32_t pid)
 	impl_->st.syms.refresh_process(pid);
 }
 
+std::string consumer::metrics(bool openmetrics)
+{
+	return metrics_text(impl_->st, openmetrics);
+}
+
 void consumer::finish()
 {
 	auto &st = impl_->st;

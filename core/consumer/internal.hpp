@@ -9,6 +9,7 @@
 //   aggregate.cc  aggregation data: merge, clear, trunc, normalize, sort
 //   agg_print.cc  default aggregation output and printa() (dt_consume.c)
 //   faults.cc     fault and drop messages (dt_handle.c)
+//   metrics.cc    aggregations as Prometheus/OpenMetrics text (-x metrics)
 #pragma once
 
 #include "../program/printf_format.hpp"
@@ -117,6 +118,10 @@ void print_aggs(state &st, const std::vector<uint32_t> &ids, const fmt::format *
 void print_unprinted(state &st);
 // One aggregation value as default output prints it (dt_print_datum).
 std::string print_agg_datum(state &st, const datum &d);
+
+// ---- metrics.cc ----------------------------------------------------------
+// consumer::metrics(): the aggregations as Prometheus/OpenMetrics text.
+std::string metrics_text(state &st, bool openmetrics);
 
 // ---- faults.cc -----------------------------------------------------------
 std::string fault_message(const state &st, const fault_report &f);

@@ -73,6 +73,7 @@ constexpr option_info k_options[] = {
 	{"linkmode", ok::text, op::compile, 0, 0, 0, k_max},
 	{"linktype", ok::text, op::compile, 0, 0, 0, k_max},
 	{"maxframes", ok::runtime, op::run, 0, 0, 0, k_max},
+	{"metrics", ok::text, op::run, k_read_session, 0, 0, k_max}, // dtrace/metrics.hpp
 	{"noresolve", ok::runtime, op::run, 0, 0, 0, k_max},
 	{"nolibs", ok::text, op::compile, 0, 0, 0, k_max},
 	{"nspec", ok::runtime, op::run, k_engines, 1, 0, k_max32},

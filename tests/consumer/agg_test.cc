@@ -40,31 +40,7 @@ std::string num(long long v)
 	return c;
 }
 
-struct agg_fixture {
-	program prog;
-	std::vector<enabled_probe> eps;
-	capture out, err;
-	std::unique_ptr<consumer> c;
-	clause_builder cb;
-
-	void start(bool quiet = true)
-	{
-		prog.clauses.push_back(cb.done());
-		eps.push_back(begin_probe());
-		consumer_settings s;
-		s.out = out.file();
-		s.err = err.file();
-		s.quiet = quiet;
-		c = std::make_unique<consumer>(prog, eps, s);
-	}
-	void put(uint32_t id, const std::vector<uint8_t> &key, std::vector<int64_t> v)
-	{
-		agg_data d;
-		d.aggid = id;
-		d.key = key;
-		d.value = std::move(v);
-		c->aggregation(d);
-	}
+struct agg_fixture : agg_consumer {
 	void fire()
 	{
 		firing f(prog.clauses[0], 1);

@@ -10,6 +10,7 @@
 
 #include <cstdio>
 #include <cstring>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -130,7 +131,7 @@ struct firing {
 };
 
 inline enabled_probe an_enabled_probe(uint32_t epid, uint32_t id, std::string prov, std::string mod,
-			   std::string func, std::string name, uint32_t clause = 0)
+				      std::string func, std::string name, uint32_t clause = 0)
 {
 	enabled_probe e;
 	e.epid = epid;
@@ -204,5 +205,35 @@ inline aggregation make_agg(uint32_t id, std::string name, uint16_t func,
 	a.keys = std::move(keys);
 	return a;
 }
+
+// A consumer of prog (its aggregations set by the test, one clause from cb
+// on BEGIN), output captured; put() delivers an aggregation delta as an
+// engine's drain does.
+struct agg_consumer {
+	program prog;
+	std::vector<enabled_probe> eps;
+	capture out, err;
+	std::unique_ptr<consumer> c;
+	clause_builder cb;
+
+	void start(bool quiet = true)
+	{
+		prog.clauses.push_back(cb.done());
+		eps.push_back(begin_probe());
+		consumer_settings s;
+		s.out = out.file();
+		s.err = err.file();
+		s.quiet = quiet;
+		c = std::make_unique<consumer>(prog, eps, s);
+	}
+	void put(uint32_t id, const std::vector<uint8_t> &key, std::vector<int64_t> v)
+	{
+		agg_data d;
+		d.aggid = id;
+		d.key = key;
+		d.value = std::move(v);
+		c->aggregation(d);
+	}
+};
 
 } // namespace dt::test

@@ -63,6 +63,8 @@ std::vector<std::string> module_search_path()
 		path.push_back(
 			(exe.parent_path().parent_path() / DTRACE_KMOD_SUBDIR / rel).lexically_normal());
 	path.push_back((fs::path(DTRACE_KMOD_INSTALL_DIR) / rel).string());
+	// Where DKMS installs the dtrace-dkms package's build.
+	path.push_back((fs::path("/lib/modules") / rel / "updates/dkms").string());
 	return path;
 }
 

@@ -10,6 +10,8 @@
 //   <exe>/../lib/dtrace/modules/<uname -r>      the build tree / a relocated
 //                                               install
 //   <libdir>/dtrace/modules/<uname -r>          the configured install
+//   /lib/modules/<uname -r>/updates/dkms        the dtrace-dkms package's
+//                                               build (DKMS)
 //
 // A module is loaded with finit_module(2) (no modprobe, no depmod: the
 // core's symbols are already in the kernel when a provider loads after

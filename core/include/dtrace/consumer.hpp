@@ -24,6 +24,7 @@
 #include <functional>
 #include <memory>
 #include <optional>
+#include <string>
 #include <vector>
 
 DT_API_BEGIN
@@ -64,6 +65,10 @@ public:
 	// every aggregation that no printa() printed. (Clarified by the
 	// consumer helper: the CLI must not print that newline itself.)
 	void finish();
+	// The aggregations as Prometheus' text exposition format (openmetrics:
+	// OpenMetrics 1.0 text, ending "# EOF"), for -x metrics
+	// (dtrace/metrics.hpp, docs/metrics.md; made by metrics.cc).
+	[[nodiscard]] std::string metrics(bool openmetrics);
 
 private:
 	struct impl;
