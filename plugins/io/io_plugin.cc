@@ -37,14 +37,10 @@ namespace {
 using dt::sdk::table_arg;
 using dt::sdk::tp_probe;
 
-#define DT_IO_ARGS                                                                                 \
-	{                                                                                          \
-		{                                                                                  \
-			table_arg{0, "struct request *", "bufinfo_t *"},                           \
-				table_arg{0, "struct request *", "devinfo_t *"},                   \
-				table_arg{0, "struct request *", "fileinfo_t *"}                   \
-		}                                                                                  \
-	}
+// Every probe's arguments: the request, through three translators.
+constexpr std::array<table_arg, 6> k_io_args = {{{0, "struct request *", "bufinfo_t *"},
+						 {0, "struct request *", "devinfo_t *"},
+						 {0, "struct request *", "fileinfo_t *"}}};
 
 constexpr const char *k_no_wait = "a tracepoint where a thread waits for its I/O; Linux waits "
 				  "in submit_bio_wait() and io_schedule(), which have none "
@@ -53,23 +49,21 @@ constexpr const char *k_no_wait = "a tracepoint where a thread waits for its I/O
 constexpr tp_probe k_probes[] = {
 	// block_rq_issue(rq)
 	{.name = "start",
-	 .args = DT_IO_ARGS,
+	 .args = k_io_args,
 	 .event = "block_rq_issue",
 	 .nargs = 1,
 	 .argmap = {0, -1, -1, -1, -1, -1},
 	 .func = "blk_mq_start_request"},
 	// block_rq_complete(rq, error, nr_bytes)
 	{.name = "done",
-	 .args = DT_IO_ARGS,
+	 .args = k_io_args,
 	 .event = "block_rq_complete",
 	 .nargs = 3,
 	 .argmap = {0, -1, -1, -1, -1, -1},
 	 .func = "blk_update_request"},
-	{.name = "wait-start", .args = DT_IO_ARGS, .event = nullptr, .why = k_no_wait},
-	{.name = "wait-done", .args = DT_IO_ARGS, .event = nullptr, .why = k_no_wait},
+	{.name = "wait-start", .args = k_io_args, .event = nullptr, .why = k_no_wait},
+	{.name = "wait-done", .args = k_io_args, .event = nullptr, .why = k_no_wait},
 };
-
-#undef DT_IO_ARGS
 
 constexpr dt::sdk::tracepoint_provider k_io = {"io", "vmlinux", k_probes};
 

@@ -60,14 +60,15 @@ using dt::sdk::tp_probe;
 // include/linux/sched.h: TASK_INTERRUPTIBLE 1, TASK_UNINTERRUPTIBLE 2.
 constexpr uint64_t k_sleep_mask = 3;
 
-#define DT_TASK_ARGS(m)                                                                            \
-	table_arg{m, "struct task_struct *", "lwpsinfo_t *"},                                      \
-		table_arg{m, "struct task_struct *", "psinfo_t *"}
+// The arguments: a task as lwpsinfo_t and psinfo_t, and its CPU.
+constexpr table_arg k_lwp = {0, "struct task_struct *", "lwpsinfo_t *"};
+constexpr table_arg k_ps = {0, "struct task_struct *", "psinfo_t *"};
+constexpr table_arg k_cpu = {0, "struct task_struct *", "cpuinfo_t *"};
 
 constexpr tp_probe k_probes[] = {
 	// sched_switch(preempt, prev, next, prev_state): args = next.
 	{.name = "off-cpu",
-	 .args = {{DT_TASK_ARGS(0)}},
+	 .args = {{k_lwp, k_ps}},
 	 .event = "sched_switch",
 	 .nargs = 4,
 	 .argmap = {2, -1, -1, -1, -1, -1},
@@ -105,25 +106,25 @@ constexpr tp_probe k_probes[] = {
 	 .func = "TASK_UNINTERRUPTIBLE"},
 	// sched_wakeup(p), sched_wakeup_new(p): p joins task_cpu(p)'s queue.
 	{.name = "enqueue",
-	 .args = {{DT_TASK_ARGS(0), table_arg{0, "struct task_struct *", "cpuinfo_t *"}}},
+	 .args = {{k_lwp, k_ps, k_cpu}},
 	 .event = "sched_wakeup",
 	 .nargs = 1,
 	 .argmap = {0, -1, -1, -1, -1, -1},
 	 .func = "ttwu_do_activate"},
 	{.name = "enqueue",
-	 .args = {{DT_TASK_ARGS(0), table_arg{0, "struct task_struct *", "cpuinfo_t *"}}},
+	 .args = {{k_lwp, k_ps, k_cpu}},
 	 .event = "sched_wakeup_new",
 	 .nargs = 1,
 	 .argmap = {0, -1, -1, -1, -1, -1},
 	 .func = "wake_up_new_task"},
 	{.name = "dequeue",
-	 .args = {{DT_TASK_ARGS(0), table_arg{0, "struct task_struct *", "cpuinfo_t *"}}},
+	 .args = {{k_lwp, k_ps, k_cpu}},
 	 .event = nullptr,
 	 .why = "a tracepoint where a thread leaves a run queue; Linux keeps the running "
 		"thread on its queue and sched_update_nr_running_tp does not name the thread"},
 	// sched_waking(p): at the start of try_to_wake_up(), in the waker.
 	{.name = "wakeup",
-	 .args = {{DT_TASK_ARGS(0)}},
+	 .args = {{k_lwp, k_ps}},
 	 .event = "sched_waking",
 	 .nargs = 1,
 	 .argmap = {0, -1, -1, -1, -1, -1},
@@ -132,7 +133,7 @@ constexpr tp_probe k_probes[] = {
 	// priority (args[2]) is computed inside the tracepoint's record and is
 	// not an argument, so it is not given.
 	{.name = "change-pri",
-	 .args = {{DT_TASK_ARGS(0)}},
+	 .args = {{k_lwp, k_ps}},
 	 .event = "sched_pi_setprio",
 	 .nargs = 2,
 	 .argmap = {0, -1, -1, -1, -1, -1},
@@ -140,22 +141,22 @@ constexpr tp_probe k_probes[] = {
 	// sched_set_need_resched_tp(tsk, cpu, tif): tsk, running on cpu, is
 	// told to reschedule.
 	{.name = "surrender",
-	 .args = {{DT_TASK_ARGS(0)}},
+	 .args = {{k_lwp, k_ps}},
 	 .event = "sched_set_need_resched_tp",
 	 .nargs = 3,
 	 .argmap = {0, -1, -1, -1, -1, -1},
 	 .func = "__resched_curr"},
 	{.name = "tick",
-	 .args = {{DT_TASK_ARGS(0)}},
+	 .args = {{k_lwp, k_ps}},
 	 .event = nullptr,
 	 .why = "a tracepoint in the scheduler tick, which Linux does not have (profile:::"
 		"profile-<HZ> with curlwpsinfo and curpsinfo fires at the same rate)"},
 	{.name = "schedctl-nopreempt",
-	 .args = {{DT_TASK_ARGS(0)}},
+	 .args = {{k_lwp, k_ps}},
 	 .event = nullptr,
 	 .why = "schedctl(2) preemption control, which Linux does not have"},
 	{.name = "schedctl-preempt",
-	 .args = {{DT_TASK_ARGS(0)}},
+	 .args = {{k_lwp, k_ps}},
 	 .event = nullptr,
 	 .why = "schedctl(2) preemption control, which Linux does not have"},
 	{.name = "schedctl-yield",
@@ -163,8 +164,6 @@ constexpr tp_probe k_probes[] = {
 	 .event = nullptr,
 	 .why = "schedctl(2) preemption control, which Linux does not have"},
 };
-
-#undef DT_TASK_ARGS
 
 constexpr dt::sdk::tracepoint_provider k_sched = {"sched", "vmlinux", k_probes};
 
@@ -199,8 +198,8 @@ const dt_plugin_ops_t k_sched_ops = {
 extern "C" {
 // Read before dlopen() (plugin.h DT_PLUGIN_NOTE): the table's rows.
 DT_PLUGIN_NOTE(0, "change-pri dequeue enqueue off-cpu on-cpu preempt remain-cpu "
-	       "schedctl-nopreempt schedctl-preempt schedctl-yield sleep surrender tick "
-	       "wakeup");
+		  "schedctl-nopreempt schedctl-preempt schedctl-yield sleep surrender tick "
+		  "wakeup");
 
 DT_PLUGIN_DEFINE(dt::plugin::sched::k_sched_ops)
 }

@@ -15,6 +15,11 @@
 
 #include <gtest/gtest.h>
 
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
 #include <map>
 #include <string>
 
@@ -29,10 +34,10 @@ struct attached_probe {
 
 // Every probe of `provider`, keyed "func:name", attached.
 inline std::map<std::string, attached_probe> attach_every_probe(plugin_handle &h,
-								 const std::string &provider)
+								const std::string &provider)
 {
 	std::map<std::string, attached_probe> out;
-	for (const reported_probe &p : h.probes(provider, "", "", "")) {
+	for (const reported_probe &p : h.probes(provider.c_str(), "", "", "")) {
 		size_t before = h.messages().size();
 		attached_probe r{p, 0, {}, {}};
 		r.rc = h.bpf_attach(p, r.a);
@@ -61,12 +66,14 @@ size_t check_against_btf(plugin_handle &h, const kernel_btf &btf,
 			continue;
 		}
 		EXPECT_EQ(proto->size(), r.a.nargs) << key;
-		if (r.a.has_filter_arg != 0)
+		if (r.a.has_filter_arg != 0) {
 			EXPECT_LT(static_cast<size_t>(r.a.filter_arg), proto->size()) << key;
+		}
 		for (const reported_arg &arg : h.args(r.probe)) {
 			int32_t raw = r.a.argmap[arg.mapping];
 			if (raw < 0 || static_cast<size_t>(raw) >= proto->size()) {
-				ADD_FAILURE() << key << " args[" << arg.ndx << "] has no raw argument";
+				ADD_FAILURE()
+					<< key << " args[" << arg.ndx << "] has no raw argument";
 				continue;
 			}
 			EXPECT_EQ((*proto)[raw].type, kernel_type(arg.native))
@@ -76,5 +83,26 @@ size_t check_against_btf(plugin_handle &h, const kernel_btf &btf,
 	}
 	return checked;
 }
+
+// A /bin/sh script in $TMPDIR with this body, for dtrace -c (which splits
+// its command at blanks, with no shell quoting); removed at the end.
+class script_file {
+public:
+	explicit script_file(const std::string &body)
+	{
+		path_ = (std::filesystem::temp_directory_path() /
+			 ("dt-tp-script-" + std::to_string(getpid()) + ".sh"))
+				.string();
+		std::ofstream(path_) << "#!/bin/sh\n" << body;
+		chmod(path_.c_str(), 0755);
+	}
+	~script_file() { std::filesystem::remove(path_); }
+	script_file(const script_file &) = delete;
+	script_file &operator=(const script_file &) = delete;
+	const std::string &path() const { return path_; }
+
+private:
+	std::string path_;
+};
 
 } // namespace dt::test

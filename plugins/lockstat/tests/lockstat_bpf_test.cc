@@ -62,13 +62,15 @@ TEST(LockstatBpf, PipeWritersContendForItsMutex)
 {
 	if (!dt::test::is_root())
 		GTEST_SKIP() << "needs root (the bpf engine)";
+	dt::test::script_file script("{ for i in 1 2 3 4; do dd if=/dev/zero bs=512 count=40000 "
+				     "status=none & done; wait; } | dd of=/dev/null bs=512 "
+				     "status=none\n");
 	auto r = dt::test::dtrace(
 		{"-q", "-n",
 		 "lockstat:::adaptive-spin, lockstat:::adaptive-block { "
 		 "@[probename] = count(); @own = max(args[0]->owner.counter != 0); }",
 		 "-n", "END { printa(\"%s %@d\\n\", @); printa(\"owned %@d\\n\", @own); }", "-c",
-		 "/bin/sh -c '{ for i in 1 2 3 4; do dd if=/dev/zero bs=512 count=40000 "
-		 "status=none & done; wait; } | dd of=/dev/null bs=512 status=none'"});
+		 script.path()});
 	ASSERT_EQ(r.status, 0) << r.err;
 	long long n = 0;
 	for (const std::string &l : dt::test::lines(r.out)) {
