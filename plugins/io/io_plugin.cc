@@ -17,10 +17,11 @@
 // else: direct I/O into user memory, metadata, swap).
 //
 // A request is issued once and completed once per blk_update_request()
-// call: a partial completion fires done for the bytes done (b_resid is
-// what is left); the status is block_rq_complete's second argument, which
-// a translator of the request cannot see, so b_error is 0 and a failed
-// request is told by block_rq_error (sdt:::block_rq_error).
+// call (a partial completion fires done for the part done). The status
+// and the bytes done are block_rq_complete's own arguments, which a
+// translator of the request cannot see: b_error and b_resid are not
+// translated (lib/dtrace/io.d), and a failed request is seen as
+// sdt:::block_rq_error.
 //
 // illumos' wait-start/wait-done fire around biowait(), in the thread that
 // waits for its buffer. Linux waits for a bio in submit_bio_wait(),
