@@ -54,6 +54,7 @@ constexpr tp_probe k_probes[] = {
 	 .event = "block_rq_issue",
 	 .nargs = 1,
 	 .argmap = {0, -1, -1, -1, -1, -1},
+	 .kmod = true,
 	 .func = "blk_mq_start_request"},
 	// block_rq_complete(rq, error, nr_bytes)
 	{.name = "done",
@@ -61,6 +62,7 @@ constexpr tp_probe k_probes[] = {
 	 .event = "block_rq_complete",
 	 .nargs = 3,
 	 .argmap = {0, -1, -1, -1, -1, -1},
+	 .kmod = true,
 	 .func = "blk_update_request"},
 	{.name = "wait-start", .args = k_io_args, .event = nullptr, .why = k_no_wait},
 	{.name = "wait-done", .args = k_io_args, .event = nullptr, .why = k_no_wait},
@@ -69,6 +71,14 @@ constexpr tp_probe k_probes[] = {
 constexpr dt::sdk::tracepoint_provider k_io = {"io", "vmlinux", k_probes};
 
 using ops = dt::sdk::tracepoint_ops<k_io, dt::plugin::raw_tracepoints>;
+
+// kmod engine: the kernel half, plugins/io/kernel (dtrace_io.ko): start
+// and done, with the same native argument.
+const dt_plugin_kmod_ops_t k_io_kmod_ops = {
+	.sz = sizeof(dt_plugin_kmod_ops_t),
+	.module = "dtrace_io",
+	.kernel_provider = nullptr,
+};
 
 // illumos sdt.c stab_attr for io (the Guide's "io Stability").
 const dt_plugin_ops_t k_io_ops = {
@@ -88,7 +98,7 @@ const dt_plugin_ops_t k_io_ops = {
 	.fini = ops::fini,
 	.probes = ops::probes,
 	.probe_args = ops::probe_args,
-	.kmod = nullptr,
+	.kmod = &k_io_kmod_ops,
 	.bpf = &ops::bpf_ops,
 	.fires = ops::fires,
 };

@@ -72,6 +72,7 @@ constexpr tp_probe k_probes[] = {
 	 .event = "sched_switch",
 	 .nargs = 4,
 	 .argmap = {2, -1, -1, -1, -1, -1},
+	 .kmod = true,
 	 .func = "__schedule"},
 	// sched_exit_tp(is_switch): in the thread now running.
 	{.name = "on-cpu",
@@ -91,18 +92,21 @@ constexpr tp_probe k_probes[] = {
 	 .event = "sched_switch",
 	 .nargs = 4,
 	 .filter = {.arg = 0, .mask = 1, .value = 1},
+	 .kmod = true,
 	 .func = "__schedule"},
 	{.name = "sleep",
 	 .args = {},
 	 .event = "sched_switch",
 	 .nargs = 4,
 	 .filter = {.arg = 3, .mask = k_sleep_mask, .value = 1},
+	 .kmod = true,
 	 .func = "TASK_INTERRUPTIBLE"},
 	{.name = "sleep",
 	 .args = {},
 	 .event = "sched_switch",
 	 .nargs = 4,
 	 .filter = {.arg = 3, .mask = k_sleep_mask, .value = 2},
+	 .kmod = true,
 	 .func = "TASK_UNINTERRUPTIBLE"},
 	// sched_wakeup(p), sched_wakeup_new(p): p joins task_cpu(p)'s queue.
 	{.name = "enqueue",
@@ -110,12 +114,14 @@ constexpr tp_probe k_probes[] = {
 	 .event = "sched_wakeup",
 	 .nargs = 1,
 	 .argmap = {0, -1, -1, -1, -1, -1},
+	 .kmod = true,
 	 .func = "ttwu_do_activate"},
 	{.name = "enqueue",
 	 .args = {{k_lwp, k_ps, k_cpu}},
 	 .event = "sched_wakeup_new",
 	 .nargs = 1,
 	 .argmap = {0, -1, -1, -1, -1, -1},
+	 .kmod = true,
 	 .func = "wake_up_new_task"},
 	{.name = "dequeue",
 	 .args = {{k_lwp, k_ps, k_cpu}},
@@ -128,6 +134,7 @@ constexpr tp_probe k_probes[] = {
 	 .event = "sched_waking",
 	 .nargs = 1,
 	 .argmap = {0, -1, -1, -1, -1, -1},
+	 .kmod = true,
 	 .func = "try_to_wake_up"},
 	// sched_pi_setprio(tsk, pi_task): the priority a lock donates; the new
 	// priority (args[2]) is computed inside the tracepoint's record and is
@@ -137,6 +144,7 @@ constexpr tp_probe k_probes[] = {
 	 .event = "sched_pi_setprio",
 	 .nargs = 2,
 	 .argmap = {0, -1, -1, -1, -1, -1},
+	 .kmod = true,
 	 .func = "rt_mutex_setprio"},
 	// sched_set_need_resched_tp(tsk, cpu, tif): tsk, running on cpu, is
 	// told to reschedule.
@@ -169,6 +177,14 @@ constexpr dt::sdk::tracepoint_provider k_sched = {"sched", "vmlinux", k_probes};
 
 using ops = dt::sdk::tracepoint_ops<k_sched, dt::plugin::raw_tracepoints>;
 
+// kmod engine: the kernel half, plugins/sched/kernel (dtrace_sched.ko): the
+// rows with .kmod, with the same native arguments.
+const dt_plugin_kmod_ops_t k_sched_kmod_ops = {
+	.sz = sizeof(dt_plugin_kmod_ops_t),
+	.module = "dtrace_sched",
+	.kernel_provider = nullptr,
+};
+
 // illumos sdt.c stab_attr for sched (the Guide's "sched Stability").
 const dt_plugin_ops_t k_sched_ops = {
 	.sz = sizeof(dt_plugin_ops_t),
@@ -187,7 +203,7 @@ const dt_plugin_ops_t k_sched_ops = {
 	.fini = ops::fini,
 	.probes = ops::probes,
 	.probe_args = ops::probe_args,
-	.kmod = nullptr,
+	.kmod = &k_sched_kmod_ops,
 	.bpf = &ops::bpf_ops,
 	.fires = ops::fires,
 };

@@ -138,6 +138,33 @@ TEST(IoBpf, StartBytesPerDeviceMatchDiskstats)
 	EXPECT_EQ(agg_value(r.out, "done-" + loop.name()), traced) << r.out;
 }
 
+// The Guide's latency idiom: a request is known at done by its device and
+// block (b_edev, b_blkno), as at start. 256 synchronous direct writes are
+// 256 requests, each seen at both ends, by the process that issued it.
+TEST(IoBpf, GuideLatencyByDeviceAndBlock)
+{
+	if (!dt::test::is_root())
+		GTEST_SKIP() << "needs root (loop devices, the bpf engine)";
+	loop_device loop(8);
+	if (loop.dev().empty())
+		GTEST_SKIP() << "cannot set up a loop device (losetup)";
+	std::string dev = "args[1]->dev_statname == \"" + loop.name() + "\"";
+	auto r = dt::test::dtrace(
+		{"-q", "-n",
+		 "io:::start /" + dev +
+			 "/ { start[args[0]->b_edev, args[0]->b_blkno] = timestamp; "
+			 "@who[execname, args[0]->b_flags & B_READ ? \"R\" : \"W\"] = count(); }",
+		 "-n",
+		 "io:::done /start[args[0]->b_edev, args[0]->b_blkno]/ { @n[\"matched\"] = count(); "
+		 "@t[\"us\"] = quantize((timestamp - start[args[0]->b_edev, args[0]->b_blkno]) "
+		 "/ 1000); start[args[0]->b_edev, args[0]->b_blkno] = 0; }",
+		 "-n", "END { printa(\"%s %@d\\n\", @n); printa(\"%s %s %@d\\n\", @who); }", "-c",
+		 "/usr/bin/dd if=/dev/zero of=" + loop.dev() + " bs=4096 count=256 oflag=direct"});
+	ASSERT_EQ(r.status, 0) << r.err;
+	EXPECT_EQ(agg_value(r.out, "matched"), 256) << r.out;
+	EXPECT_NE(r.out.find("dd W 256\n"), std::string::npos) << r.out;
+}
+
 TEST(IoBpf, DeviceAndBufferMembers)
 {
 	if (!dt::test::is_root())

@@ -58,6 +58,8 @@ TEST(LockstatBpf, ProbesFilterContentionBeginByFlags)
 		  10u);
 }
 
+// Contention needs the writers to run at once, which a loaded machine may
+// not allow every time: up to five tries, the first with contention counts.
 TEST(LockstatBpf, PipeWritersContendForItsMutex)
 {
 	if (!dt::test::is_root())
@@ -65,22 +67,30 @@ TEST(LockstatBpf, PipeWritersContendForItsMutex)
 	dt::test::script_file script("{ for i in 1 2 3 4; do dd if=/dev/zero bs=512 count=40000 "
 				     "status=none & done; wait; } | dd of=/dev/null bs=512 "
 				     "status=none\n");
-	auto r = dt::test::dtrace(
-		{"-q", "-n",
-		 "lockstat:::adaptive-spin, lockstat:::adaptive-block { "
-		 "@[probename] = count(); @own = max(args[0]->owner.counter != 0); }",
-		 "-n", "END { printa(\"%s %@d\\n\", @); printa(\"owned %@d\\n\", @own); }", "-c",
-		 script.path()});
-	ASSERT_EQ(r.status, 0) << r.err;
 	long long n = 0;
-	for (const std::string &l : dt::test::lines(r.out)) {
-		std::istringstream f(l);
-		std::string a;
-		long long v;
-		if (f >> a >> v && a.rfind("adaptive-", 0) == 0)
-			n += v;
+	std::string out;
+	for (int attempt = 0; attempt < 5 && n == 0; attempt++) {
+		auto r = dt::test::dtrace({"-q", "-n",
+					   "lockstat:::adaptive-spin, lockstat:::adaptive-block { "
+					   "@[probename] = count(); @s[stack()] = count(); }",
+					   "-n",
+					   "dtrace:::END { printa(\"%s %@d\\n\", @); printa(@s); }",
+					   "-c", script.path()});
+		ASSERT_EQ(r.status, 0) << r.err;
+		out = r.out;
+		for (const std::string &l : dt::test::lines(r.out)) {
+			std::istringstream f(l);
+			std::string a;
+			long long v;
+			if (f >> a >> v && a.rfind("adaptive-", 0) == 0)
+				n += v;
+		}
 	}
-	EXPECT_GE(n, 1) << r.out;
+	EXPECT_GE(n, 1) << out;
+	// The Guide's lockstat idiom: where the contended lock is taken.
+	if (n > 0) {
+		EXPECT_NE(out.find("pipe_"), std::string::npos) << out;
+	}
 }
 
 } // namespace

@@ -107,6 +107,36 @@ TEST(SchedBpf, OffCpuTimeOfASleepingProcess)
 	EXPECT_GE(n, 1) << r.out;
 }
 
+// More of the Guide's sched idioms: where a thread goes to sleep (its
+// kernel stack at sched:::sleep: nanosleep's), and time on CPU per CPU
+// (on-cpu to off-cpu in the same thread, keyed by cpu).
+TEST(SchedBpf, GuideSleepStacksAndTimeOnCpu)
+{
+	if (!dt::test::is_root())
+		GTEST_SKIP() << "needs root (the bpf engine)";
+	auto r = dt::test::dtrace(
+		{"-q", "-n", "sched:::sleep /pid == $target/ { @s[stack()] = count(); }", "-n",
+		 "sched:::on-cpu { self->on = timestamp; }", "-n",
+		 "sched:::off-cpu /self->on/ { @c[cpu] = sum(timestamp - self->on); self->on = 0; }",
+		 "-n", "END { printa(@s); printa(\"cpu %d %@d\\n\", @c); }", "-c",
+		 "/usr/bin/sleep 0.2"});
+	ASSERT_EQ(r.status, 0) << r.err;
+	EXPECT_NE(r.out.find("do_nanosleep"), std::string::npos) << r.out;
+	int cpus = 0;
+	for (const std::string &l : dt::test::lines(r.out)) {
+		std::istringstream f(l);
+		std::string k;
+		long long c = -1, ns = -1;
+		if (f >> k >> c >> ns && k == "cpu") {
+			cpus++;
+			EXPECT_GE(c, 0);
+			EXPECT_LT(c, sysconf(_SC_NPROCESSORS_CONF));
+			EXPECT_GT(ns, 0);
+		}
+	}
+	EXPECT_GE(cpus, 1) << r.out;
+}
+
 // Under a workload that sleeps, wakes, forks and runs three CPU-bound
 // loops (preempted on this machine's CPUs), every probe with an event but
 // change-pri (priority inheritance) and remain-cpu (rare) fires, with
