@@ -137,6 +137,33 @@ TEST(SchedBpf, GuideSleepStacksAndTimeOnCpu)
 	EXPECT_GE(cpus, 1) << r.out;
 }
 
+// change-pri when a thread of higher priority waits for a
+// priority-inheritance mutex the traced process holds (lent, then taken
+// back), and remain-cpu when its sched_yield() finds nothing else to run.
+TEST(SchedBpf, ChangePriAndRemainCpuFireForTheirCauses)
+{
+	if (!dt::test::is_root())
+		GTEST_SKIP() << "needs root (the bpf engine, nice -5)";
+	auto r = dt::test::dtrace(
+		{"-q", "-n",
+		 "sched:::change-pri /args[1]->pr_pid == $target/ { @[\"change-pri\"] = count(); "
+		 "@pri[args[0]->pr_pri] = count(); }",
+		 "-n", "sched:::remain-cpu /pid == $target/ { @[\"remain-cpu\"] = count(); }", "-n",
+		 "END { printa(\"%s %@d\\n\", @); printa(\"pri %d %@d\\n\", @pri); }", "-c",
+		 DT_SCHED_WORKLOAD});
+	ASSERT_EQ(r.status, 0) << r.err;
+	std::map<std::string, long long> seen;
+	for (const std::string &l : dt::test::lines(r.out)) {
+		std::istringstream f(l);
+		std::string k;
+		long long v;
+		if (f >> k >> v)
+			seen[k] = v;
+	}
+	EXPECT_GE(seen["change-pri"], 2) << r.out; // lent, taken back
+	EXPECT_GE(seen["remain-cpu"], 1) << r.out;
+}
+
 // Under a workload that sleeps, wakes, forks and runs three CPU-bound
 // loops (preempted on this machine's CPUs), every probe with an event but
 // change-pri (priority inheritance) and remain-cpu (rare) fires, with
