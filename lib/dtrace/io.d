@@ -86,79 +86,74 @@ typedef struct devinfo {
 } devinfo_t;
 
 /*
+ * What the translators below read of a request:
+ * dt_io_bdev	the partition or disk it is accounted to (rq->part, or the
+ *		disk's whole-device block_device when it has none);
+ * dt_io_folio	the folio of its first page (a tail page's compound_head
+ *		points at the folio's head, low bit set), or NULL (no data);
+ * dt_io_mapping	that folio's address_space when it is a file's page cache,
+ *		else NULL: anonymous and movable memory have a low bit set
+ *		(PAGE_MAPPING_FLAGS 3).
+ */
+inline struct block_device *dt_io_bdev[struct request *R] =
+    R->part != NULL ? R->part : R->q->disk->part0;
+inline struct folio *dt_io_folio[struct request *R] = R->bio == NULL ?
+    (struct folio *)NULL :
+    (struct folio *)((R->bio->bi_io_vec->bv_page->compound_head & 1) != 0 ?
+    R->bio->bi_io_vec->bv_page->compound_head - 1 :
+    (uintptr_t)R->bio->bi_io_vec->bv_page);
+inline struct address_space *dt_io_mapping[struct request *R] =
+    dt_io_folio[R] == NULL || ((uintptr_t)dt_io_folio[R]->mapping & 3) != 0 ?
+    (struct address_space *)NULL : dt_io_folio[R]->mapping;
+
+/*
  * include/linux/blk_types.h: the operation is cmd_flags' low 8 bits, odd
- * for a write (op_is_write()); __REQ_SYNC is bit 11. The first page's
- * mapping (struct address_space *) has a low bit set for anonymous and
- * movable memory (PAGE_MAPPING_FLAGS 3): a file's page cache has neither.
+ * for a write (op_is_write()); __REQ_SYNC is bit 11.
  */
 translator bufinfo_t < struct request *R > {
 	b_flags = ((R->cmd_flags & 1) != 0 ?
 	    (B_WRITE | ((R->cmd_flags & (1 << 11)) == 0 ? B_ASYNC : 0)) : B_READ) |
-	    (R->bio == NULL ? 0 : ((struct folio *)((R->bio->bi_io_vec->bv_page->compound_head & 1) != 0 ?
-	    R->bio->bi_io_vec->bv_page->compound_head - 1 : (uintptr_t)R->bio->bi_io_vec->bv_page))->mapping != NULL &&
-	    ((uintptr_t)((struct folio *)((R->bio->bi_io_vec->bv_page->compound_head & 1) != 0 ?
-	    R->bio->bi_io_vec->bv_page->compound_head - 1 : (uintptr_t)R->bio->bi_io_vec->bv_page))->mapping & 3) == 0 ? B_PAGEIO : B_PHYS);
+	    (R->bio == NULL ? 0 : dt_io_mapping[R] != NULL ? B_PAGEIO : B_PHYS);
 	b_bcount = R->__data_len;
 	b_lblkno = R->__sector;
 	b_blkno = R->__sector;
 	b_bufsize = R->__data_len;
-	b_edev = R->part != NULL ? R->part->bd_dev : R->q->disk->part0->bd_dev;
+	b_edev = dt_io_bdev[R]->bd_dev;
 };
 
 /*
- * The block device the request is accounted to (rq->part: the partition,
- * or the whole disk), named as /proc/diskstats names it (dev_statname:
- * "sda1", "vda", "loop0"); dev_name is its disk, dev_instance the disk's
- * number among its driver's (first minor over minors per disk).
- * kernel dev_t: major in the bits above 20 (MINORBITS).
+ * The block device the request is accounted to, named as /proc/diskstats
+ * names it (dev_statname: "sda1", "vda", "loop0"); dev_name is its disk,
+ * dev_instance the disk's number among its driver's (first minor over
+ * minors per disk). kernel dev_t: major in the bits above 20 (MINORBITS).
  */
 translator devinfo_t < struct request *R > {
-	dev_major = (R->part != NULL ? R->part->bd_dev : R->q->disk->part0->bd_dev) >> 20;
-	dev_minor = (R->part != NULL ? R->part->bd_dev : R->q->disk->part0->bd_dev) & 0xfffff;
+	dev_major = dt_io_bdev[R]->bd_dev >> 20;
+	dev_minor = dt_io_bdev[R]->bd_dev & 0xfffff;
 	dev_instance = R->q->disk->minors > 1 ?
 	    R->q->disk->first_minor / R->q->disk->minors : R->q->disk->first_minor;
 	dev_name = stringof(R->q->disk->disk_name);
-	dev_statname = R->part != NULL ? stringof(R->part->bd_device.kobj.name) :
-	    stringof(R->q->disk->disk_name);
-	dev_pathname = strjoin("/dev/", R->part != NULL ?
-	    stringof(R->part->bd_device.kobj.name) : stringof(R->q->disk->disk_name));
+	dev_statname = stringof(dt_io_bdev[R]->bd_device.kobj.name);
+	dev_pathname = strjoin("/dev/", stringof(dt_io_bdev[R]->bd_device.kobj.name));
 };
 
 /*
- * The file of the request's first page: its folio (a tail page's
- * compound_head points at the folio's head, low bit set), the folio's
- * mapping->host, and the inode's first dentry (inode->i_dentry lists
- * struct dentry's d_u.d_alias). fi_offset is the folio's index in the
- * file plus the page's place in the folio (struct page is 64 bytes) and
- * the data's offset in the page.
+ * The file whose page cache holds the request's first page: the mapping's
+ * inode and its first dentry (inode->i_dentry lists struct dentry's
+ * d_u.d_alias). fi_offset is the folio's index in the file plus the page's
+ * place in the folio (struct page is 64 bytes) and the data's offset in it.
  */
 translator fileinfo_t < struct request *R > {
-	fi_name = R->bio == NULL || ((struct folio *)((R->bio->bi_io_vec->bv_page->compound_head & 1) != 0 ?
-	    R->bio->bi_io_vec->bv_page->compound_head - 1 : (uintptr_t)R->bio->bi_io_vec->bv_page))->mapping == NULL ||
-	    ((uintptr_t)((struct folio *)((R->bio->bi_io_vec->bv_page->compound_head & 1) != 0 ?
-	    R->bio->bi_io_vec->bv_page->compound_head - 1 : (uintptr_t)R->bio->bi_io_vec->bv_page))->mapping & 3) != 0 ||
-	    ((struct folio *)((R->bio->bi_io_vec->bv_page->compound_head & 1) != 0 ?
-	    R->bio->bi_io_vec->bv_page->compound_head - 1 : (uintptr_t)R->bio->bi_io_vec->bv_page))->mapping->host->i_dentry.first == NULL ? "<unknown>" :
-	    stringof(((struct dentry *)((uintptr_t)
-	    ((struct folio *)((R->bio->bi_io_vec->bv_page->compound_head & 1) != 0 ?
-	    R->bio->bi_io_vec->bv_page->compound_head - 1 : (uintptr_t)R->bio->bi_io_vec->bv_page))->mapping->host->i_dentry.first -
-	    offsetof(struct dentry, d_u)))->d_name.name);
+	fi_name = dt_io_mapping[R] == NULL || dt_io_mapping[R]->host->i_dentry.first == NULL ?
+	    "<unknown>" : stringof(((struct dentry *)((uintptr_t)
+	    dt_io_mapping[R]->host->i_dentry.first - offsetof(struct dentry, d_u)))->d_name.name);
 	fi_dirname = "<unknown>";
 	fi_pathname = "<unknown>";
-	fi_offset = R->bio == NULL || ((struct folio *)((R->bio->bi_io_vec->bv_page->compound_head & 1) != 0 ?
-	    R->bio->bi_io_vec->bv_page->compound_head - 1 : (uintptr_t)R->bio->bi_io_vec->bv_page))->mapping == NULL ||
-	    ((uintptr_t)((struct folio *)((R->bio->bi_io_vec->bv_page->compound_head & 1) != 0 ?
-	    R->bio->bi_io_vec->bv_page->compound_head - 1 : (uintptr_t)R->bio->bi_io_vec->bv_page))->mapping & 3) != 0 ? -1 :
-	    (offset_t)((struct folio *)((R->bio->bi_io_vec->bv_page->compound_head & 1) != 0 ?
-	    R->bio->bi_io_vec->bv_page->compound_head - 1 : (uintptr_t)R->bio->bi_io_vec->bv_page))->index * 4096 +
-	    ((uintptr_t)R->bio->bi_io_vec->bv_page - (uintptr_t)((struct folio *)((R->bio->bi_io_vec->bv_page->compound_head & 1) != 0 ?
-	    R->bio->bi_io_vec->bv_page->compound_head - 1 : (uintptr_t)R->bio->bi_io_vec->bv_page))) / 64 * 4096 +
+	fi_offset = dt_io_mapping[R] == NULL ? -1 :
+	    (offset_t)dt_io_folio[R]->index * 4096 +
+	    ((uintptr_t)R->bio->bi_io_vec->bv_page - (uintptr_t)dt_io_folio[R]) / 64 * 4096 +
 	    R->bio->bi_io_vec->bv_offset;
-	fi_fs = R->bio == NULL || ((struct folio *)((R->bio->bi_io_vec->bv_page->compound_head & 1) != 0 ?
-	    R->bio->bi_io_vec->bv_page->compound_head - 1 : (uintptr_t)R->bio->bi_io_vec->bv_page))->mapping == NULL ||
-	    ((uintptr_t)((struct folio *)((R->bio->bi_io_vec->bv_page->compound_head & 1) != 0 ?
-	    R->bio->bi_io_vec->bv_page->compound_head - 1 : (uintptr_t)R->bio->bi_io_vec->bv_page))->mapping & 3) != 0 ? "<unknown>" :
-	    stringof(((struct folio *)((R->bio->bi_io_vec->bv_page->compound_head & 1) != 0 ?
-	    R->bio->bi_io_vec->bv_page->compound_head - 1 : (uintptr_t)R->bio->bi_io_vec->bv_page))->mapping->host->i_sb->s_type->name);
+	fi_fs = dt_io_mapping[R] == NULL ? "<unknown>" :
+	    stringof(dt_io_mapping[R]->host->i_sb->s_type->name);
 	fi_mount = "<unknown>";
 };
