@@ -66,6 +66,7 @@ constexpr tp_probe row(const char *name, const char *func, const char *lock, int
 		.nargs = 2,
 		.argmap = {0, -1, -1, -1, -1, -1},
 		.filter = tp_filter{.arg = 1, .mask = k_all, .value = flags},
+		.kmod = true,
 		.func = func};
 }
 
@@ -86,6 +87,14 @@ constexpr dt::sdk::tracepoint_provider k_lockstat = {"lockstat", "vmlinux", k_pr
 
 using ops = dt::sdk::tracepoint_ops<k_lockstat, dt::plugin::raw_tracepoints>;
 
+// kmod engine: the kernel half, plugins/lockstat/kernel
+// (dtrace_lockstat.ko): every row, with the same native argument.
+const dt_plugin_kmod_ops_t k_lockstat_kmod_ops = {
+	.sz = sizeof(dt_plugin_kmod_ops_t),
+	.module = "dtrace_lockstat",
+	.kernel_provider = nullptr,
+};
+
 // illumos lockstat.c lockstat_attr.
 const dt_plugin_ops_t k_lockstat_ops = {
 	.sz = sizeof(dt_plugin_ops_t),
@@ -104,7 +113,7 @@ const dt_plugin_ops_t k_lockstat_ops = {
 	.fini = ops::fini,
 	.probes = ops::probes,
 	.probe_args = ops::probe_args,
-	.kmod = nullptr,
+	.kmod = &k_lockstat_kmod_ops,
 	.bpf = &ops::bpf_ops,
 	.fires = ops::fires,
 };

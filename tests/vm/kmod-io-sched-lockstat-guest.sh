@@ -1,19 +1,22 @@
 #!/usr/bin/env bash
-# Runs inside the VM guest (tests/vm/kmod-sched-io-test.sh boots it once):
-# the sched and io providers' kernel halves (dtrace_sched.ko, dtrace_io.ko)
-# through bin/dtrace on the kmod engine, which loads them itself.
+# Runs inside the VM guest (tests/vm/kmod-io-sched-lockstat-test.sh boots
+# it once): the io, sched and lockstat providers' kernel halves
+# (dtrace_io.ko, dtrace_sched.ko, dtrace_lockstat.ko) through bin/dtrace on
+# the kmod engine, which loads them itself.
 # sched: a process that sleeps is seen going off CPU and to sleep, being
 # woken and enqueued, with the arguments naming it. io: a known direct
 # write to a loop device is summed per dev_statname at io:::start and
-# io:::done, equal to what /proc/diskstats counted. Prints dtrace's output
-# and "ok - ..." / "not ok - ..." lines, then "SCHED IO DONE".
+# io:::done, equal to what /proc/diskstats counted. lockstat: four writers
+# of one pipe contend for its mutex (up to five tries, as contention needs
+# them to run at once). Prints dtrace's output and "ok - ..." /
+# "not ok - ..." lines, then "IO SCHED LOCKSTAT DONE".
 #
-# Usage: kmod-sched-io-guest.sh DTRACE_BINARY MODULE_DIR
+# Usage: kmod-io-sched-lockstat-guest.sh DTRACE_BINARY MODULE_DIR
 set -uo pipefail
 dtrace=$1
 mods=$2
 export DTRACE_KMOD_DIR=$mods
-w=${TMPDIR:-/run}/kmod-sched-io
+w=${TMPDIR:-/run}/kmod-io-sched-lockstat
 mkdir -p "$w"
 . "$(dirname "${BASH_SOURCE[0]}")/guest-lib.sh"
 
@@ -67,4 +70,19 @@ else
 fi
 rm -f "$w/disk.img"
 
-echo "SCHED IO DONE"
+# ---- lockstat -----------------------------------------------------------
+cat >"$w/pipe.sh" <<'SH'
+{ for i in 1 2 3 4; do dd if=/dev/zero bs=512 count=20000 status=none & done; wait; } |
+	dd of=/dev/null bs=512 status=none
+SH
+for try in 1 2 3 4 5; do
+	dt lockstat -q -n 'lockstat:::adaptive-spin, lockstat:::adaptive-block { @[probename] = count(); }
+	    dtrace:::END { printa("%s %@d\n", @); }' -c "sh $w/pipe.sh"
+	has "$w/lockstat.out" "^adaptive-(spin|block) [1-9]" && break
+done
+check "lockstat: dtrace exits 0" [ "$(rc lockstat)" = 0 ]
+check "dtrace loaded dtrace_lockstat.ko" loaded dtrace_lockstat
+check "lockstat: the pipe's mutex contended (try $try)" \
+	has "$w/lockstat.out" "^adaptive-(spin|block) [1-9]"
+
+echo "IO SCHED LOCKSTAT DONE"
