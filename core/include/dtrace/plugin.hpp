@@ -83,7 +83,11 @@ int report_rows(std::span<const Row> table, const char *provider, const char *mo
 		dt_probe_cb cb, void *arg)
 {
 	for (uint64_t i = 0; i < table.size(); i++) {
-		dt_probe_info_t p = {sizeof(p), provider, mod, func, table[i].name, i};
+		const char *f = func;
+		if constexpr (requires { table[i].func; })
+			if (table[i].func != nullptr)
+				f = table[i].func; // rows that name their own function
+		dt_probe_info_t p = {sizeof(p), provider, mod, f, table[i].name, i};
 		if (cb(arg, &p))
 			break;
 	}
@@ -252,6 +256,10 @@ struct tp_probe {
 	int32_t ctx = DT_BPF_CTX_RAW; // how the bpf program reads the event
 	bool kmod = false;	      // the provider's kernel half has the probe
 	const char *why = nullptr;    // no event: what the probe would need
+	// The probe's function (NULL: ""). Several rows may share a name when
+	// their functions differ: illumos' sched:::sleep is one probe in each
+	// of cv_block, sema_p ...; a description naming the probe matches all.
+	const char *func = nullptr;
 };
 
 struct tracepoint_provider {
