@@ -63,7 +63,13 @@ public:
 	// newline dtrace(1) always prints after its loop (even with -q), then
 	// every aggregation that no printa() printed. (Clarified by the
 	// consumer helper: the CLI must not print that newline itself.)
+	// Under -x oformat=json: the unprinted aggregations and the "end"
+	// record (docs/json.md).
 	void finish();
+	// The output is for programs (-x oformat=json, -x stackfmt=folded):
+	// the caller writes no text of its own into it (dtrace(1)'s newline
+	// on an interrupt).
+	[[nodiscard]] bool bare_output() const;
 
 private:
 	struct impl;
