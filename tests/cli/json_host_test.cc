@@ -59,7 +59,7 @@ TEST(json_host, jq_reads_every_line_of_a_long_mixed_run)
 		GTEST_SKIP() << "jq is not installed (tools/install-deps.sh installs it)";
 	const std::string prog = R"(
 		profile-997 { @cpu[execname] = count(); @kstacks[stack()] = count(); }
-		syscall::getppid:entry /pid == $target/
+		syscall::getppid:entry /execname == "dt_bpf_workload"/
 		{
 			printf("%s getppid #%d\n", execname, ++n);
 			@calls[probefunc] = count();
@@ -67,16 +67,27 @@ TEST(json_host, jq_reads_every_line_of_a_long_mixed_run)
 			@lin = lquantize(n, 0, 100, 10);
 			@stk[ustack()] = count();
 		}
-		syscall::getppid:entry /pid == $target && n == 5/ { trace(*(int *)8); }
+		syscall::getppid:entry /execname == "dt_bpf_workload" && n == 5/
+		{
+			trace(*(int *)8);
+		}
 		ERROR { printf("fault %d at %x", arg4, arg5); }
 		tick-100ms { ticks++; trace(ticks); }
-		tick-100ms /ticks == 3/ { printa(@calls); printa("%s %@d\n", @calls); }
-		tick-100ms /ticks == 8/ { exit(4); }
+		tick-100ms /n == 20/ { waited++; }
+		tick-100ms /waited == 2/ { printa(@calls); printa("%s %@d\n", @calls); }
+		tick-100ms /waited == 4/ { exit(4); }
 	)";
 	temp_file out("dtrace-json-mixed");
-	auto r = dt::test::dtrace({"-q", "-x", "engine=bpf", "-x", "oformat=json", "-o",
+	// 20 getppid() calls, then CPU work that outlasts tracing: printa()
+	// two ticks after the last call (aggregations are read every 20 ms),
+	// exit() two ticks later.
+	const std::string w = DT_JSON_WORKLOAD;
+	temp_file script("dtrace-json-mixed.sh");
+	std::ofstream(script.path) << w << " getppid 20\n" << w << " spin 3000\n";
+	auto r = dt::test::dtrace({"-q", "-x", "engine=bpf", "-x", "aggrate=20ms", "-x",
+				   "oformat=json", "-o",
 				   out.path.string(), "-n", prog, "-c",
-				   std::string(DT_JSON_WORKLOAD) + " getppid 20"});
+				   "/bin/sh " + script.path.string()});
 	ASSERT_EQ(r.status, 4) << r.err;
 
 	std::ifstream in(out.path);
@@ -120,8 +131,11 @@ TEST(json_host, jq_reads_every_line_of_a_long_mixed_run)
 		  "\"dt_bpf_workload getppid #20\\n\"\n");
 	EXPECT_EQ(ask("select(.type == \"probe\") | .output[] | select(has(\"printa\")) | "
 		      ".printa[0][\"aggregation-data\"][0].count"),
-		  "3\n3\n")
-		<< "printa at tick 3 (getppid ran before tracing's first tick)";
+		  "20\n20\n")
+		<< "printa after the getppid calls";
+	EXPECT_EQ(ask("select(.type == \"probe\") | .output[] | select(has(\"printa\")) | "
+		      ".message"),
+		  "null\n\"getppid 20\\n\"\n");
 	EXPECT_EQ(ask("select(.type == \"aggregation\" and .[\"aggregation-name\"] == \"lin\") | "
 		      "[.[\"aggregation-data\"][0].buckets[] | .count] | add"),
 		  "20\n");
