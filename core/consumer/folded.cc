@@ -10,10 +10,12 @@
 //   bash;_start;main;read;entry_SYSCALL_64;do_syscall_64;ksys_read 12
 //   └key┘└── user frames, root first ──┘└── kernel frames, root first ─┘
 //
-// Keys that are not stacks come first, in key order; then the stacks in
-// the reverse of their key order, each root first (stackcollapse.pl reads
-// the printed key top to bottom and reverses it: kernel frames are printed
-// above user frames, so user frames come out first). Frames lose their
+// Keys that are not stacks come first, in key order; then the user stacks
+// (ustack(), jstack()), then the kernel stacks, each root first: what
+// stackcollapse.pl makes of DTrace's usual @[stack(), ustack()], whose
+// printed key it reverses (kernel frames are printed above user frames),
+// whatever the key order (several stacks of one kind: the reverse of their
+// key order, as stackcollapse.pl). Frames lose their
 // +offset and C++ argument lists (stackcollapse.pl's rules), so lines that
 // become equal are one line, their counts added; lines are sorted as
 // stackcollapse.pl sorts them. The count is the value the text table
@@ -108,12 +110,15 @@ bool print_folded(state &st, uint32_t aggid)
 		for (const datum &d : keys)
 			if (!is_stack(d.kind))
 				add(key_frame(st, d));
-		for (auto d = keys.rbegin(); d != keys.rend(); ++d) {
-			if (!is_stack(d->kind))
-				continue;
-			auto frames = stack_frames(st, *d);
-			for (auto f = frames.rbegin(); f != frames.rend(); ++f)
-				add(fold_frame(f->text));
+		// User code calls into the kernel: user stacks, then kernel ones.
+		for (k kind : {k::ustack, k::stack}) {
+			for (auto d = keys.rbegin(); d != keys.rend(); ++d) {
+				if (d->kind != kind)
+					continue;
+				auto frames = stack_frames(st, *d);
+				for (auto f = frames.rbegin(); f != frames.rend(); ++f)
+					add(fold_frame(f->text));
+			}
 		}
 		lines[line] += scalar_of(*a, e->value, normal).value_or(0);
 	}

@@ -59,7 +59,7 @@ TEST(json_host, jq_reads_every_line_of_a_long_mixed_run)
 		GTEST_SKIP() << "jq is not installed (tools/install-deps.sh installs it)";
 	const std::string prog = R"(
 		profile-997 { @cpu[execname] = count(); @kstacks[stack()] = count(); }
-		syscall::getppid:entry /execname == "dt_bpf_workload"/
+		syscall::getppid:entry /ppid == $target/
 		{
 			printf("%s getppid #%d\n", execname, ++n);
 			@calls[probefunc] = count();
@@ -67,7 +67,7 @@ TEST(json_host, jq_reads_every_line_of_a_long_mixed_run)
 			@lin = lquantize(n, 0, 100, 10);
 			@stk[ustack()] = count();
 		}
-		syscall::getppid:entry /execname == "dt_bpf_workload" && n == 5/
+		syscall::getppid:entry /ppid == $target && n == 5/
 		{
 			trace(*(int *)8);
 		}
@@ -85,8 +85,7 @@ TEST(json_host, jq_reads_every_line_of_a_long_mixed_run)
 	temp_file script("dtrace-json-mixed.sh");
 	std::ofstream(script.path) << w << " getppid 20\n" << w << " spin 3000\n";
 	auto r = dt::test::dtrace({"-q", "-x", "engine=bpf", "-x", "aggrate=20ms", "-x",
-				   "oformat=json", "-o",
-				   out.path.string(), "-n", prog, "-c",
+				   "oformat=json", "-o", out.path.string(), "-n", prog, "-c",
 				   "/bin/sh " + script.path.string()});
 	ASSERT_EQ(r.status, 4) << r.err;
 
