@@ -9,6 +9,9 @@
 //   aggregate.cc  aggregation data: merge, clear, trunc, normalize, sort
 //   agg_print.cc  default aggregation output and printa() (dt_consume.c)
 //   faults.cc     fault and drop messages (dt_handle.c)
+//   json.cc       -x oformat=json: the records as JSON Lines (json.hpp),
+//                 called where the text layout would print
+//   folded.cc     -x stackfmt=folded: stack-keyed aggregations as folded lines
 #pragma once
 
 #include "../program/printf_format.hpp"

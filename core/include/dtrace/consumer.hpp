@@ -12,7 +12,10 @@
 //   consumer.finish()       aggregations not printa()ed, in DTrace's layouts
 //
 // Output goes to `out` (stdout or -o), messages to `err`. The consumer keeps
-// no pointer into the buffers it is given.
+// no pointer into the buffers it is given. Under -x oformat=json every
+// record, faults and drops included, goes to `out` as one JSON document
+// per line (docs/json.md); -x stackfmt=folded prints stack-keyed
+// aggregations as folded lines for flame graphs.
 #pragma once
 
 #include <dtrace/api.hpp>
