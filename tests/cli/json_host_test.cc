@@ -62,6 +62,7 @@ TEST(json_host, jq_reads_every_line_of_a_long_mixed_run)
 		syscall::getppid:entry /ppid == $target/
 		{
 			printf("%s getppid #%d\n", execname, ++n);
+			stack();
 			@calls[probefunc] = count();
 			@lat = quantize(n);
 			@lin = lquantize(n, 0, 100, 10);
@@ -142,6 +143,12 @@ TEST(json_host, jq_reads_every_line_of_a_long_mixed_run)
 		      ".[\"aggregation-data\"][0].buckets[-1] | [.value, .min, .max, .count]"),
 		  "[16,16,31,5]\n");
 	// Stacks as frame arrays, frames with their symbols and addresses.
+	std::string vmlinux20;
+	for (int i = 0; i < 20; i++)
+		vmlinux20 += "[\"vmlinux\"]\n";
+	EXPECT_EQ(ask("select(.type == \"probe\" and .function == \"getppid\") | "
+		      ".output[1][\"stack-frames\"] | map(.module) | unique"),
+		  vmlinux20);
 	EXPECT_EQ(ask("select(.type == \"aggregation\" and .[\"aggregation-name\"] == \"stk\") | "
 		      "[.[\"aggregation-data\"][].keys[0][] | (.address | test(\"^0x\"))] | "
 		      "all"),
