@@ -257,7 +257,7 @@ Array::Ptr buckets(const aggregation &a, const int64_t *w, size_t n, uint64_t no
 			bucket(*b, v, lo, hi, w[i], normal);
 		}
 	} else if (a.func == DTRACEAGG_LQUANTIZE) {
-		int64_t base = a.params.size() > 0 ? a.params[0] : 0;
+		int64_t base = a.params.empty() ? 0 : a.params[0];
 		int64_t step = a.params.size() > 2 ? a.params[2] : 1;
 		int levels = lquantize_levels(a);
 		if (levels == 0 || n != static_cast<size_t>(levels) + 2)
@@ -339,7 +339,7 @@ struct json_out::impl {
 
 	// One document, one line: Poco's compact form has no newlines (they
 	// are escaped in strings).
-	void write(const Object &o)
+	void write(const Object &o) const
 	{
 		std::ostringstream ss;
 		o.stringify(ss);
