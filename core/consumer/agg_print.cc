@@ -327,17 +327,11 @@ void print_aggs(state &st, const std::vector<uint32_t> &ids, const fmt::format *
 	print_aggs_text(st, ids, f);
 }
 
-void print_unprinted(state &st)
+namespace {
+
+// The rows of aggregations ids, sorted together (dtrace_aggregate_print).
+void print_rows(state &st, const std::vector<uint32_t> &ids)
 {
-	std::vector<uint32_t> ids;
-	for (const auto &a : st.prog.aggregations) {
-		if (st.aggs.printed(a.id))
-			continue;
-		if (st.json)
-			st.json->aggregation(a.id);
-		else if (!st.opt.folded || !print_folded(st, a.id))
-			ids.push_back(a.id);
-	}
 	if (ids.empty())
 		return;
 	auto entries = st.aggs.sorted(ids, sorting(st));
@@ -346,6 +340,24 @@ void print_unprinted(state &st)
 		const aggregation *a = st.aggs.desc(e->aggid);
 		print_row(st, w, *a, e->key, {value_datum(st, *a, *e)});
 	}
+}
+
+} // namespace
+
+void print_unprinted(state &st)
+{
+	std::vector<uint32_t> ids;
+	for (const auto &a : st.prog.aggregations) {
+		if (st.aggs.printed(a.id))
+			continue;
+		if (st.json)
+			st.json->aggregation(a.id);
+		else if (st.opt.folded && !print_folded(st, a.id))
+			print_rows(st, {a.id}); // in order among the folded ones
+		else if (!st.opt.folded)
+			ids.push_back(a.id);
+	}
+	print_rows(st, ids);
 }
 
 } // namespace dt::consumer_impl
