@@ -9,8 +9,8 @@ packages=(
 	cmake ninja-build g++ pkg-config
 	# libraries (docs/architecture.md §6)
 	libpoco-dev libelf-dev libdw-dev libbpf-dev libcapstone-dev
-	# tests and benchmarks
-	googletest libgtest-dev libbenchmark-dev binutils
+	# tests and benchmarks (jq reads -x oformat=json output: tests/cli/json_host_test.cc)
+	googletest libgtest-dev libbenchmark-dev binutils jq
 	# the kernel side: BPF objects are built with clang
 	clang
 	# fuzzing (tools/fuzz.sh): libFuzzer and the sanitizer runtimes of clang-14

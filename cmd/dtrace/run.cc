@@ -273,7 +273,8 @@ int run_program(const options &o, const char *argv0)
 		if (g_intr == 0)
 			s.sleep();
 		if (g_newline) {
-			std::fputs("\n", out);
+			if (!cons.bare_output())
+				std::fputs("\n", out);
 			g_newline = 0;
 		}
 		more = s.work(cons, g_intr != 0, g_intr > 1);
@@ -282,7 +283,8 @@ int run_program(const options &o, const char *argv0)
 	metrics.reset(); // tracing has stopped: scrapes are refused from here
 	if (g_intr > 1) {
 		// Impatient: the final newline, but no aggregations.
-		std::fputs("\n", out);
+		if (!cons.bare_output())
+			std::fputs("\n", out);
 		std::fflush(out);
 		return cons.exit_status().value_or(E_SUCCESS);
 	}

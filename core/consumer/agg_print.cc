@@ -13,8 +13,9 @@
 //   printa(fmt, @a) the format over each row's keys, %@ takes the value
 //   exit            rows of every aggregation printa() never printed
 #include "internal.hpp"
-#include "util/bytes.hpp"
+#include "json.hpp"
 #include "quantize.hpp"
+#include "util/bytes.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -54,6 +55,8 @@ std::string print_key(state &st, const datum &d, bool packed = false)
 	}
 }
 
+} // namespace
+
 std::vector<datum> key_datums(const aggregation &a, const std::vector<uint8_t> &key)
 {
 	std::vector<datum> v;
@@ -71,6 +74,18 @@ std::vector<datum> key_datums(const aggregation &a, const std::vector<uint8_t> &
 	return v;
 }
 
+sort_opts sorting(const state &st)
+{
+	sort_opts o;
+	o.key = st.opt.aggsortkey;
+	o.rev = st.opt.aggsortrev;
+	o.pos = st.opt.aggsortpos;
+	o.keypos = st.opt.aggsortkeypos;
+	return o;
+}
+
+namespace {
+
 datum value_datum(state &st, const aggregation &a, const agg_entry &e)
 {
 	datum d;
@@ -81,16 +96,6 @@ datum value_datum(state &st, const aggregation &a, const agg_entry &e)
 	d.normal = st.aggs.normal(a.id);
 	d.is_signed = a.func != DTRACEAGG_COUNT;
 	return d;
-}
-
-sort_opts sorting(const state &st)
-{
-	sort_opts o;
-	o.key = st.opt.aggsortkey;
-	o.rev = st.opt.aggsortrev;
-	o.pos = st.opt.aggsortpos;
-	o.keypos = st.opt.aggsortkeypos;
-	return o;
 }
 
 // What one walk over aggregations shares (illumos dt_print_aggdata_t):
@@ -228,7 +233,9 @@ std::string print_agg_datum(state &st, const datum &d)
 	}
 }
 
-void print_aggs(state &st, const std::vector<uint32_t> &ids, const fmt::format *f)
+namespace {
+
+void print_aggs_text(state &st, const std::vector<uint32_t> &ids, const fmt::format *f)
 {
 	if (ids.empty())
 		return;
@@ -281,12 +288,50 @@ void print_aggs(state &st, const std::vector<uint32_t> &ids, const fmt::format *
 	}
 }
 
-void print_unprinted(state &st)
+} // namespace
+
+std::optional<long long> scalar_of(const aggregation &a, const std::vector<int64_t> &v,
+				   uint64_t normal)
 {
-	std::vector<uint32_t> ids;
-	for (const auto &a : st.prog.aggregations)
-		if (!st.aggs.printed(a.id))
-			ids.push_back(a.id);
+	normal = normal ? normal : 1;
+	size_t n = v.size();
+	switch (a.func) {
+	case DTRACEAGG_QUANTIZE:
+	case DTRACEAGG_LQUANTIZE:
+	case DTRACEAGG_LLQUANTIZE: return std::nullopt;
+	case DTRACEAGG_AVG:
+		return n >= 2 && v[0]
+			       ? static_cast<long long>(v[1] / static_cast<int64_t>(normal) / v[0])
+			       : 0LL;
+	case DTRACEAGG_STDDEV:
+		return n >= 1 && v[0] ? static_cast<long long>(stddev_of(v, normal)) : 0LL;
+	default: return n >= 1 ? div_normal(v[0], normal) : 0LL;
+	}
+}
+
+void print_aggs(state &st, const std::vector<uint32_t> &ids, const fmt::format *f)
+{
+	if (st.json) {
+		// The data, and printa(fmt, ...)'s text as its message.
+		std::string text;
+		if (f) {
+			st.capture = &text;
+			print_aggs_text(st, ids, f);
+			st.capture = nullptr;
+		}
+		st.json->printa(ids, f ? &text : nullptr);
+		return;
+	}
+	if (!f && st.opt.folded && ids.size() == 1 && print_folded(st, ids[0]))
+		return;
+	print_aggs_text(st, ids, f);
+}
+
+namespace {
+
+// The rows of aggregations ids, sorted together (dtrace_aggregate_print).
+void print_rows(state &st, const std::vector<uint32_t> &ids)
+{
 	if (ids.empty())
 		return;
 	auto entries = st.aggs.sorted(ids, sorting(st));
@@ -295,6 +340,24 @@ void print_unprinted(state &st)
 		const aggregation *a = st.aggs.desc(e->aggid);
 		print_row(st, w, *a, e->key, {value_datum(st, *a, *e)});
 	}
+}
+
+} // namespace
+
+void print_unprinted(state &st)
+{
+	std::vector<uint32_t> ids;
+	for (const auto &a : st.prog.aggregations) {
+		if (st.aggs.printed(a.id))
+			continue;
+		if (st.json)
+			st.json->aggregation(a.id);
+		else if (st.opt.folded && !print_folded(st, a.id))
+			print_rows(st, {a.id}); // in order among the folded ones
+		else if (!st.opt.folded)
+			ids.push_back(a.id);
+	}
+	print_rows(st, ids);
 }
 
 } // namespace dt::consumer_impl

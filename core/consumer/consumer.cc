@@ -4,6 +4,7 @@
 // engine_sink that turns firings, aggregation deltas, faults and drops into
 // DTrace's output; finish() is what dtrace(1) prints once tracing stopped.
 #include "internal.hpp"
+#include "json.hpp"
 
 #include <dtrace/options.hpp>
 
@@ -53,11 +54,17 @@ state::state(const program &p, std::vector<enabled_probe> e, consumer_settings s
 	};
 	if (!settings.err)
 		settings.err = stderr;
+	if (opt.json)
+		json = std::make_unique<json_out>(*this);
 }
+
+state::~state() = default;
 
 void state::put(const std::string &s) const
 {
-	if (!s.empty())
+	if (capture)
+		*capture += s;
+	else if (!s.empty())
 		std::fwrite(s.data(), 1, s.size(), out);
 }
 
@@ -118,6 +125,10 @@ bool state::set_option(const std::string &name, const std::string &value)
 		opt.encoding = value == "ascii" ? 1 : value == "utf8" ? 2 : 0;
 	else if (name == "stackindent")
 		opt.stackindent = num();
+	else if (name == "oformat")
+		opt.json = value == "json";
+	else if (name == "stackfmt")
+		opt.folded = value == "folded";
 	else
 		return false;
 	return true;
@@ -154,16 +165,39 @@ void consumer::aggregation(const agg_data &d)
 	impl_->st.aggs.merge(d);
 }
 
+namespace {
+
+// A message for the JSON record: without "dtrace: " and the newline.
+std::string bare_message(std::string m)
+{
+	if (m.rfind("dtrace: ", 0) == 0)
+		m.erase(0, 8);
+	while (!m.empty() && m.back() == '\n')
+		m.pop_back();
+	return m;
+}
+
+} // namespace
+
 void consumer::fault(const fault_report &f)
 {
-	std::fflush(impl_->st.out);
-	std::fputs(fault_message(impl_->st, f).c_str(), impl_->st.settings.err);
+	auto &st = impl_->st;
+	if (st.json) {
+		st.json->fault(f, bare_message(fault_message(st, f)));
+		return;
+	}
+	std::fflush(st.out);
+	std::fputs(fault_message(st, f).c_str(), st.settings.err);
 }
 
 void consumer::drops(std::string_view kind, uint64_t n, uint32_t cpu)
 {
 	if (n == 0)
 		return;
+	if (impl_->st.json) {
+		impl_->st.json->drop(kind, n, cpu, bare_message(drop_message(kind, n, cpu)));
+		return;
+	}
 	std::fflush(impl_->st.out);
 	std::fputs(drop_message(kind, n, cpu, impl_->st.opt.droptags).c_str(),
 		   impl_->st.settings.err);
@@ -184,13 +218,22 @@ std::string consumer::metrics(bool openmetrics)
 	return metrics_text(impl_->st, openmetrics);
 }
 
+bool consumer::bare_output() const
+{
+	return impl_->st.opt.json || impl_->st.opt.folded;
+}
+
 void consumer::finish()
 {
 	auto &st = impl_->st;
 	if (st.settings.refresh)
 		st.settings.refresh();
-	st.put("\n");
+	// Output for programs (JSON Lines, folded stacks) has no blank line.
+	if (!bare_output())
+		st.put("\n");
 	print_unprinted(st);
+	if (st.json)
+		st.json->end(st.exit_status.value_or(0));
 	std::fflush(st.out);
 }
 

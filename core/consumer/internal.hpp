@@ -10,6 +10,9 @@
 //   agg_print.cc  default aggregation output and printa() (dt_consume.c)
 //   faults.cc     fault and drop messages (dt_handle.c)
 //   metrics.cc    aggregations as Prometheus/OpenMetrics text (-x metrics)
+//   json.cc       -x oformat=json: the records as JSON Lines (json.hpp),
+//                 called where the text layout would print
+//   folded.cc     -x stackfmt=folded: stack-keyed aggregations as folded lines
 #pragma once
 
 #include "../program/printf_format.hpp"
@@ -21,6 +24,7 @@
 #include <cstdarg>
 #include <cstdio>
 #include <map>
+#include <memory>
 #include <optional>
 #include <span>
 #include <string>
@@ -58,8 +62,12 @@ struct out_options {
 	int aggsortpos = 0;
 	int aggsortkeypos = 0;
 	int stackindent = 14; // illumos _dtrace_stkindent
-	int encoding = 0; // option encoding: 0 unset (by $TERM), 1 ascii, 2 utf8
+	int encoding = 0;     // option encoding: 0 unset (by $TERM), 1 ascii, 2 utf8
+	bool json = false;    // oformat=json: records as JSON Lines (json.hpp)
+	bool folded = false;  // stackfmt=folded: stack-keyed aggregations folded
 };
+
+class json_out;
 
 struct state {
 	const program &prog;
@@ -83,8 +91,15 @@ struct state {
 	uint32_t last_epid = 0;
 	// Parsed printf-like formats by action.
 	std::map<const action *, fmt::format> formats;
+	// oformat=json: the output layer the consumer calls instead of the
+	// text layout (set once, before tracing).
+	std::unique_ptr<json_out> json;
+	// While set, put() appends here instead of writing (printa()'s
+	// formatted text as a JSON field).
+	std::string *capture = nullptr;
 
 	state(const program &p, std::vector<enabled_probe> e, consumer_settings s);
+	~state();
 
 	void put(const std::string &s) const;
 	[[nodiscard]] const enabled_probe *ep(uint32_t epid) const;
@@ -95,6 +110,18 @@ struct state {
 
 // ---- records.cc ----------------------------------------------------------
 void consume_records(state &st, std::span<const uint8_t> buf, uint32_t cpu);
+// One frame of a stack() or ustack() record.
+struct stack_frame {
+	uint64_t pc = 0;
+	int32_t pid = 0;	// ustack(): the process
+	bool user = false;	// a ustack() frame
+	std::string text;	// as dtrace prints it: mod`sym+0x1a, or 0x...
+	bool annotated = false; // jstack(): a "[ ... ]" line follows
+	std::string annotation;
+};
+// The frames of a stack()/ustack() record, leaf first (the engine's own
+// frames above the probe site left out).
+std::vector<stack_frame> stack_frames(state &st, const datum &d);
 // dt_print_bytes(): a string if it looks like one, else a hex dump.
 std::string print_bytes(const uint8_t *c, size_t n, int width, bool quiet, bool forceraw,
 			bool rawbytes);
@@ -118,6 +145,20 @@ void print_aggs(state &st, const std::vector<uint32_t> &ids, const fmt::format *
 void print_unprinted(state &st);
 // One aggregation value as default output prints it (dt_print_datum).
 std::string print_agg_datum(state &st, const datum &d);
+// An aggregation entry's keys as records.
+std::vector<datum> key_datums(const aggregation &a, const std::vector<uint8_t> &key);
+// The sort the options ask for (aggsortkey, aggsortrev, aggsortpos ...).
+sort_opts sorting(const state &st);
+// The value default output prints for a count, sum, min, max, avg or
+// stddev entry (normal applied); nullopt for the quantizations.
+std::optional<long long> scalar_of(const aggregation &a, const std::vector<int64_t> &v,
+				   uint64_t normal);
+
+// ---- folded.cc -----------------------------------------------------------
+// stackfmt=folded: an aggregation keyed by stack()/ustack() with a scalar
+// value as "frame;frame;... count" lines; false (nothing printed) for any
+// other aggregation.
+bool print_folded(state &st, uint32_t aggid);
 
 // ---- metrics.cc ----------------------------------------------------------
 // consumer::metrics(): the aggregations as Prometheus/OpenMetrics text.

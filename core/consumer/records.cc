@@ -11,6 +11,7 @@
 //   per firing (not with -q)     "%3d %6d %32s " cpu, probe id, func:name
 //   then each action's output, then (not with -q) "\n".
 #include "internal.hpp"
+#include "json.hpp"
 #include "util/bytes.hpp"
 
 #include <dtrace/options.hpp>
@@ -118,10 +119,14 @@ bool tracing_frame(state &st, uint64_t pc)
 		return false;
 	if (s->object == "bpf")
 		return true;
-	static const char *const prefixes[] = {"bpf_trace_run",	       "__bpf_trace_",
-					       "__traceiter_",	       "trace_call_bpf",
-					       "perf_trace_run_bpf_submit", "bpf_overflow_handler",
-					       "__perf_event_overflow",	    "perf_swevent_hrtimer"};
+	static const char *const prefixes[] = {"bpf_trace_run",
+					       "__bpf_trace_",
+					       "__traceiter_",
+					       "trace_call_bpf",
+					       "perf_trace_run_bpf_submit",
+					       "bpf_overflow_handler",
+					       "__perf_event_overflow",
+					       "perf_swevent_hrtimer"};
 	for (const char *p : prefixes)
 		if (s->name.rfind(p, 0) == 0)
 			return true;
@@ -130,39 +135,41 @@ bool tracing_frame(state &st, uint64_t pc)
 
 } // namespace
 
-// dt_print_stack() / dt_print_ustack()
-std::string print_stack(state &st, const datum &d, const std::string &format, int indent)
+// The frames of a stack() or ustack() record, leaf first, as
+// dt_print_stack() / dt_print_ustack() walk them.
+std::vector<stack_frame> stack_frames(state &st, const datum &d)
 {
-	std::string o;
+	std::vector<stack_frame> v;
 	if (d.kind == value_type::kind::ustack) {
 		if (d.size < 16)
-			return o;
+			return v;
 		uint32_t strsize = d.strsize <= d.size ? d.strsize : 0;
 		uint32_t depth = (d.size - strsize) / 8 - 1;
 		auto pid = static_cast<pid_t>(bytes::load_uint(d.p, 8));
 		const char *strbase = reinterpret_cast<const char *>(d.p) + (depth + 1) * 8;
 		const char *str = strsize ? strbase : nullptr;
-		o += "\n";
 		for (uint32_t i = 0; i < depth; i++) {
 			uint64_t pc = bytes::load_uint(d.p + 8 * (i + 1), 8);
 			if (pc == 0)
 				break;
-			o += std::string(static_cast<size_t>(std::max(indent, 0)), ' ');
+			stack_frame f;
+			f.pc = pc;
+			f.pid = pid;
+			f.user = true;
 			auto s = st.syms.user(pid, pc);
-			std::string c;
 			if (s && !s->name.empty())
-				c = st.syms.uframe(pid, pc);
+				f.text = st.syms.uframe(pid, pc);
 			else if (str && str[0] != '\0' && str[0] != '@')
-				c = std::string(
+				f.text = std::string(
 					str,
 					strnlen(str, static_cast<size_t>(strbase + strsize - str)));
 			else
-				c = st.syms.uframe(pid, pc);
-			o += sfmt(format, c) + "\n";
+				f.text = st.syms.uframe(pid, pc);
 			if (str && str[0] == '@') {
-				o += std::string(static_cast<size_t>(std::max(indent, 0)), ' ');
-				o += sfmt(format, "  [ " + std::string(str + 1) + " ]") + "\n";
+				f.annotated = true;
+				f.annotation = std::string(str + 1);
 			}
+			v.push_back(std::move(f));
 			if (str) {
 				str += strnlen(str, static_cast<size_t>(strbase + strsize - str)) +
 				       1;
@@ -170,9 +177,8 @@ std::string print_stack(state &st, const datum &d, const std::string &format, in
 					str = nullptr;
 			}
 		}
-		return o;
+		return v;
 	}
-	o += "\n";
 	uint32_t depth = d.size / 8;
 	bool leading = true;
 	for (uint32_t i = 0; i < depth; i++) {
@@ -186,8 +192,25 @@ std::string print_stack(state &st, const datum &d, const std::string &format, in
 		if (leading && tracing_frame(st, pc))
 			continue;
 		leading = false;
-		o += std::string(static_cast<size_t>(std::max(indent, 0)), ' ');
-		o += sfmt(format, st.syms.kframe(pc)) + "\n";
+		stack_frame f;
+		f.pc = pc;
+		f.text = st.syms.kframe(pc);
+		v.push_back(std::move(f));
+	}
+	return v;
+}
+
+// dt_print_stack() / dt_print_ustack()
+std::string print_stack(state &st, const datum &d, const std::string &format, int indent)
+{
+	if (d.kind == value_type::kind::ustack && d.size < 16)
+		return {};
+	std::string o = "\n";
+	std::string pad(static_cast<size_t>(std::max(indent, 0)), ' ');
+	for (const stack_frame &f : stack_frames(st, d)) {
+		o += pad + sfmt(format, f.text) + "\n";
+		if (f.annotated)
+			o += pad + sfmt(format, "  [ " + f.annotation + " ]") + "\n";
 	}
 	return o;
 }
@@ -235,7 +258,9 @@ std::string print_trace(state &st, const datum &d, uint16_t act)
 	if (d.kind == k::string || d.kind == k::bytes)
 		return print_bytes(d.p, d.size, -33, quiet, false, st.opt.rawbytes);
 	switch (d.size) {
-	case 8: return strf(quiet ? "%lld" : " %16lld", static_cast<long long>(bytes::load_int(d.p, 8)));
+	case 8:
+		return strf(quiet ? "%lld" : " %16lld",
+			    static_cast<long long>(bytes::load_int(d.p, 8)));
 	case 4: return strf(quiet ? "%d" : " %8d", static_cast<int>(bytes::load_int(d.p, 4)));
 	case 2: return strf(quiet ? "%d" : " %5d", static_cast<int>(bytes::load_uint(d.p, 2)));
 	case 1: return strf(quiet ? "%d" : " %3d", static_cast<int>(bytes::load_uint(d.p, 1)));
@@ -279,8 +304,8 @@ std::string typed_scalar(const uint8_t *p, const value_type &t, bool top)
 // dt_print_member() over a struct's members (ctf_type_visit order): the
 // type, " name =", then "{" and the members 4 columns deeper, closed by
 // "}" (no newline after the outermost one).
-std::string typed_sou(const uint8_t *p, size_t len, const std::string &name,
-		      const value_type &t, int depth)
+std::string typed_sou(const uint8_t *p, size_t len, const std::string &name, const value_type &t,
+		      int depth)
 {
 	std::string o(static_cast<size_t>(depth) * 4, ' ');
 	o += t.name;
@@ -431,14 +456,13 @@ void runtime_setopt(state &st, const enabled_probe &ep, const std::string &name,
 		    const std::string &value)
 {
 	static const char *const fixed_at_go[] = {
-		"aggsize",	"bufsize",	"bufpolicy", "bufresize",	"cleanrate",
-		"cpu",		"destructive",	"dynvarsize", "grabanon",	"jstackframes",
-		"jstackstrsize", "nspec",	"specsize",  "stackframes", "statusrate",
-		"strsize",	"ustackframes", "temporal"};
+		"aggsize",	 "bufsize",	 "bufpolicy",  "bufresize",   "cleanrate",
+		"cpu",		 "destructive",	 "dynvarsize", "grabanon",    "jstackframes",
+		"jstackstrsize", "nspec",	 "specsize",   "stackframes", "statusrate",
+		"strsize",	 "ustackframes", "temporal",   "oformat"};
 	const char *why = option_error(name, value, true);
 	if (!why && std::find_if(std::begin(fixed_at_go), std::end(fixed_at_go),
-				 [&](const char *n) { return name == n; }) !=
-			    std::end(fixed_at_go))
+				 [&](const char *n) { return name == n; }) != std::end(fixed_at_go))
 		why = "Operation illegal when tracing is active";
 	if (!why) {
 		st.set_option(name, value);
@@ -448,10 +472,30 @@ void runtime_setopt(state &st, const enabled_probe &ep, const std::string &name,
 	std::fflush(st.out);
 	std::fputs(strf("dtrace: error on enabled probe ID %u (ID %u: %s:%s:%s:%s): couldn't set "
 			"option \"%s\" to \"%s\": %s\n\n",
-			ep.epid, ep.probe_id, pd.provider.c_str(), pd.mod.c_str(),
-			pd.func.c_str(), pd.name.c_str(), name.c_str(), value.c_str(), why)
+			ep.epid, ep.probe_id, pd.provider.c_str(), pd.mod.c_str(), pd.func.c_str(),
+			pd.name.c_str(), name.c_str(), value.c_str(), why)
 			   .c_str(),
 		   st.settings.err);
+}
+
+// system(): the command's output goes where dtrace's stdout goes; under
+// oformat=json, to stderr instead, so that stdout stays JSON Lines.
+void run_system(state &st, const std::string &command)
+{
+	std::fflush(st.out);
+	std::fflush(st.settings.err);
+	int saved = -1;
+	if (st.json && fileno(st.out) == STDOUT_FILENO) {
+		saved = ::fcntl(STDOUT_FILENO, F_DUPFD_CLOEXEC, 0);
+		if (saved >= 0)
+			::dup2(fileno(st.settings.err), STDOUT_FILENO);
+	}
+	int rc = std::system(command.c_str());
+	(void)rc;
+	if (saved >= 0) {
+		::dup2(saved, STDOUT_FILENO);
+		::close(saved);
+	}
 }
 
 void do_action(state &st, const enabled_probe &ep, const action &a, const uint8_t *firing,
@@ -474,12 +518,14 @@ void do_action(state &st, const enabled_probe &ep, const action &a, const uint8_
 		if (!format_text(st, st.format_of(a), args, {}, text))
 			return;
 		if (a.kind == DTRACEACT_PRINTF) {
-			st.put(text);
+			if (st.json)
+				st.json->printf(text, args);
+			else
+				st.put(text);
 		} else if (a.kind == DTRACEACT_SYSTEM) {
-			std::fflush(st.out);
-			std::fflush(st.settings.err);
-			int rc = std::system(text.c_str());
-			(void)rc;
+			if (st.json)
+				st.json->system(text);
+			run_system(st, text);
 		} else {
 			do_freopen(st, text, ep);
 		}
@@ -554,7 +600,10 @@ void do_action(state &st, const enabled_probe &ep, const action &a, const uint8_
 		if (tracememsize != 0 && tracememsize < n)
 			n = tracememsize;
 		tracememsize = 0;
-		st.put(print_bytes(d->p, n, -33, st.opt.quiet, true, st.opt.rawbytes));
+		if (st.json)
+			st.json->tracemem(d->p, n);
+		else
+			st.put(print_bytes(d->p, n, -33, st.opt.quiet, true, st.opt.rawbytes));
 		return;
 	}
 	default: break;
@@ -565,15 +614,25 @@ void do_action(state &st, const enabled_probe &ep, const action &a, const uint8_
 	    a.kind == DTRACEACT_CHILL)
 		return;
 	if (a.kind == DTRACEACT_PRINTM) {
-		for (size_t i = 0; i < args.size(); i++)
-			if (args[i].p && args[i].size)
+		for (size_t i = 0; i < args.size(); i++) {
+			if (!args[i].p || !args[i].size)
+				continue;
+			if (st.json)
+				st.json->print(args[i], a.args[i].type);
+			else
 				st.put(print_typed(st, args[i], a.args[i].type));
+		}
 		return;
 	}
 	// trace(), stack(), ustack(), sym() ... : one record each.
-	for (const auto &d : args)
-		if (d.p && d.size)
+	for (const auto &d : args) {
+		if (!d.p || !d.size)
+			continue;
+		if (st.json)
+			st.json->trace(d);
+		else
 			st.put(print_trace(st, d, a.kind));
+	}
 }
 
 } // namespace
@@ -597,6 +656,21 @@ void consume_records(state &st, std::span<const uint8_t> buf, uint32_t cpu)
 		if (offs + size > buf.size())
 			return;
 		const uint8_t *firing = buf.data() + offs;
+
+		if (st.json) {
+			dtrace_rechdr_t hdr;
+			std::memcpy(&hdr, firing, sizeof hdr);
+			st.json->begin_firing(*ep, cpu,
+					      (static_cast<uint64_t>(hdr.dtrh_timestamp_hi) << 32) |
+						      hdr.dtrh_timestamp_lo);
+			for (const auto &a : cl.actions)
+				if (a.records || a.kind != DTRACEACT_DIFEXPR)
+					do_action(st, *ep, a, firing, size, tracememsize);
+			st.json->end_firing(st.cli_quiet);
+			st.last_epid = epid;
+			offs += size;
+			continue;
+		}
 
 		// chew(): dtrace(1) reads quiet and flowindent once, before
 		// tracing; setopt() changes only what libdtrace formats.

@@ -77,13 +77,14 @@ constexpr option_info k_options[] = {
 	{"noresolve", ok::runtime, op::run, 0, 0, 0, k_max},
 	{"nolibs", ok::text, op::compile, 0, 0, 0, k_max},
 	{"nspec", ok::runtime, op::run, k_engines, 1, 0, k_max32},
-	{"oformat", ok::text, op::run, 0, 0, 0, k_max},
+	{"oformat", ok::text, op::run, k_cons, 0, 0, k_max},
 	{"pgmax", ok::text, op::compile, 0, 0, 0, k_max},
 	{"preallocate", ok::size, op::run, 0, 0, 0, k_max},
 	{"pspec", ok::text, op::compile, 0, 0, 0, k_max},
 	{"quiet", ok::runtime, op::run, k_cons | k_read_session, 0, 0, k_max},
 	{"rawbytes", ok::runtime, op::run, k_cons, 0, 0, k_max},
 	{"specsize", ok::size, op::run, k_engines, 32 << 10, 0, k_max},
+	{"stackfmt", ok::text, op::run, k_cons, 0, 0, k_max},
 	{"stackframes", ok::runtime, op::compile, k_read_compiler, 20, 0, k_max32},
 	{"stackindent", ok::runtime, op::run, k_cons, 0, 0, k_max},
 	{"statusrate", ok::rate, op::run, 0, k_sec, 0, k_max},
@@ -114,6 +115,27 @@ constexpr const char *k_policies[] = {"switch", "fill", "ring"};
 constexpr const char *k_resizes[] = {"auto", "manual"};
 // dt_opt_stdc(): the ISO C modes of -X (a, c, s, t).
 constexpr const char *k_stdcs[] = {"a", "c", "s", "t"};
+
+// Text options whose value is one of a few words (this implementation's:
+// docs/json.md). FreeBSD's oformat also takes libxo's xml and html.
+constexpr struct {
+	const char *name;
+	const char *values[3];
+} k_text_words[] = {{"oformat", {"text", "json", nullptr}},
+		    {"stackfmt", {"text", "folded", nullptr}}};
+
+bool text_value_reads(const option_info &o, const std::string &v)
+{
+	for (const auto &w : k_text_words) {
+		if (std::string_view(o.name) != w.name)
+			continue;
+		for (const char *value : w.values)
+			if (value && v == value)
+				return true;
+		return false;
+	}
+	return true;
+}
 
 // What a runtime value means: unset (empty or a negative word), set (a
 // positive word), or a number.
@@ -161,7 +183,10 @@ std::optional<uint64_t> read_value(const option_info &o, const std::string &v, b
 {
 	try {
 		switch (o.kind) {
-		case ok::text: return 0;
+		case ok::text:
+			if (!text_value_reads(o, v))
+				return std::nullopt;
+			return 0;
 		case ok::size:
 		case ok::rate:
 			if (!has_value || v.empty() || v[0] == '-')

@@ -200,6 +200,22 @@ TEST(options, every_accepted_value_resolves)
 	}
 }
 
+// oformat and stackfmt (docs/json.md) take their words and nothing else.
+TEST(options, output_formats_take_their_words)
+{
+	for (const char *v : {"text", "json"})
+		EXPECT_EQ(option_error("oformat", v, true), nullptr) << v;
+	for (const char *v : {"text", "folded"})
+		EXPECT_EQ(option_error("stackfmt", v, true), nullptr) << v;
+	for (const char *v : {"xml", "html", "JSON", "", "folded"})
+		EXPECT_STREQ(option_error("oformat", v, true), "Invalid value for specified option")
+			<< v;
+	EXPECT_STREQ(option_error("oformat", "", false), "Invalid value for specified option");
+	EXPECT_STREQ(option_error("stackfmt", "json", true), "Invalid value for specified option");
+	EXPECT_EQ(dt::find_option("oformat")->readers, dt::k_read_consumer);
+	EXPECT_EQ(dt::find_option("stackfmt")->readers, dt::k_read_consumer);
+}
+
 TEST(options, kinds_phases_and_readers)
 {
 	EXPECT_EQ(dt::find_option("bufsize")->kind, option_kind::size);

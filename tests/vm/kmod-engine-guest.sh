@@ -187,6 +187,33 @@ dt ksym -x engine=kmod -qn 'syscall::write:entry /pid == $target/ { printf("%d %
 check "kernel symbol and uregs: exit 0" [ "$(rc ksym)" = 0 ]
 check "max_pfn read through &\`max_pfn; uregs[R_RDI] is write's fd" has "$w/ksym.out" '^1 1 1$'
 
+# 8c. -x oformat=json (docs/json.md): the kmod engine's records go through
+#     the same consumer: JSON Lines that jq reads, probe records with the
+#     probe's description and printf()'s message, an aggregation's
+#     buckets, a fault as an error record, the end record last. -o keeps
+#     the stream apart from cat's own output.
+dt json -x engine=kmod -x oformat=json -o "$w/json.jsonl" -qn 'syscall::read:entry /execname == "cat"/ { printf("%s %d\n", probefunc, arg0); }
+	syscall::read:return /execname == "cat"/ { @q = quantize(arg0); }
+	syscall::close:entry /execname == "cat"/ { trace(*(int *)8); }' -c 'cat /etc/hostname'
+sed 's/^/| /' "$w/json.jsonl" | head -8
+check "oformat=json: exit 0" [ "$(rc json)" = 0 ]
+if command -v jq >/dev/null; then
+	check "oformat=json: jq reads every line" bash -c "jq -c .type '$w/json.jsonl' >'$w/json.types'"
+	check "oformat=json: one document per line" \
+		[ "$(wc -l <"$w/json.types")" = "$(wc -l <"$w/json.jsonl")" ]
+else
+	echo "# no jq in the guest: JSON not read back"
+fi
+check "oformat=json: cat's reads are probe records" has "$w/json.jsonl" \
+	'^\{"type":"probe",.*"provider":"syscall","module":"[^"]*","function":"read","name":"entry","output":\[\{"message":"read [0-9]+\\n","args":\["read",[0-9]+\]\}\]\}$'
+check "oformat=json: the quantize() at exit" has "$w/json.jsonl" \
+	'^\{"type":"aggregation","aggregation-name":"q","function":"quantize","aggregation-data":\[\{"keys":\[\],"buckets":\[\{"value":0,"min":0,"max":0,"count":[0-9]+\}'
+check "oformat=json: the fault is an error record" has "$w/json.jsonl" \
+	'^\{"type":"error","fault":"invalid address","address":"0x8",.*"provider":"syscall",.*"function":"close"'
+check "oformat=json: the end record is last" [ "$(tail -n 1 "$w/json.jsonl")" = '{"type":"end","status":0}' ]
+check "oformat=json: nothing on stderr" [ ! -s "$w/json.err" ]
+check "oformat=json: cat's output on stdout" has "$w/json.out" "^$(cat /etc/hostname)\$"
+
 # 9. kill -9 of a consumer mid-trace: the kernel tears its enabling down,
 #    then both modules unload.
 "$dtrace" -x engine=kmod -qn 'syscall:::entry { @[execname, probefunc] = count(); } syscall:::return { self->x++; }' \

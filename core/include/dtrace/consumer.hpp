@@ -12,7 +12,10 @@
 //   consumer.finish()       aggregations not printa()ed, in DTrace's layouts
 //
 // Output goes to `out` (stdout or -o), messages to `err`. The consumer keeps
-// no pointer into the buffers it is given.
+// no pointer into the buffers it is given. Under -x oformat=json every
+// record, faults and drops included, goes to `out` as one JSON document
+// per line (docs/json.md); -x stackfmt=folded prints stack-keyed
+// aggregations as folded lines for flame graphs.
 #pragma once
 
 #include <dtrace/api.hpp>
@@ -64,11 +67,17 @@ public:
 	// newline dtrace(1) always prints after its loop (even with -q), then
 	// every aggregation that no printa() printed. (Clarified by the
 	// consumer helper: the CLI must not print that newline itself.)
+	// Under -x oformat=json: the unprinted aggregations and the "end"
+	// record (docs/json.md).
 	void finish();
 	// The aggregations as Prometheus' text exposition format (openmetrics:
 	// OpenMetrics 1.0 text, ending "# EOF"), for -x metrics
 	// (dtrace/metrics.hpp, docs/metrics.md; made by metrics.cc).
 	[[nodiscard]] std::string metrics(bool openmetrics);
+	// The output is for programs (-x oformat=json, -x stackfmt=folded):
+	// the caller writes no text of its own into it (dtrace(1)'s newline
+	// on an interrupt).
+	[[nodiscard]] bool bare_output() const;
 
 private:
 	struct impl;
