@@ -46,6 +46,16 @@ std::string pointer_to(std::string_view elem, const type_known_fn &known)
 	return t + "*";
 }
 
+// The D type of an array of `elem` held in the record: a string for
+// characters (D reads it up to its NUL, or strsize), else a pointer.
+std::string string_or_pointer_to(std::string_view elem, const type_known_fn &known)
+{
+	std::string base = base_type(elem);
+	if (base == "char" || base == "signed char" || base == "unsigned char")
+		return "string";
+	return pointer_to(elem, known);
+}
+
 bool is_pow2_size(uint32_t n)
 {
 	return n == 1 || n == 2 || n == 4 || n == 8;
@@ -109,14 +119,15 @@ record_layout layout_of(const event_format &f, const type_known_fn &known)
 		bool data_loc = strip_prefix(type, "__data_loc");
 		bool rel_loc = !data_loc && strip_prefix(type, "__rel_loc");
 		if (data_loc || rel_loc) {
-			// A dynamic array: "char[]" -> char *.
+			// A dynamic array: "char[]" -> string, "u64[]" -> u64 *.
 			if (type.ends_with("[]"))
 				type.remove_suffix(2);
-			a.type = pointer_to(type, known);
+			a.type = string_or_pointer_to(type, known);
 			a.fmt = DT_BPF_TP_SIZE(4) | (data_loc ? DT_BPF_TP_DATA_LOC : DT_BPF_TP_REL_LOC);
 		} else if (type.ends_with(']')) {
-			// An array in the record: "char[16]" -> char *.
-			a.type = pointer_to(type.substr(0, type.rfind('[')), known);
+			// An array in the record: "char[16]" -> string, "u8[6]" ->
+			// u8 *.
+			a.type = string_or_pointer_to(type.substr(0, type.rfind('[')), known);
 			a.fmt = DT_BPF_TP_ADDR;
 		} else if (is_pow2_size(field.size) && field.offset % field.size == 0) {
 			bool ptr = type.ends_with('*');

@@ -7,11 +7,17 @@
 //   format field                        args[i] (D type)    read as
 //   ----------------------------------  ------------------  --------------------
 //   pid_t prev_pid  (size 4, signed)    pid_t               4 bytes, sign-extended
-//   char prev_comm[16]                  char *              the field's address
-//   __data_loc char[] name              char *              record + (u32 & 0xffff)
-//   __rel_loc char[] name               char *              field end + (u32 & 0xffff)
+//   char prev_comm[16]                  string              the field's address
+//   __data_loc char[] name              string              record + (u32 & 0xffff)
+//   __rel_loc char[] name               string              field end + (u32 & 0xffff)
+//   u8 addr[6], __data_loc u64[] ips    u8 *, u64 *         as the two above
 //   struct foo x    (size 12)           struct foo *        the field's address
 //   an unaligned scalar                 T *                 the field's address
+//
+// A string is read from the record (kernel memory) up to its NUL or
+// strsize, so args->prev_comm prints, compares and keys aggregations as
+// any D string; a `const char *` field is a pointer as the kernel
+// recorded it (the syscalls group's are user addresses: copyinstr()).
 //
 // The common_* fields (the record's first word) are not arguments; the
 // others are, in the format's order, at most k_max_args of them (the

@@ -104,7 +104,7 @@ TEST_F(SdtPlugin, arguments_are_the_format_fields_typed_and_named)
 {
 	auto args = h_->args(info("sched", "sched_switch"));
 	ASSERT_EQ(args.size(), 3u);
-	EXPECT_EQ(args[0].native, "char *");
+	EXPECT_EQ(args[0].native, "string");
 	EXPECT_EQ(args[0].name, "prev_comm");
 	EXPECT_EQ(args[1].native, "int");
 	EXPECT_EQ(args[1].name, "prev_pid");

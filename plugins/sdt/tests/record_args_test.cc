@@ -48,7 +48,7 @@ TEST(record_args, sched_switch_fields_in_order_with_sizes_and_signs)
 	EXPECT_EQ(l.fields, 7u);
 	EXPECT_EQ(l.size, 64u);
 	EXPECT_EQ(l.args[0].name, "prev_comm");
-	EXPECT_EQ(l.args[0].type, "char *");
+	EXPECT_EQ(l.args[0].type, "string");
 	EXPECT_EQ(l.args[0].offset, 8);
 	EXPECT_EQ(l.args[0].fmt, DT_BPF_TP_ADDR);
 	EXPECT_EQ(l.args[1].name, "prev_pid");
@@ -60,7 +60,7 @@ TEST(record_args, sched_switch_fields_in_order_with_sizes_and_signs)
 	EXPECT_EQ(l.args[6].name, "next_prio");
 }
 
-TEST(record_args, data_loc_and_rel_loc_strings_are_char_pointers)
+TEST(record_args, data_loc_and_rel_loc_char_arrays_are_strings)
 {
 	record_layout l =
 		layout_of(parse("\tfield:__data_loc char[] filename;\toffset:8;\tsize:4;\tsigned:0;\n"
@@ -68,7 +68,8 @@ TEST(record_args, data_loc_and_rel_loc_strings_are_char_pointers)
 				"\tfield:__data_loc unsigned long[] ips;\toffset:16;\tsize:4;\tsigned:0;\n"),
 			  known);
 	ASSERT_EQ(l.args.size(), 3u);
-	EXPECT_EQ(l.args[0].type, "char *");
+	EXPECT_EQ(l.args[0].type, "string");
+	EXPECT_EQ(l.args[1].type, "string");
 	EXPECT_EQ(l.args[0].fmt, DT_BPF_TP_SIZE(4) | DT_BPF_TP_DATA_LOC);
 	EXPECT_EQ(l.args[1].fmt, DT_BPF_TP_SIZE(4) | DT_BPF_TP_REL_LOC);
 	EXPECT_EQ(l.args[2].type, "unsigned long *");
@@ -94,9 +95,12 @@ TEST(record_args, records_and_unaligned_scalars_are_read_by_address)
 {
 	record_layout l =
 		layout_of(parse("\tfield:struct foo s;\toffset:8;\tsize:12;\tsigned:0;\n"
-				"\tfield:u32 odd;\toffset:22;\tsize:4;\tsigned:0;\n"),
+				"\tfield:u32 odd;\toffset:22;\tsize:4;\tsigned:0;\n"
+				"\tfield:u8 addr[6];\toffset:26;\tsize:6;\tsigned:0;\n"),
 			  known);
-	ASSERT_EQ(l.args.size(), 2u);
+	ASSERT_EQ(l.args.size(), 3u);
+	EXPECT_EQ(l.args[2].type, "u8 *");
+	EXPECT_EQ(l.args[2].fmt, DT_BPF_TP_ADDR);
 	EXPECT_EQ(l.args[0].type, "struct foo *");
 	EXPECT_EQ(l.args[0].fmt, DT_BPF_TP_ADDR);
 	EXPECT_EQ(l.args[1].type, "u32 *");

@@ -106,7 +106,7 @@ TEST(sdt_cli, verbose_listing_shows_the_format_fields_types)
 	dt::test::result r = dtrace({"-lv", "-n", "sdt:::sched_switch"});
 	ASSERT_EQ(r.status, 0) << r.err;
 	EXPECT_EQ(arg_types(r.out),
-		  (std::vector<std::string>{"char *", "pid_t", "int", "long", "char *", "pid_t",
+		  (std::vector<std::string>{"string", "pid_t", "int", "long", "string", "pid_t",
 					    "int"}));
 	r = dtrace({"-lv", "-n", "sdt:syscalls::sys_enter_openat"});
 	ASSERT_EQ(r.status, 0) << r.err;
@@ -153,7 +153,7 @@ TEST(sdt_cli, sched_switch_names_the_pids_switched)
 		 "  printf(\"prev %d %d %d %s %s\\n\", args->prev_pid, args[1], pid,"
 		 "    stringof(args->prev_comm), execname); }"
 		 "sdt:::sched_switch /args->next_pid == $target/ {"
-		 "  printf(\"next %d %s\\n\", args->next_pid, stringof(args->next_comm)); }",
+		 "  printf(\"next %d %s\\n\", args->next_pid, args->next_comm); }",
 		 "-c", "/bin/sleep 0.3"});
 	ASSERT_EQ(r.status, 0) << r.err;
 	int target = -1, prevs = 0, nexts = 0;
@@ -193,15 +193,18 @@ TEST(sdt_cli, strings_from_user_pointers_and_data_loc_fields)
 {
 	REQUIRE_TRACEFS();
 	std::string file = "/tmp/dt-sdt-open-" + std::to_string(getpid());
+	std::string script = file + ".sh";
 	std::ofstream(file) << "x\n";
+	std::ofstream(script) << "/bin/cat " << file << " >/dev/null\n/bin/true\n";
 	dt::test::result r = dtrace(
 		{"-q", "-n",
-		 "sdt:syscalls::sys_enter_openat /pid == $target/ {"
+		 "sdt:syscalls::sys_enter_openat /pid == $target || ppid == $target/ {"
 		 "  printf(\"open %s\\n\", copyinstr(args->filename)); }"
 		 "sdt:sched::sched_process_exec /ppid == $target || pid == $target/ {"
-		 "  printf(\"exec %s %d\\n\", stringof(args->filename), args->pid == pid); }",
-		 "-c", "/bin/sh -c '/bin/cat " + file + " >/dev/null; /bin/true'"});
+		 "  printf(\"exec %s %d\\n\", args->filename, args->pid == pid); }",
+		 "-c", "/bin/sh " + script});
 	fs::remove(file);
+	fs::remove(script);
 	ASSERT_EQ(r.status, 0) << r.err;
 	bool opened = false, execd = false;
 	for (const std::string &l : lines(r.out)) {
