@@ -1,0 +1,2 @@
+mismatches: 0
+
