@@ -335,7 +335,8 @@ enum dt_bpf_ctx {
 	/* A tracefs tracepoint's record (DT_BPF_ATTACH_TRACEPOINT: the
 	 * program's context is the event's record as its `format` file lays
 	 * it out): args[i] is the 8-byte field at byte offset argmap[i] (-1:
-	 * 0); nargs is the record's size in bytes. args[i] for i at or past
+	 * 0), or read as argfmt[i] says (ABI 1.6); nargs is the record's
+	 * size in bytes. args[i] for i at or past
 	 * the probe's argument count (probe_args()) are 0: the host reads no
 	 * field past them (the kernel refuses a program that reads past the
 	 * event's last field). D's errno follows the probe's
