@@ -123,7 +123,8 @@ record_layout layout_of(const event_format &f, const type_known_fn &known)
 			if (type.ends_with("[]"))
 				type.remove_suffix(2);
 			a.type = string_or_pointer_to(type, known);
-			a.fmt = DT_BPF_TP_SIZE(4) | (data_loc ? DT_BPF_TP_DATA_LOC : DT_BPF_TP_REL_LOC);
+			a.fmt = DT_BPF_TP_SIZE(4) |
+				(data_loc ? DT_BPF_TP_DATA_LOC : DT_BPF_TP_REL_LOC);
 		} else if (type.ends_with(']')) {
 			// An array in the record: "char[16]" -> string, "u8[6]" ->
 			// u8 *.
@@ -135,7 +136,8 @@ record_layout layout_of(const event_format &f, const type_known_fn &known)
 				a.type = std::string(type);
 			else
 				a.type = ptr ? "void *" : int_of(field.size, field.is_signed);
-			a.fmt = DT_BPF_TP_SIZE(field.size) | (field.is_signed ? DT_BPF_TP_SIGNED : 0);
+			a.fmt = DT_BPF_TP_SIZE(field.size) |
+				(field.is_signed ? DT_BPF_TP_SIGNED : 0);
 		} else {
 			// A struct held in the record, or a scalar the kernel
 			// does not let a program load where it lies.

@@ -19,9 +19,9 @@
 // the fields after the common_* ones, in order, the first ten (the
 // engines' arg0..arg9), named as in the format, so that args[1],
 // args->prev_pid and arg1 are the same value. Strings held in the record
-// (char comm[16], __data_loc char[]) are `char *` into the record:
-// stringof(args->prev_comm). Fields that are user pointers (the
-// syscalls group's `const char * filename`) are read with copyinstr().
+// (char comm[16], __data_loc char[]) are D strings: args->prev_comm.
+// Fields that are user pointers (the syscalls group's
+// `const char * filename`) are read with copyinstr().
 //
 // bpf engine (attach): a tracepoint program on the event (perf
 // tracepoint event, ID from the format), its context the event's record
@@ -32,7 +32,7 @@
 // tracepoint's own TP_PROTO (a module cannot attach one function to any
 // tracepoint, and the raw arguments are not the format's fields, which
 // only the event's TP_fast_assign computes), so sdt runs on the bpf
-// engine only; docs/providers.md says so.
+// engine only; docs/providers/sdt.md says so.
 #include "record_args.hpp"
 #include "tracefs_format.hpp"
 
@@ -198,8 +198,9 @@ bool type_known(state &s, std::string_view type)
 		return false;
 	auto kind = BTF_KIND_TYPEDEF;
 	std::string_view n = base;
-	for (auto [word, k] : {std::pair{"struct ", BTF_KIND_STRUCT},
-			       std::pair{"union ", BTF_KIND_UNION}, std::pair{"enum ", BTF_KIND_ENUM}})
+	for (auto [word, k] :
+	     {std::pair{"struct ", BTF_KIND_STRUCT}, std::pair{"union ", BTF_KIND_UNION},
+	      std::pair{"enum ", BTF_KIND_ENUM}})
 		if (n.starts_with(word)) {
 			n.remove_prefix(std::strlen(word));
 			kind = k;

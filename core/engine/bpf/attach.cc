@@ -167,8 +167,8 @@ std::string unsupported(const attach_point &p)
 		if (p.target.find(':') == std::string::npos)
 			return "the provider named no tracepoint (group:event)";
 		for (size_t i = 0; i < p.argmap.size(); i++)
-			if (p.argmap[i] >= 0 && !record_field_readable(p.argmap[i], p.argfmt[i],
-								       p.nargs))
+			if (p.argmap[i] >= 0 &&
+			    !record_field_readable(p.argmap[i], p.argfmt[i], p.nargs))
 				return "the provider's tracepoint argument at offset " +
 				       std::to_string(p.argmap[i]) +
 				       " is not one the bpf engine can read";

@@ -35,15 +35,15 @@ bool known(std::string_view t)
 
 TEST(record_args, sched_switch_fields_in_order_with_sizes_and_signs)
 {
-	record_layout l = layout_of(
-		parse("\tfield:char prev_comm[16];\toffset:8;\tsize:16;\tsigned:0;\n"
-		      "\tfield:pid_t prev_pid;\toffset:24;\tsize:4;\tsigned:1;\n"
-		      "\tfield:int prev_prio;\toffset:28;\tsize:4;\tsigned:1;\n"
-		      "\tfield:long prev_state;\toffset:32;\tsize:8;\tsigned:1;\n"
-		      "\tfield:char next_comm[16];\toffset:40;\tsize:16;\tsigned:0;\n"
-		      "\tfield:pid_t next_pid;\toffset:56;\tsize:4;\tsigned:1;\n"
-		      "\tfield:int next_prio;\toffset:60;\tsize:4;\tsigned:1;\n"),
-		known);
+	record_layout l =
+		layout_of(parse("\tfield:char prev_comm[16];\toffset:8;\tsize:16;\tsigned:0;\n"
+				"\tfield:pid_t prev_pid;\toffset:24;\tsize:4;\tsigned:1;\n"
+				"\tfield:int prev_prio;\toffset:28;\tsize:4;\tsigned:1;\n"
+				"\tfield:long prev_state;\toffset:32;\tsize:8;\tsigned:1;\n"
+				"\tfield:char next_comm[16];\toffset:40;\tsize:16;\tsigned:0;\n"
+				"\tfield:pid_t next_pid;\toffset:56;\tsize:4;\tsigned:1;\n"
+				"\tfield:int next_prio;\toffset:60;\tsize:4;\tsigned:1;\n"),
+			  known);
 	ASSERT_EQ(l.args.size(), 7u);
 	EXPECT_EQ(l.fields, 7u);
 	EXPECT_EQ(l.size, 64u);
@@ -62,11 +62,11 @@ TEST(record_args, sched_switch_fields_in_order_with_sizes_and_signs)
 
 TEST(record_args, data_loc_and_rel_loc_char_arrays_are_strings)
 {
-	record_layout l =
-		layout_of(parse("\tfield:__data_loc char[] filename;\toffset:8;\tsize:4;\tsigned:0;\n"
-				"\tfield:__rel_loc char[] name;\toffset:12;\tsize:4;\tsigned:0;\n"
-				"\tfield:__data_loc unsigned long[] ips;\toffset:16;\tsize:4;\tsigned:0;\n"),
-			  known);
+	record_layout l = layout_of(
+		parse("\tfield:__data_loc char[] filename;\toffset:8;\tsize:4;\tsigned:0;\n"
+		      "\tfield:__rel_loc char[] name;\toffset:12;\tsize:4;\tsigned:0;\n"
+		      "\tfield:__data_loc unsigned long[] ips;\toffset:16;\tsize:4;\tsigned:0;\n"),
+		known);
 	ASSERT_EQ(l.args.size(), 3u);
 	EXPECT_EQ(l.args[0].type, "string");
 	EXPECT_EQ(l.args[1].type, "string");
@@ -77,12 +77,12 @@ TEST(record_args, data_loc_and_rel_loc_char_arrays_are_strings)
 
 TEST(record_args, unknown_types_become_integers_of_their_size_or_void_pointers)
 {
-	record_layout l =
-		layout_of(parse("\tfield:mystery_t a;\toffset:8;\tsize:2;\tsigned:1;\n"
-				"\tfield:unsigned int b;\toffset:12;\tsize:4;\tsigned:0;\n"
-				"\tfield:const struct mystery * c;\toffset:16;\tsize:8;\tsigned:0;\n"
-				"\tfield:mystery_t d;\toffset:24;\tsize:8;\tsigned:0;\n"),
-			  known);
+	record_layout l = layout_of(
+		parse("\tfield:mystery_t a;\toffset:8;\tsize:2;\tsigned:1;\n"
+		      "\tfield:unsigned int b;\toffset:12;\tsize:4;\tsigned:0;\n"
+		      "\tfield:const struct mystery * c;\toffset:16;\tsize:8;\tsigned:0;\n"
+		      "\tfield:mystery_t d;\toffset:24;\tsize:8;\tsigned:0;\n"),
+		known);
 	ASSERT_EQ(l.args.size(), 4u);
 	EXPECT_EQ(l.args[0].type, "int16_t");
 	EXPECT_EQ(l.args[1].type, "unsigned int");
@@ -93,11 +93,10 @@ TEST(record_args, unknown_types_become_integers_of_their_size_or_void_pointers)
 
 TEST(record_args, records_and_unaligned_scalars_are_read_by_address)
 {
-	record_layout l =
-		layout_of(parse("\tfield:struct foo s;\toffset:8;\tsize:12;\tsigned:0;\n"
-				"\tfield:u32 odd;\toffset:22;\tsize:4;\tsigned:0;\n"
-				"\tfield:u8 addr[6];\toffset:26;\tsize:6;\tsigned:0;\n"),
-			  known);
+	record_layout l = layout_of(parse("\tfield:struct foo s;\toffset:8;\tsize:12;\tsigned:0;\n"
+					  "\tfield:u32 odd;\toffset:22;\tsize:4;\tsigned:0;\n"
+					  "\tfield:u8 addr[6];\toffset:26;\tsize:6;\tsigned:0;\n"),
+				    known);
 	ASSERT_EQ(l.args.size(), 3u);
 	EXPECT_EQ(l.args[2].type, "u8 *");
 	EXPECT_EQ(l.args[2].fmt, DT_BPF_TP_ADDR);
@@ -111,8 +110,8 @@ TEST(record_args, at_most_ten_arguments_but_every_field_counted)
 {
 	std::string fields;
 	for (int i = 0; i < 12; i++)
-		fields += "\tfield:u64 f" + std::to_string(i) + ";\toffset:" +
-			  std::to_string(8 + 8 * i) + ";\tsize:8;\tsigned:0;\n";
+		fields += "\tfield:u64 f" + std::to_string(i) +
+			  ";\toffset:" + std::to_string(8 + 8 * i) + ";\tsize:8;\tsigned:0;\n";
 	record_layout l = layout_of(parse(fields), known);
 	EXPECT_EQ(l.args.size(), k_max_args);
 	EXPECT_EQ(l.fields, 12u);

@@ -27,13 +27,13 @@ namespace {
 
 const fs::path k_tracefs = "/sys/kernel/tracing";
 
-#define REQUIRE_TRACEFS()                                                      \
-	do {                                                                   \
-		if (!dt::test::is_root())                                      \
-			GTEST_SKIP() << "needs root to read tracefs";          \
-		std::error_code ec_;                                           \
-		if (!fs::exists(k_tracefs / "available_events", ec_))          \
-			GTEST_SKIP() << k_tracefs << " is not mounted";        \
+#define REQUIRE_TRACEFS()                                               \
+	do {                                                            \
+		if (!dt::test::is_root())                               \
+			GTEST_SKIP() << "needs root to read tracefs";   \
+		std::error_code ec_;                                    \
+		if (!fs::exists(k_tracefs / "available_events", ec_))   \
+			GTEST_SKIP() << k_tracefs << " is not mounted"; \
 	} while (0)
 
 // "group:event" of available_events whose group satisfies `keep`.
@@ -89,9 +89,8 @@ TEST(sdt_cli, group_globs_and_bare_event_names)
 	EXPECT_EQ(listed(r.out), available([](const std::string &g) { return g == "sched"; }));
 	r = dtrace({"-l", "-n", "sdt:sch*::"});
 	ASSERT_EQ(r.status, 0) << r.err;
-	EXPECT_EQ(listed(r.out), available([](const std::string &g) {
-			  return g.starts_with("sch");
-		  }));
+	EXPECT_EQ(listed(r.out),
+		  available([](const std::string &g) { return g.starts_with("sch"); }));
 	// The event's name alone, with and without the provider.
 	for (const char *d : {"sdt:::sched_switch", "sched_switch", "sdt:sched::sched_switch"}) {
 		r = dtrace({"-l", "-n", d});
@@ -105,9 +104,8 @@ TEST(sdt_cli, verbose_listing_shows_the_format_fields_types)
 	REQUIRE_TRACEFS();
 	dt::test::result r = dtrace({"-lv", "-n", "sdt:::sched_switch"});
 	ASSERT_EQ(r.status, 0) << r.err;
-	EXPECT_EQ(arg_types(r.out),
-		  (std::vector<std::string>{"string", "pid_t", "int", "long", "string", "pid_t",
-					    "int"}));
+	EXPECT_EQ(arg_types(r.out), (std::vector<std::string>{"string", "pid_t", "int", "long",
+							      "string", "pid_t", "int"}));
 	r = dtrace({"-lv", "-n", "sdt:syscalls::sys_enter_openat"});
 	ASSERT_EQ(r.status, 0) << r.err;
 	EXPECT_EQ(arg_types(r.out),
@@ -143,15 +141,15 @@ TEST(sdt_cli, unknown_tracepoints_and_fields_are_errors)
 TEST(sdt_cli, sched_switch_names_the_pids_switched)
 {
 	REQUIRE_TRACEFS();
-	dt::test::result r = dtrace(
-		{"-q", "-n",
-		 "BEGIN { printf(\"target %d\\n\", $target); }"
-		 "sdt:sched::sched_switch /args->prev_pid == $target/ {"
-		 "  printf(\"prev %d %d %d %s %s\\n\", args->prev_pid, args[1], pid,"
-		 "    stringof(args->prev_comm), execname); }"
-		 "sdt:::sched_switch /args->next_pid == $target/ {"
-		 "  printf(\"next %d %s\\n\", args->next_pid, args->next_comm); }",
-		 "-c", "/bin/sleep 0.3"});
+	dt::test::result r =
+		dtrace({"-q", "-n",
+			"BEGIN { printf(\"target %d\\n\", $target); }"
+			"sdt:sched::sched_switch /args->prev_pid == $target/ {"
+			"  printf(\"prev %d %d %d %s %s\\n\", args->prev_pid, args[1], pid,"
+			"    stringof(args->prev_comm), execname); }"
+			"sdt:::sched_switch /args->next_pid == $target/ {"
+			"  printf(\"next %d %s\\n\", args->next_pid, args->next_comm); }",
+			"-c", "/bin/sleep 0.3"});
 	ASSERT_EQ(r.status, 0) << r.err;
 	int target = -1, prevs = 0, nexts = 0;
 	for (const std::string &l : lines(r.out)) {
@@ -193,13 +191,13 @@ TEST(sdt_cli, strings_from_user_pointers_and_data_loc_fields)
 	std::string script = file + ".sh";
 	std::ofstream(file) << "x\n";
 	std::ofstream(script) << "/bin/cat " << file << " >/dev/null\n/bin/true\n";
-	dt::test::result r = dtrace(
-		{"-q", "-n",
-		 "sdt:syscalls::sys_enter_openat /pid == $target || ppid == $target/ {"
-		 "  printf(\"open %s\\n\", copyinstr(args->filename)); }"
-		 "sdt:sched::sched_process_exec /ppid == $target || pid == $target/ {"
-		 "  printf(\"exec %s %d\\n\", args->filename, args->pid == pid); }",
-		 "-c", "/bin/sh " + script});
+	dt::test::result r =
+		dtrace({"-q", "-n",
+			"sdt:syscalls::sys_enter_openat /pid == $target || ppid == $target/ {"
+			"  printf(\"open %s\\n\", copyinstr(args->filename)); }"
+			"sdt:sched::sched_process_exec /ppid == $target || pid == $target/ {"
+			"  printf(\"exec %s %d\\n\", args->filename, args->pid == pid); }",
+			"-c", "/bin/sh " + script});
 	fs::remove(file);
 	fs::remove(script);
 	ASSERT_EQ(r.status, 0) << r.err;
