@@ -7,15 +7,18 @@
 /* @@runtest-opts: -q */
 sdt:sched::sched_switch
 {
-	n++;
+	seen = 1;
 	bad += args->prev_pid != args[1] || args[1] != (pid_t)arg1 ||
 	    args->next_prio != args[6] || args->next_prio != (int)arg6 ||
 	    args->prev_pid != tid || args->prev_comm != execname;
 }
 
-sdt:sched::sched_switch
-/n >= 20/
+tick-200ms
 {
-	printf("mismatches: %d\n", bad);
 	exit(0);
+}
+
+END
+{
+	printf("fired: %d, mismatches: %d\n", seen, bad);
 }

@@ -1,2 +1,2 @@
-mismatches: 0
+fired: 1, mismatches: 0
 
