@@ -9,6 +9,8 @@
 #include "../diag.hpp"
 #include "builtins.hpp"
 
+#include <algorithm>
+
 namespace dt::compiler {
 
 const char *op_str(tk k)
@@ -1057,8 +1059,42 @@ void expr_checker::check_index(expr &e, bool lvalue)
 	e.s.lvalue = true;
 }
 
+// args->NAME: the probe's argument called NAME, i.e. args[k] (a
+// tracepoint's fields by name, as bpftrace's tracepoint args; the sdt
+// provider names every argument). False when `e` is not of that form or
+// the probe names no argument, for the usual "args[ ] must be indexed".
+bool expr_checker::check_named_arg(expr &e)
+{
+	expr &b = *e.kids[0];
+	if (e.kind != ek::arrow || b.kind != ek::ident || b.name != "args" ||
+	    syms_.globals.count("args") || !cc_)
+		return false;
+	auto it = std::find_if(args_.begin(), args_.end(),
+			       [&](const arg_desc &a) { return a.name == e.name; });
+	if (it == args_.end()) {
+		if (std::none_of(args_.begin(), args_.end(),
+				 [](const arg_desc &a) { return !a.name.empty(); }))
+			return false;
+		fail(tag::D_TYPE_MEMBER, e.line,
+		     e.name + " is not an argument of " +
+			     (cc_->descs.empty() ? std::string("probe") : cc_->descs[0].str()) +
+			     " (args->NAME names one of its arguments)");
+	}
+	auto ix = std::make_unique<expr>();
+	ix->kind = ek::int_lit;
+	ix->value = static_cast<uint64_t>(it - args_.begin());
+	ix->line = e.line;
+	e.kind = ek::index;
+	e.name.clear();
+	e.kids.push_back(std::move(ix));
+	check_index(e, false);
+	return true;
+}
+
 void expr_checker::check_member(expr &e)
 {
+	if (check_named_arg(e))
+		return;
 	expr &b = *e.kids[0];
 	check(b);
 	type_ref t = b.s.type;

@@ -59,6 +59,7 @@ private:
 	void check_index(expr &e, bool lvalue);
 	void check_call(expr &e);
 	void check_member(expr &e);
+	[[nodiscard]] bool check_named_arg(expr &e); // args->NAME
 	void check_subr_args(expr &e, const struct subr_proto &p);
 	// A call of an action (trace(), exit()...): void where a value is due.
 	[[nodiscard]] static bool is_action_call(const expr &e);

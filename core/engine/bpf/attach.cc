@@ -87,6 +87,9 @@ attach_point attach_point_of(const dt_bpf_attach_t &a)
 	if (DT_ABI_HAS(&a, has_argmap) && a.has_argmap != 0)
 		for (size_t i = 0; i < p.argmap.size(); i++)
 			p.argmap[i] = a.argmap[i];
+	if (DT_ABI_HAS(&a, argfmt) && p.ctx == DT_BPF_CTX_TP_RECORD)
+		for (size_t i = 0; i < p.argfmt.size(); i++)
+			p.argfmt[i] = a.argfmt[i];
 	if (a.has_filter != 0 && DT_ABI_HAS(&a, filter_mask) && a.has_filter_arg != 0) {
 		p.filter_arg = a.filter_arg;
 		p.filter_shift = a.filter_shift;
@@ -120,7 +123,8 @@ void limit_record_args(attach_point &p, size_t nargs)
 		if (i >= nargs)
 			p.argmap[i] = -1;
 		else if (p.argmap[i] >= 0)
-			end = std::max(end, static_cast<uint32_t>(p.argmap[i]) + 8);
+			end = std::max(end, static_cast<uint32_t>(p.argmap[i]) +
+						    record_bytes_read(p.argfmt[i]));
 	}
 	p.nargs = std::min(p.nargs, end);
 }
@@ -162,11 +166,12 @@ std::string unsupported(const attach_point &p)
 			       " on a tracepoint is not supported by the bpf engine";
 		if (p.target.find(':') == std::string::npos)
 			return "the provider named no tracepoint (group:event)";
-		for (int32_t off : p.argmap)
-			if (off >= 0 &&
-			    (off < 8 || off % 8 != 0 || static_cast<uint32_t>(off) + 8 > p.nargs))
+		for (size_t i = 0; i < p.argmap.size(); i++)
+			if (p.argmap[i] >= 0 &&
+			    !record_field_readable(p.argmap[i], p.argfmt[i], p.nargs))
 				return "the provider's tracepoint argument at offset " +
-				       std::to_string(off) + " is not one the bpf engine can read";
+				       std::to_string(p.argmap[i]) +
+				       " is not one the bpf engine can read";
 		return "";
 	case DT_BPF_ATTACH_UPROBE:
 	case DT_BPF_ATTACH_URETPROBE:

@@ -58,6 +58,9 @@ struct attach_point {
 	// DT_BPF_CTX_TP_RECORD: where D's errno comes from (enum
 	// dt_errno_src, from the probe's fires() description).
 	int32_t errno_src = DT_ERRNO_NONE;
+	// DT_BPF_CTX_TP_RECORD: how each field becomes args[i] (plugin.h ABI
+	// 1.6 argfmt; 0: the 8-byte value).
+	std::array<uint32_t, 10> argfmt{};
 
 	auto operator<=>(const attach_point &) const = default;
 	// For messages: "raw tracepoint sys_enter", "perf event every 1000000 ns".

@@ -301,6 +301,7 @@ probe_spec bpf_engine::spec_for(const group &g)
 	s.when = gate::probe;
 	s.raw_nargs = g.at.nargs;
 	std::copy(g.at.argmap.begin(), g.at.argmap.end(), s.argmap);
+	std::copy(g.at.argfmt.begin(), g.at.argfmt.end(), s.argfmt);
 	s.filter_arg = g.at.filter_arg;
 	s.filter_shift = g.at.filter_shift;
 	s.filter_mask = g.at.filter_mask;

@@ -368,18 +368,10 @@ void codegen::args_for_ctx()
 		break;
 	}
 	case ctx_kind::tp_record: {
-		// The record's fields (attach.cc unsupported() checked the
-		// offsets: 8-byte aligned, past the record's first word).
-		for (int i = 0; i < DT_BPF_NARGS; i++) {
-			int32_t off = spec_.argmap[i];
-			if (off >= 8 && off % 8 == 0 &&
-			    static_cast<uint32_t>(off) + 8 <= spec_.raw_nargs) {
-				a.ldx(BPF_DW, BPF_REG_1, BPF_REG_6, static_cast<int16_t>(off));
-				a.stx(BPF_DW, BPF_REG_7, arg_off(i), BPF_REG_1);
-			} else {
-				a.st_imm(BPF_DW, BPF_REG_7, arg_off(i), 0);
-			}
-		}
+		// The record's fields (attach.cc unsupported() checked them:
+		// record_field_readable()), each as its argfmt says (plugin.h).
+		for (int i = 0; i < DT_BPF_NARGS; i++)
+			record_arg(i, spec_.argmap[i], spec_.argfmt[i]);
 		if (spec_.errno_arg0) {
 			int done = a.label();
 			a.ldx(BPF_DW, BPF_REG_1, BPF_REG_7, arg_off(0));
@@ -399,6 +391,48 @@ void codegen::args_for_ctx()
 		a.call_sym("dt_perf_args");
 		break;
 	}
+}
+
+// tp_record: args[i] from the record field at `off` (plugin.h argfmt):
+//   value      a load of its size from the context, sign-extended if so
+//   ADDR       the record's address plus off
+//   DATA_LOC   the record's address plus the u32's low 16 bits
+//   REL_LOC    the same, plus the end of the u32 (off + 4)
+// The record's address is the context pointer: stored into args[i] and
+// read back, it is a number the program may add to (a privileged
+// program may store a pointer into a map value).
+void codegen::record_arg(int i, int32_t off, uint32_t fmt)
+{
+	auto arg_off = static_cast<int16_t>(DT_M(args) + 8 * i);
+	if (off < 0 || !record_field_readable(off, fmt, spec_.raw_nargs)) {
+		a.st_imm(BPF_DW, BPF_REG_7, arg_off, 0);
+		return;
+	}
+	auto at = static_cast<int16_t>(off);
+	uint32_t n = DT_BPF_TP_SIZE_OF(fmt);
+	uint32_t kinds = fmt & (DT_BPF_TP_ADDR | DT_BPF_TP_DATA_LOC | DT_BPF_TP_REL_LOC);
+	if (kinds == 0) {
+		static const int size_of[9] = {BPF_DW, BPF_B, BPF_H, 0, BPF_W, 0, 0, 0, BPF_DW};
+		a.ldx(fmt == 0 ? BPF_DW : size_of[n], BPF_REG_1, BPF_REG_6, at);
+		if ((fmt & DT_BPF_TP_SIGNED) != 0 && n < 8) {
+			a.alu_imm(BPF_LSH, BPF_REG_1, static_cast<int32_t>(64 - 8 * n));
+			a.alu_imm(BPF_ARSH, BPF_REG_1, static_cast<int32_t>(64 - 8 * n));
+		}
+		a.stx(BPF_DW, BPF_REG_7, arg_off, BPF_REG_1);
+		return;
+	}
+	a.stx(BPF_DW, BPF_REG_7, arg_off, BPF_REG_6);
+	a.ldx(BPF_DW, BPF_REG_1, BPF_REG_7, arg_off);
+	if (kinds == DT_BPF_TP_ADDR) {
+		a.alu_imm(BPF_ADD, BPF_REG_1, off);
+	} else {
+		a.ldx(BPF_W, BPF_REG_2, BPF_REG_6, at);
+		a.alu_imm(BPF_AND, BPF_REG_2, 0xffff);
+		a.alu_reg(BPF_ADD, BPF_REG_1, BPF_REG_2);
+		if (kinds == DT_BPF_TP_REL_LOC)
+			a.alu_imm(BPF_ADD, BPF_REG_1, off + 4);
+	}
+	a.stx(BPF_DW, BPF_REG_7, arg_off, BPF_REG_1);
 }
 
 // m->uentry_ret (dt_bpf_abi.h): on a function's first instruction the

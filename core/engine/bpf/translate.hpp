@@ -23,6 +23,7 @@
 // (e.g. "bpf engine: line 3: subroutine strtok() is not supported yet").
 #pragma once
 
+#include <dtrace/plugin.h>
 #include <dtrace/program.hpp>
 
 #include <linux/bpf.h>
@@ -99,6 +100,37 @@ enum class ctx_kind {
 	tp_record,
 };
 
+// tp_record: the bytes of the record that args[i] is read from, by its
+// field's format (plugin.h ABI 1.6 argfmt: 0 is the 8-byte value), and
+// whether the kernel lets a tracepoint program read them directly: past
+// the record's first word (common_*), aligned to their size, inside the
+// record's `size` bytes (the kernel refuses to attach a program that
+// reads past the event's last field).
+[[nodiscard]] inline uint32_t record_bytes_read(uint32_t fmt)
+{
+	if (fmt == 0)
+		return 8;
+	if ((fmt & DT_BPF_TP_ADDR) != 0)
+		return 0;
+	if ((fmt & (DT_BPF_TP_DATA_LOC | DT_BPF_TP_REL_LOC)) != 0)
+		return 4;
+	return DT_BPF_TP_SIZE_OF(fmt);
+}
+
+[[nodiscard]] inline bool record_field_readable(int32_t off, uint32_t fmt, uint32_t size)
+{
+	uint32_t n = record_bytes_read(fmt);
+	uint32_t kinds = fmt & (DT_BPF_TP_ADDR | DT_BPF_TP_DATA_LOC | DT_BPF_TP_REL_LOC);
+	if (fmt != 0 && kinds == 0 && n != 1 && n != 2 && n != 4 && n != 8)
+		return false;
+	if (kinds != 0 && (kinds & (kinds - 1)) != 0)
+		return false; // more than one kind
+	auto u = static_cast<uint32_t>(off);
+	if (off < 8 || (n != 0 && u % n != 0))
+		return false;
+	return n == 0 ? u < size : u + n <= size;
+}
+
 // Which activity states let the program run (dt_bpf_abi.h).
 enum class gate {
 	probe, // ACTIVE only
@@ -148,6 +180,9 @@ struct probe_spec {
 	// returns at its first instructions unless the number is one of these,
 	// so that the machine's other system calls cost a few instructions.
 	std::vector<uint32_t> early_filters;
+	// Appended (plugin.h ABI 1.6): tp_record: how each field becomes
+	// args[i] (argfmt; 0: the 8-byte value).
+	uint32_t argfmt[10] = {};
 };
 
 // Map file descriptors translate() and link() refer to.

@@ -50,7 +50,7 @@ extern "C" {
 /* Bumped on any incompatible change; the consumer requires equality. */
 #define DT_PLUGIN_ABI_MAJOR 1
 /* Bumped when fields are appended; informational (sz is what counts). */
-#define DT_PLUGIN_ABI_MINOR 5
+#define DT_PLUGIN_ABI_MINOR 6
 
 #define DT_PLUGIN_ENTRY_SYMBOL "dtrace_plugin_entry"
 
@@ -282,7 +282,35 @@ typedef struct dt_bpf_attach {
 	int32_t own_ctx;
 	uint32_t own_nargs;
 	int32_t own_argmap[10];
+
+	/* ---- ABI 1.6 (read with DT_ABI_HAS) ---- */
+	/*
+	 * DT_BPF_CTX_TP_RECORD (ctx, not own_ctx): how args[i] is made from
+	 * the record's field at byte offset argmap[i] (the sdt provider: any
+	 * tracefs event's fields, as its `format` file lays them out).
+	 * 0 (and a host or plugin older than 1.6): the 8-byte value there.
+	 * Else DT_BPF_TP_SIZE(n) (n = 1, 2, 4, 8) with at most one of:
+	 *   (none)             the n-byte value, zero-extended, or
+	 *                      sign-extended with DT_BPF_TP_SIGNED
+	 *   DT_BPF_TP_ADDR     the field's kernel address (an array or a
+	 *                      struct held in the record: char comm[16])
+	 *   DT_BPF_TP_DATA_LOC the kernel address of a __data_loc field's
+	 *                      data: the record plus the low 16 bits of the
+	 *                      u32 there (n is 4)
+	 *   DT_BPF_TP_REL_LOC  the same for __rel_loc: relative to the end of
+	 *                      the u32 field
+	 * An engine that cannot read a field this way refuses the probe.
+	 */
+	uint32_t argfmt[10];
 } dt_bpf_attach_t;
+
+/* dt_bpf_attach_t argfmt (ABI 1.6). */
+#define DT_BPF_TP_SIZE(n) ((uint32_t)(n) & 0xffu)
+#define DT_BPF_TP_SIZE_OF(f) ((f) & 0xffu)
+#define DT_BPF_TP_SIGNED 0x100u
+#define DT_BPF_TP_ADDR 0x200u
+#define DT_BPF_TP_DATA_LOC 0x400u
+#define DT_BPF_TP_REL_LOC 0x800u
 
 /* How a bpf program reads a probe's arguments from its context. */
 enum dt_bpf_ctx {
@@ -307,7 +335,8 @@ enum dt_bpf_ctx {
 	/* A tracefs tracepoint's record (DT_BPF_ATTACH_TRACEPOINT: the
 	 * program's context is the event's record as its `format` file lays
 	 * it out): args[i] is the 8-byte field at byte offset argmap[i] (-1:
-	 * 0); nargs is the record's size in bytes. args[i] for i at or past
+	 * 0), or read as argfmt[i] says (ABI 1.6); nargs is the record's
+	 * size in bytes. args[i] for i at or past
 	 * the probe's argument count (probe_args()) are 0: the host reads no
 	 * field past them (the kernel refuses a program that reads past the
 	 * event's last field). D's errno follows the probe's

@@ -4,7 +4,7 @@
 
 #include <gtest/gtest.h>
 
-using namespace dt::plugin::syscall;
+using namespace dt::plugin;
 
 namespace {
 

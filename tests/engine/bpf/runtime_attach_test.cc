@@ -18,6 +18,7 @@
 #include <chrono>
 #include <cstddef>
 #include <thread>
+#include <utility>
 
 namespace {
 
@@ -303,6 +304,47 @@ TEST(own_point_of, reads_the_abi_1_5_fields_only_when_present)
 	// An ABI 1.4 plugin: no own event.
 	a.sz = offsetof(dt_bpf_attach_t, own_kind);
 	EXPECT_EQ(own_point_of(a).kind, DT_BPF_ATTACH_NONE);
+}
+
+TEST(attach_point_of, reads_the_abi_1_6_field_formats_of_a_tracepoint_record)
+{
+	// sched_switch as the sdt provider describes it: prev_comm (an
+	// array: its address), prev_pid (4 bytes, signed), a __data_loc.
+	dt_bpf_attach_t a{};
+	a.sz = sizeof(a);
+	a.kind = DT_BPF_ATTACH_TRACEPOINT;
+	a.target = "sched:sched_switch";
+	a.ctx = DT_BPF_CTX_TP_RECORD;
+	a.nargs = 64;
+	a.has_argmap = 1;
+	for (int i = 0; i < 10; i++)
+		a.argmap[i] = -1;
+	a.argmap[0] = 8;
+	a.argfmt[0] = DT_BPF_TP_ADDR;
+	a.argmap[1] = 28;
+	a.argfmt[1] = DT_BPF_TP_SIZE(4) | DT_BPF_TP_SIGNED;
+	a.argmap[2] = 60;
+	a.argfmt[2] = DT_BPF_TP_SIZE(4) | DT_BPF_TP_DATA_LOC;
+	attach_point p = attach_point_of(a);
+	EXPECT_EQ(p.argfmt[1], DT_BPF_TP_SIZE(4) | DT_BPF_TP_SIGNED);
+	EXPECT_EQ(unsupported(p), "");
+
+	// What the kernel would refuse: an unaligned load, a load past the
+	// record, a size that is no load's, two kinds at once.
+	for (auto [off, fmt] : {std::pair<int32_t, uint32_t>{30, DT_BPF_TP_SIZE(4)},
+				{64, DT_BPF_TP_SIZE(2)},
+				{32, DT_BPF_TP_SIZE(3)},
+				{32, DT_BPF_TP_ADDR | DT_BPF_TP_DATA_LOC}}) {
+		attach_point bad = p;
+		bad.argmap[3] = off;
+		bad.argfmt[3] = fmt;
+		EXPECT_NE(unsupported(bad), "") << off << " " << fmt;
+	}
+
+	// An ABI 1.5 plugin: every field is the 8-byte value.
+	a.sz = offsetof(dt_bpf_attach_t, argfmt);
+	EXPECT_EQ(attach_point_of(a).argfmt[1], 0U);
+	EXPECT_NE(unsupported(attach_point_of(a)), ""); // 28 is no 8-byte field
 }
 
 TEST(use_own_points, only_for_few_distinct_filters_all_with_own_events)

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
-// Parsing a tracefs event's `format` file (pure; no I/O):
+// Parsing a tracefs event's `format` file (pure; no I/O), for the syscall
+// and sdt providers:
 //
 //   name: sys_enter_openat
 //   ID: 782
@@ -18,13 +19,14 @@
 #include <string_view>
 #include <vector>
 
-namespace dt::plugin::syscall {
+namespace dt::plugin {
 
 struct format_field {
 	std::string type;    // the C type as written ("const char *", "umode_t")
 	std::string name;    // "filename"
 	uint32_t offset = 0; // in the event's record
 	uint32_t size = 0;   // bytes (0: not given)
+	bool is_signed = false;
 };
 
 struct event_format {
@@ -46,4 +48,4 @@ struct event_format {
 // the event has no such field).
 [[nodiscard]] std::vector<format_field> syscall_args(const event_format &f);
 
-} // namespace dt::plugin::syscall
+} // namespace dt::plugin

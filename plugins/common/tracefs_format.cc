@@ -9,7 +9,7 @@
 #include <cctype>
 #include <charconv>
 
-namespace dt::plugin::syscall {
+namespace dt::plugin {
 namespace {
 
 std::string_view trim(std::string_view s)
@@ -95,6 +95,7 @@ bool parse_event_format(std::string_view text, event_format &out)
 				continue;
 			f.offset = attribute(rest, "offset:");
 			f.size = attribute(rest, "size:");
+			f.is_signed = attribute(rest, "signed:") != 0;
 			out.fields.push_back(std::move(f));
 		}
 	}
@@ -114,4 +115,4 @@ std::vector<format_field> syscall_args(const event_format &f)
 	return out;
 }
 
-} // namespace dt::plugin::syscall
+} // namespace dt::plugin

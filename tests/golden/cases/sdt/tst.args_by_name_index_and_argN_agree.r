@@ -1,0 +1,2 @@
+fired: 1, mismatches: 0
+

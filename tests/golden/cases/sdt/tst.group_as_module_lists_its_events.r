@@ -1,0 +1,3 @@
+   ID   PROVIDER            MODULE                          FUNCTION NAME
+    4        sdt            signal                                   signal_deliver
+    5        sdt            signal                                   signal_generate
