@@ -48,7 +48,9 @@ int run(int argc, char **argv)
 
 	if (o.list)
 		return list_main(o, argv[0]);
-	if (o.commands.empty()) {
+	// -e with nothing to compile still checks the options, then exits
+	// with 0 (illumos: DMODE_EXEC with no program, "done" at once).
+	if (o.commands.empty() && !o.compile_only) {
 		std::fprintf(stderr, "dtrace: no probes specified\n");
 		return E_ERROR;
 	}
