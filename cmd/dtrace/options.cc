@@ -144,6 +144,10 @@ bool parse_options(int argc, char **argv, options &o, int &status)
 						     value);
 			else if (name == "zdefs")
 				o.zdefs = true;
+			else if (name == "verbose") // DTRACE_C_DIFV, as -S
+				o.show_dif = true;
+			else if (name == "core")
+				o.core = true;
 			break;
 		}
 		case 'p': {

@@ -34,6 +34,7 @@ struct options {
 	bool compile_only = false; // -e
 	bool show_dif = false;	   // -S
 	bool cpp = false;	   // -C
+	bool core = false;	   // -x core: dump core on the way out
 	std::string outfile;	   // -o
 	std::vector<command> commands;
 	std::vector<std::string> cpp_args;   // -D -U -I, as given

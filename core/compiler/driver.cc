@@ -400,25 +400,38 @@ program compile(const std::vector<input> &inputs, const settings &s)
 			}
 			std::string text = in.text;
 			if (in.k == input::kind::id && s.registry) {
-				// -i ID: the description of that probe.
-				char *end = nullptr;
-				unsigned long id = std::strtoul(text.c_str(), &end, 10);
-				bool found = false;
-				if (end && *end == '\0') {
-					for (const probe *p : s.registry->all()) {
-						if (p->id == id) {
-							text = p->desc.str();
-							found = true;
-							break;
-						}
-					}
+				// -i: as illumos lexes it in a probe description,
+				// leading digits are a probe id (that probe's
+				// description) and what follows is read on: a
+				// predicate or actions, or more descriptions ("-i
+				// 2-2" is probe 2 and the description "-2"). No
+				// digits: a description, as -n.
+				size_t b = text.find_first_not_of(" \t\n");
+				size_t e = b == std::string::npos
+						   ? b
+						   : text.find_first_not_of("0123456789", b);
+				if (b != std::string::npos && e != b) {
+					std::string digits = text.substr(b, e - b);
+					std::string rest =
+						e == std::string::npos ? "" : text.substr(e);
+					unsigned long id =
+						std::strtoul(digits.c_str(), nullptr, 10);
+					const probe *found = nullptr;
+					for (const probe *p : s.registry->all())
+						if (p->id == id)
+							found = p;
+					if (!found && !s.zero_ok)
+						throw d_error(tag::D_PDESC_ZERO, 0,
+							      "probe description " + digits +
+								      " does not match any probes");
+					if (!found)
+						continue;
+					size_t r = rest.find_first_not_of(" \t\n");
+					bool more = r != std::string::npos &&
+						    std::string("{/;,").find(rest[r]) ==
+							    std::string::npos;
+					text = found->desc.str() + (more ? "," : "") + rest;
 				}
-				if (!found && !s.zero_ok)
-					throw d_error(tag::D_PDESC_ZERO, 0,
-						      "probe description " + in.text +
-							      " does not match any probes");
-				if (!found)
-					continue;
 			}
 			macro_values macros;
 			std::unique_ptr<translation_unit> u =

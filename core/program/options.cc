@@ -165,7 +165,8 @@ enum class text_rule : uint8_t { flag, needs_value, words, positive, count, vers
 constexpr struct {
 	const char *name;
 	text_rule rule;
-	const char *words; // text_rule::words: the accepted values, ' '-separated
+	const char *words;     // text_rule::words: the accepted values, ' '-separated
+	bool any_case = false; // strcasecmp() (linktype), else strcmp()
 } k_text_rules[] = {
 	{"argref", text_rule::flag, nullptr},
 	{"core", text_rule::flag, nullptr},
@@ -192,7 +193,7 @@ constexpr struct {
 	{"syslibdir", text_rule::needs_value, nullptr},
 	{"undef", text_rule::needs_value, nullptr},
 	{"linkmode", text_rule::words, "kernel primary dynamic static"},
-	{"linktype", text_rule::words, "elf dof"},
+	{"linktype", text_rule::words, "elf dof", true},
 	{"evaltime", text_rule::words, "exec preinit postinit main"},
 	{"iregs", text_rule::positive, nullptr},
 	{"tregs", text_rule::positive, nullptr},
@@ -247,7 +248,7 @@ bool text_ok(const option_info &o, const std::string &v, bool has_value)
 			for (size_t i = 0; i < words.size();) {
 				size_t sp = words.find(' ', i);
 				std::string w(words.substr(i, sp - i));
-				if (strcasecmp(w.c_str(), v.c_str()) == 0)
+				if (r.any_case ? strcasecmp(w.c_str(), v.c_str()) == 0 : w == v)
 					return true;
 				i = sp == std::string_view::npos ? words.size() : sp + 1;
 			}
