@@ -16,6 +16,7 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
+#include <vector>
 
 namespace dt::cli {
 namespace {
@@ -74,25 +75,30 @@ int failed(FILE *out, const std::string &msg)
 	return E_ERROR;
 }
 
+// illumos dtrace.c: every piece is compiled first (a bad one stops the
+// listing before its heading), then the heading, then each piece's probes
+// in turn (list_prog()).
 int list_probes(const options &o, session &s, FILE *out)
 {
-	std::fprintf(out, "%5s %10s %17s %33s %s\n", "ID", "PROVIDER", "MODULE", "FUNCTION",
-		     "NAME");
 	try {
-		if (o.commands.empty()) {
-			for (const listed_probe &l : s.list_all())
-				print_probe(out, l, o.verbose, s.registry());
-			return E_SUCCESS;
-		}
+		std::vector<session::listing> listings;
 		for (const command &c : o.commands) {
-			session::listing l;
 			try {
-				l = s.list(input_of(c));
+				listings.push_back(s.list(input_of(c)));
 			} catch (const compiler::compile_error &e) {
 				return failed(out, (c.opt == 's' ? "failed to compile script "
 								 : "invalid probe specifier ") +
 							   c.arg + ": " + e.what());
 			}
+		}
+		std::fprintf(out, "%5s %10s %17s %33s %s\n", "ID", "PROVIDER", "MODULE", "FUNCTION",
+			     "NAME");
+		if (o.commands.empty()) {
+			for (const listed_probe &l : s.list_all())
+				print_probe(out, l, o.verbose, s.registry());
+			return E_SUCCESS;
+		}
+		for (const session::listing &l : listings) {
 			for (const listed_probe &p : l.probes)
 				print_probe(out, p, o.verbose, s.registry());
 			// illumos list_stmt(): say so, and go on with the rest

@@ -20,8 +20,13 @@
 
 #include <Poco/Exception.h>
 
+#include <signal.h>
+#include <sys/resource.h>
+#include <unistd.h>
+
 #include <cerrno>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <exception>
 #include <string>
@@ -34,12 +39,31 @@ using namespace dt::cli;
 // The D language version this consumer implements (illumos dtrace -V).
 constexpr const char *k_version = "Sun D 1.13";
 
+// -x core (illumos dt_opt_core(), a debugging aid): at exit, say so and
+// abort() with no limit on the core file's size.
+void force_core()
+{
+	static const char msg[] = "libdtrace DEBUG: [ forcing coredump ]\n";
+	(void)!write(STDERR_FILENO, msg, sizeof(msg) - 1);
+	struct sigaction act {};
+	act.sa_handler = SIG_DFL;
+	sigemptyset(&act.sa_mask);
+	sigaction(SIGABRT, &act, nullptr);
+	struct rlimit lim {
+		RLIM_INFINITY, RLIM_INFINITY
+	};
+	setrlimit(RLIMIT_CORE, &lim);
+	std::abort();
+}
+
 int run(int argc, char **argv)
 {
 	options o;
 	int status = E_SUCCESS;
 	if (!parse_options(argc, argv, o, status))
 		return status;
+	if (o.core)
+		std::atexit(force_core);
 
 	if (o.version) {
 		std::printf("dtrace: %s\n", k_version);
@@ -48,7 +72,9 @@ int run(int argc, char **argv)
 
 	if (o.list)
 		return list_main(o, argv[0]);
-	if (o.commands.empty()) {
+	// -e with nothing to compile still checks the options, then exits
+	// with 0 (illumos: DMODE_EXEC with no program, "done" at once).
+	if (o.commands.empty() && !o.compile_only) {
 		std::fprintf(stderr, "dtrace: no probes specified\n");
 		return E_ERROR;
 	}

@@ -17,6 +17,13 @@ struct command {
 	std::string arg;
 };
 
+// One -x option (or -b, -X, -L ... kept as "-b" etc.): has_value false for
+// a bare "-x NAME", which a flag option needs and a size option refuses.
+struct xopt {
+	std::string name, value;
+	bool has_value = true;
+};
+
 struct options {
 	bool list = false;	   // -l
 	bool verbose = false;	   // -v
@@ -27,13 +34,14 @@ struct options {
 	bool compile_only = false; // -e
 	bool show_dif = false;	   // -S
 	bool cpp = false;	   // -C
+	bool core = false;	   // -x core: dump core on the way out
 	std::string outfile;	   // -o
 	std::vector<command> commands;
-	std::vector<std::string> cpp_args;			// -D -U -I, as given
-	std::vector<std::pair<std::string, std::string>> xopts; // -x opt[=val]
-	std::vector<int32_t> grab;				// -p
-	std::vector<std::string> run;				// -c
-	std::vector<std::string> macro_args;			// operands: $1, $2 ...
+	std::vector<std::string> cpp_args;   // -D -U -I, as given
+	std::vector<xopt> xopts;	     // -x opt[=val]
+	std::vector<int32_t> grab;	     // -p
+	std::vector<std::string> run;	     // -c
+	std::vector<std::string> macro_args; // operands: $1, $2 ...
 };
 
 // Parse argv. Prints DTrace's diagnostics itself and returns false with

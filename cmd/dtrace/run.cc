@@ -123,13 +123,13 @@ std::unique_ptr<session> open_session(const options &o, const char *argv0,
 			break;
 		}
 	ss.macro_args.insert(ss.macro_args.end(), o.macro_args.begin(), o.macro_args.end());
-	for (const auto &[k, v] : o.xopts)
+	for (const auto &[k, v, has_value] : o.xopts)
 		if (k == "-L")
 			ss.libdirs.push_back(v);
 	ss.warn = message;
 	ss.notice = std::move(notice);
 	auto s = std::make_unique<session>(std::move(ss));
-	for (const auto &[k, v] : o.xopts) {
+	for (const auto &[k, v, has_value] : o.xopts) {
 		if (k == "-a" || k == "-A" || k == "-G" || k == "-h")
 			// Anonymous tracing, ELF linking, header generation.
 			fail(E_USAGE, "option " + k + " is not supported by this implementation");
@@ -139,7 +139,7 @@ std::unique_ptr<session> open_session(const options &o, const char *argv0,
 			if (k == "-F")
 				s->set_option("flowindent", "", false);
 			else
-				s->set_option(k == "-b" ? "bufsize" : k, v);
+				s->set_option(k == "-b" ? "bufsize" : k, v, has_value);
 		} catch (const error &e) {
 			fail(E_ERROR, (k == "-b" ? "failed to set -b " : "failed to set -x ") +
 					      (k == "-b" ? v : k) + ": " + e.what());
@@ -170,7 +170,7 @@ int run_program(const options &o, const char *argv0)
 	session &s = *sp;
 	bool errtags = false; // -x errtags: "[D_TAG] " before compiler messages
 	for (const auto &x : o.xopts)
-		errtags = errtags || x.first == "errtags";
+		errtags = errtags || x.name == "errtags";
 
 	for (const command &c : o.commands) {
 		try {

@@ -77,7 +77,8 @@ std::string preprocess(const std::string &text, const settings &s)
 	namespace fs = std::filesystem;
 	// $TMPDIR where set (a read-only /tmp, as in the VM tier's guest).
 	const char *tmpdir = std::getenv("TMPDIR");
-	std::string tmpl = std::string(tmpdir && *tmpdir ? tmpdir : "/tmp") + "/dtrace-cpp-in-XXXXXX";
+	std::string tmpl =
+		std::string(tmpdir && *tmpdir ? tmpdir : "/tmp") + "/dtrace-cpp-in-XXXXXX";
 	std::vector<char> in_buf(tmpl.begin(), tmpl.end());
 	in_buf.push_back('\0');
 	char *in_tmpl = in_buf.data();
@@ -90,9 +91,16 @@ std::string preprocess(const std::string &text, const settings &s)
 		fclose(f);
 	}
 	std::string out_path = std::string(in_tmpl) + ".out";
-	std::vector<std::string> argv = {"/usr/bin/cpp", "-xc",
-					 "-undef",	 "-D__linux__",
-					 "-D__SUNW_D=1", "-D__SUNW_D_VERSION=0x01010000"};
+	// -x cpppath names the preprocessor (illumos dt_opt_cpp_path()); the
+	// definitions come first, as in illumos' dt_cpp_argv.
+	auto cpppath = s.options.find("cpppath");
+	std::vector<std::string> argv = {cpppath != s.options.end() ? cpppath->second
+								    : "/usr/bin/cpp",
+					 "-D__linux__",
+					 "-D__SUNW_D=1",
+					 "-D__SUNW_D_VERSION=0x01010000",
+					 "-undef",
+					 "-xc"};
 #if defined(__x86_64__)
 	argv.emplace_back("-D__x86_64__");
 	argv.emplace_back("-D__amd64");
@@ -116,6 +124,8 @@ std::string preprocess(const std::string &text, const settings &s)
 	}
 	for (const auto &a : s.cpp_args)
 		argv.push_back(a);
+	if (s.options.count("cpphdrs") != 0) // -H: the included files, on stderr
+		argv.emplace_back("-H");
 	// A system without the /dev/stdin link (a bare devtmpfs, as in a
 	// minimal guest) gets the temporary file's own name instead.
 	argv.emplace_back(access("/dev/stdin", R_OK) == 0 ? "/dev/stdin" : in_tmpl);
@@ -130,7 +140,11 @@ std::string preprocess(const std::string &text, const settings &s)
 	posix_spawn_file_actions_addopen(&fa, 0, in_tmpl, O_RDONLY, 0);
 	posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
 	pid_t pid;
-	int rc = posix_spawn(&pid, cargv[0], &fa, nullptr, cargv.data(), environ);
+	// argv[0] is the program's base name (its messages start with it).
+	std::string path = argv[0];
+	std::string base = std::filesystem::path(path).filename().string();
+	cargv[0] = base.data();
+	int rc = posix_spawn(&pid, path.c_str(), &fa, nullptr, cargv.data(), environ);
 	posix_spawn_file_actions_destroy(&fa);
 	int status = 0;
 	if (rc == 0)
@@ -292,7 +306,13 @@ program compile(const std::vector<input> &inputs, const settings &s)
 	// name order, before the user's inputs (illumos dt_load_libs); they
 	// declare types, inlines and translators.
 	std::vector<input> all;
-	for (const auto &dir : s.libdirs) {
+	size_t n_system = 0; // libraries from s.libdirs, checked where used
+	std::vector<std::string> dirs = s.libdirs;
+	dirs.insert(dirs.end(), s.user_libdirs.begin(), s.user_libdirs.end());
+	for (size_t di = 0; di < dirs.size(); di++) {
+		if (di == s.libdirs.size())
+			n_system = all.size();
+		const std::string &dir = dirs[di];
 		std::error_code ec;
 		std::vector<std::filesystem::path> files;
 		for (const auto &e : std::filesystem::directory_iterator(dir, ec))
@@ -311,14 +331,26 @@ program compile(const std::vector<input> &inputs, const settings &s)
 		}
 	}
 	size_t n_libs = all.size();
+	if (s.user_libdirs.empty())
+		n_system = n_libs;
 	all.insert(all.end(), inputs.begin(), inputs.end());
+	// An error in a library names it as illumos' dt_filetag does.
+	auto lib_diag = [&](diagnostic &d, size_t ai, uint32_t line) {
+		d.message =
+			"\"" + all[ai].file + "\", line " + std::to_string(line) + ": " + d.message;
+		d.line = 0;
+		d.region.clear();
+	};
 	// The libraries are parsed first, each after those before it (their
 	// typedefs), then checked only where the program uses them: a
 	// one-liner that names none of their types compiles no translator
 	// and reads no kernel BTF (needed_libraries()).
 	// cpp (-C), the $N macros, parse: one input's text to its tree.
-	auto parse_text = [&](std::string &text, bool is_script, macro_values &macros) {
-		if (s.cpp && is_script)
+	// Only the user's scripts go through cpp (illumos passes -C in the
+	// flags of their compilation, not in the libraries').
+	auto parse_text = [&](std::string &text, bool is_script, macro_values &macros,
+			      bool is_lib = false) {
+		if (s.cpp && is_script && !is_lib)
 			text = preprocess(text, s);
 		macros = make_macros(s, options);
 		// A pragma in this very text must act before its $N are read.
@@ -338,19 +370,21 @@ program compile(const std::vector<input> &inputs, const settings &s)
 		try {
 			std::string text = all[ai].text;
 			macro_values macros;
-			lib_units[ai] = parse_text(text, true, macros);
+			lib_units[ai] = parse_text(text, true, macros, true);
 			lib_names[ai] = names_defined(*lib_units[ai]);
 		} catch (const d_error &e) {
 			diagnostic d;
 			d.tag = tag_name(e.which);
 			d.file = all[ai].file;
-			d.line = e.line;
-			d.region = e.region;
 			d.message = e.what();
+			lib_diag(d, ai, e.line);
 			throw compile_error(d);
 		}
 	}
 	std::vector<bool> lib_needed = needed_libraries(all, n_libs, lib_names);
+	for (size_t ai = n_system; ai < n_libs; ai++)
+		lib_needed[ai] = true;
+	std::vector<checked_clause> lib_clauses; // checked, then dropped
 	for (size_t ai = 0; ai < all.size(); ai++) {
 		if (ai < n_libs && !lib_needed[ai])
 			continue;
@@ -366,25 +400,38 @@ program compile(const std::vector<input> &inputs, const settings &s)
 			}
 			std::string text = in.text;
 			if (in.k == input::kind::id && s.registry) {
-				// -i ID: the description of that probe.
-				char *end = nullptr;
-				unsigned long id = std::strtoul(text.c_str(), &end, 10);
-				bool found = false;
-				if (end && *end == '\0') {
-					for (const probe *p : s.registry->all()) {
-						if (p->id == id) {
-							text = p->desc.str();
-							found = true;
-							break;
-						}
-					}
+				// -i: as illumos lexes it in a probe description,
+				// leading digits are a probe id (that probe's
+				// description) and what follows is read on: a
+				// predicate or actions, or more descriptions ("-i
+				// 2-2" is probe 2 and the description "-2"). No
+				// digits: a description, as -n.
+				size_t b = text.find_first_not_of(" \t\n");
+				size_t e = b == std::string::npos
+						   ? b
+						   : text.find_first_not_of("0123456789", b);
+				if (b != std::string::npos && e != b) {
+					std::string digits = text.substr(b, e - b);
+					std::string rest =
+						e == std::string::npos ? "" : text.substr(e);
+					unsigned long id =
+						std::strtoul(digits.c_str(), nullptr, 10);
+					const probe *found = nullptr;
+					for (const probe *p : s.registry->all())
+						if (p->id == id)
+							found = p;
+					if (!found && !s.zero_ok)
+						throw d_error(tag::D_PDESC_ZERO, 0,
+							      "probe description " + digits +
+								      " does not match any probes");
+					if (!found)
+						continue;
+					size_t r = rest.find_first_not_of(" \t\n");
+					bool more = r != std::string::npos &&
+						    std::string("{/;,").find(rest[r]) ==
+							    std::string::npos;
+					text = found->desc.str() + (more ? "," : "") + rest;
 				}
-				if (!found && !s.zero_ok)
-					throw d_error(tag::D_PDESC_ZERO, 0,
-						      "probe description " + in.text +
-							      " does not match any probes");
-				if (!found)
-					continue;
 			}
 			macro_values macros;
 			std::unique_ptr<translation_unit> u =
@@ -405,14 +452,14 @@ program compile(const std::vector<input> &inputs, const settings &s)
 			// illumos dt_compile(): a script with no clause or
 			// declaration is an error unless -x empty allows it.
 			if (ai >= n_libs && is_script && !options.count("empty") &&
-			    std::all_of(u->items.begin(), u->items.end(), [](const item &i) {
-				    return i.k == item::kind::pragma;
-			    }))
-				throw d_error(tag::D_EMPTY,
-					      static_cast<uint32_t>(
-						      std::count(text.begin(), text.end(), '\n') + 1),
-					      "empty D program translation unit");
-			check_unit(ctx, *u, clauses, options);
+			    std::all_of(u->items.begin(), u->items.end(),
+					[](const item &i) { return i.k == item::kind::pragma; }))
+				throw d_error(
+					tag::D_EMPTY,
+					static_cast<uint32_t>(
+						std::count(text.begin(), text.end(), '\n') + 1),
+					"empty D program translation unit");
+			check_unit(ctx, *u, ai < n_libs ? lib_clauses : clauses, options);
 			units.push_back(std::move(u));
 		} catch (const d_error &e) {
 			// A library whose "#pragma D depends_on" is not met is
@@ -425,6 +472,8 @@ program compile(const std::vector<input> &inputs, const settings &s)
 			d.line = is_script ? e.line : 0;
 			d.region = e.region;
 			d.message = e.what();
+			if (ai < n_libs)
+				lib_diag(d, ai, e.line);
 			throw compile_error(d);
 		}
 	}

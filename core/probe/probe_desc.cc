@@ -28,6 +28,11 @@ probe_desc parse_probe_desc(std::string_view spec, desc_kind kind)
 			break;
 		start = colon + 1;
 	}
+	// dtrace_xstr2desc() reads the fields from the right, each with the
+	// ':' before it: a leading ':' ends the last field read, so the empty
+	// field before it is never one (-f :vmlinux:: is provider vmlinux).
+	if (parts.size() > 1 && parts.front().empty())
+		parts.erase(parts.begin());
 	const size_t last = static_cast<size_t>(kind); // 0 provider .. 3 name
 	if (parts.size() > last + 1)
 		throw error(errc::usage, "Overspecified probe description");
@@ -56,9 +61,8 @@ bool glob_match(std::string_view pattern, std::string_view str)
 	return fnmatch(p.c_str(), s.c_str(), 0) == 0;
 }
 
-bool desc_matches(const probe_desc &d, std::string_view provider,
-		  std::string_view mod, std::string_view func,
-		  std::string_view name)
+bool desc_matches(const probe_desc &d, std::string_view provider, std::string_view mod,
+		  std::string_view func, std::string_view name)
 {
 	return glob_match(d.provider, provider) && glob_match(d.mod, mod) &&
 	       glob_match(d.func, func) && glob_match(d.name, name);

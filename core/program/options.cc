@@ -7,7 +7,9 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstdlib>
+#include <iterator>
 #include <optional>
+#include <string_view>
 
 namespace dt {
 namespace {
@@ -177,6 +179,119 @@ std::optional<uint64_t> runtime_value(const std::string &v)
 	return n;
 }
 
+// illumos dt_options.c: what the function of each free-form option
+// accepts. A flag (dt_opt_cflags(), dt_opt_dflags(), dt_opt_core() ...)
+// takes no value; a path or a name needs one; the rest take one of a few
+// words or a number. Options not listed take anything.
+enum class text_rule : uint8_t { flag, needs_value, words, positive, count, version, attr };
+
+constexpr struct {
+	const char *name;
+	text_rule rule;
+	const char *words;     // text_rule::words: the accepted values, ' '-separated
+	bool any_case = false; // strcasecmp() (linktype), else strcmp()
+} k_text_rules[] = {
+	{"argref", text_rule::flag, nullptr},
+	{"core", text_rule::flag, nullptr},
+	{"cpp", text_rule::flag, nullptr},
+	{"cpphdrs", text_rule::flag, nullptr},
+	{"defaultargs", text_rule::flag, nullptr},
+	{"empty", text_rule::flag, nullptr},
+	{"errtags", text_rule::flag, nullptr},
+	{"knodefs", text_rule::flag, nullptr},
+	{"nolibs", text_rule::flag, nullptr},
+	{"pspec", text_rule::flag, nullptr},
+	{"strip", text_rule::flag, nullptr},
+	{"udefs", text_rule::flag, nullptr},
+	{"unodefs", text_rule::flag, nullptr},
+	{"verbose", text_rule::flag, nullptr},
+	{"zdefs", text_rule::flag, nullptr},
+	{"cpppath", text_rule::needs_value, nullptr},
+	{"ctypes", text_rule::needs_value, nullptr},
+	{"define", text_rule::needs_value, nullptr},
+	{"dtypes", text_rule::needs_value, nullptr},
+	{"incdir", text_rule::needs_value, nullptr},
+	{"ldpath", text_rule::needs_value, nullptr},
+	{"libdir", text_rule::needs_value, nullptr},
+	{"syslibdir", text_rule::needs_value, nullptr},
+	{"undef", text_rule::needs_value, nullptr},
+	{"linkmode", text_rule::words, "kernel primary dynamic static"},
+	{"linktype", text_rule::words, "elf dof", true},
+	{"evaltime", text_rule::words, "exec preinit postinit main"},
+	{"iregs", text_rule::positive, nullptr},
+	{"tregs", text_rule::positive, nullptr},
+	{"pgmax", text_rule::count, nullptr},
+	{"version", text_rule::version, nullptr},
+	{"amin", text_rule::attr, nullptr},
+};
+
+// A stability word or a class word of dtrace_str2attr() (any case).
+bool attr_word(std::string_view w, bool klass)
+{
+	static constexpr const char *stab[] = {"internal", "private",  "obsolete", "external",
+					       "unstable", "evolving", "stable",   "standard"};
+	static constexpr const char *cls[] = {"unknown", "cpu", "platform",
+					      "group",	 "isa", "common"};
+	std::string s(w);
+	if (klass)
+		return std::any_of(std::begin(cls), std::end(cls),
+				   [&](const char *c) { return strcasecmp(c, s.c_str()) == 0; });
+	return std::any_of(std::begin(stab), std::end(stab),
+			   [&](const char *c) { return strcasecmp(c, s.c_str()) == 0; });
+}
+
+// dtrace_str2attr(): name[/data[/class]].
+bool attr_ok(const std::string &v)
+{
+	size_t start = 0;
+	for (int field = 0;; field++) {
+		size_t slash = v.find('/', start);
+		std::string_view w = std::string_view(v).substr(start, slash - start);
+		if (field > 2 || !attr_word(w, field == 2))
+			return false;
+		if (slash == std::string::npos)
+			return true;
+		start = slash + 1;
+	}
+}
+
+// Whether the value of a text option reads, by its rule.
+bool text_ok(const option_info &o, const std::string &v, bool has_value)
+{
+	for (const auto &r : k_text_rules) {
+		if (std::string_view(r.name) != o.name)
+			continue;
+		switch (r.rule) {
+		case text_rule::flag: return !has_value;
+		case text_rule::needs_value: return has_value;
+		case text_rule::words: {
+			if (!has_value)
+				return false;
+			std::string_view words(r.words);
+			for (size_t i = 0; i < words.size();) {
+				size_t sp = words.find(' ', i);
+				std::string w(words.substr(i, sp - i));
+				if (r.any_case ? strcasecmp(w.c_str(), v.c_str()) == 0 : w == v)
+					return true;
+				i = sp == std::string_view::npos ? words.size() : sp + 1;
+			}
+			return false;
+		}
+		case text_rule::positive:
+		case text_rule::count: {
+			if (!has_value || v.empty())
+				return false;
+			char *end = nullptr;
+			long n = std::strtol(v.c_str(), &end, 10);
+			return *end == '\0' && (r.rule == text_rule::count ? n >= 0 : n > 0);
+		}
+		case text_rule::version: return has_value && version_error(v) == nullptr;
+		case text_rule::attr: return has_value && attr_ok(v);
+		}
+	}
+	return true;
+}
+
 // The value of NAME=V by its kind; nullopt when it does not read. has_value
 // false: the bare NAME, which a size or a rate cannot be.
 std::optional<uint64_t> read_value(const option_info &o, const std::string &v, bool has_value)
@@ -184,7 +299,7 @@ std::optional<uint64_t> read_value(const option_info &o, const std::string &v, b
 	try {
 		switch (o.kind) {
 		case ok::text:
-			if (!text_value_reads(o, v))
+			if (!text_value_reads(o, v) || !text_ok(o, v, has_value))
 				return std::nullopt;
 			return 0;
 		case ok::size:
@@ -317,7 +432,49 @@ const char *option_error(const std::string &name, const std::string &value, bool
 	const option_info *o = find_option(name);
 	if (!o)
 		return "Invalid option name";
+	if (name == "version" && has_value)
+		return version_error(value); // dt_opt_version()'s own errors
 	return read_value(*o, value, has_value) ? nullptr : "Invalid value for specified option";
+}
+
+const char *pragma_option_error(const std::string &name, const std::string &value, bool has_value)
+{
+	if (const char *why = option_error(name, value, has_value))
+		return why;
+	// The options whose dt_opt_* function refuses a compilation in
+	// progress (dtp->dt_pcb != NULL): those of cpp and of ld.
+	static constexpr const char *k_cli_only[] = {"cpphdrs", "cpppath", "define", "incdir",
+						     "ldpath",	"stdc",	   "undef"};
+	for (const char *n : k_cli_only)
+		if (name == n)
+			return "Option cannot be used from within a D program";
+	return nullptr;
+}
+
+const char *version_error(const std::string &v)
+{
+	// dt_version_str2num(): M[.m[.u]], digits and at most two dots.
+	unsigned n[3] = {0, 0, 0};
+	size_t i = 0;
+	for (char c : v) {
+		if (c >= '0' && c <= '9')
+			n[i] = n[i] * 10 + static_cast<unsigned>(c - '0');
+		else if (c != '.' || ++i > 2)
+			return "Version is not properly formatted or is too large";
+		if (n[i] > 0xfff)
+			return "Version is not properly formatted or is too large";
+	}
+	// illumos _dtrace_versions[]: the D versions this compiler implements.
+	static constexpr unsigned k_versions[][3] = {
+		{1, 0, 0}, {1, 1, 0},  {1, 2, 0},  {1, 2, 1},  {1, 2, 2},  {1, 3, 0},
+		{1, 4, 0}, {1, 4, 1},  {1, 5, 0},  {1, 6, 0},  {1, 6, 1},  {1, 6, 2},
+		{1, 6, 3}, {1, 7, 0},  {1, 7, 1},  {1, 8, 0},  {1, 8, 1},  {1, 9, 0},
+		{1, 9, 1}, {1, 10, 0}, {1, 11, 0}, {1, 12, 0}, {1, 12, 1}, {1, 13, 0},
+	};
+	for (const auto &k : k_versions)
+		if (k[0] == n[0] && k[1] == n[1] && k[2] == n[2])
+			return nullptr;
+	return "Requested version is not supported by compiler";
 }
 
 bool option_unsets(const std::string &name, const std::string &value)

@@ -38,7 +38,7 @@ struct session::impl {
 	detail::procs procs;
 	std::unique_ptr<provider_registry> registry;
 	std::map<std::string, std::string> options; // -x, before the pragmas
-	std::optional<enabling> front; // match_program(prog), once
+	std::optional<enabling> front;		    // match_program(prog), once
 	std::optional<engine_decision> decision;
 	std::unique_ptr<engine> eng;
 	uint64_t switchrate = 0; // set by enable()
@@ -91,6 +91,10 @@ void session::set_option(const std::string &name, const std::string &value, bool
 		return; // how the caller prints compile errors (compile_error::diag())
 	if (name == "evaltime")
 		impl_->procs.evaltime(value);
+	if (name == "libdir") { // each one adds a directory, as -L does
+		s_.libdirs.push_back(value);
+		return;
+	}
 	if (option_unsets(name, value))
 		impl_->options.erase(name);
 	else
@@ -152,7 +156,7 @@ std::optional<std::string> dlib_dir()
 void session::compile(const compiler::input &in)
 {
 	DT_ASSERT(!impl_->eng); // the program is fixed once enabled
-	impl_->front.reset(); // the program changes: match and choose again
+	impl_->front.reset();	// the program changes: match and choose again
 	impl_->decision.reset();
 	compiler::settings cs;
 	cs.registry = &registry();
@@ -162,9 +166,15 @@ void session::compile(const compiler::input &in)
 	cs.destructive = s_.destructive;
 	cs.zero_ok = s_.zero_ok;
 	cs.engine = s_.engine == engine_kind::automatic ? "user" : engine_name(s_.engine);
-	if (auto d = dlib_dir())
-		cs.libdirs.push_back(*d);
-	cs.libdirs.insert(cs.libdirs.end(), s_.libdirs.begin(), s_.libdirs.end());
+	// The system D library (-x syslibdir replaces it), then -L and -x
+	// libdir; -x nolibs reads none (illumos DTRACE_C_NOLIBS).
+	if (impl_->options.count("nolibs") == 0) {
+		if (auto it = impl_->options.find("syslibdir"); it != impl_->options.end())
+			cs.libdirs.push_back(it->second);
+		else if (auto d = dlib_dir())
+			cs.libdirs.push_back(*d);
+		cs.user_libdirs = s_.libdirs;
+	}
 	cs.options = impl_->options;
 	cs.warn = s_.warn;
 	cs.macro_args = s_.macro_args;
@@ -292,7 +302,8 @@ const engine_decision &session::choose_engine()
 	if (!impl_->front)
 		impl_->front = match_program(prog_, registry());
 	if (!impl_->decision)
-		impl_->decision = detail::choose_engine(s_.engine, *impl_->front, prog_.reads_kernel);
+		impl_->decision =
+			detail::choose_engine(s_.engine, *impl_->front, prog_.reads_kernel);
 	return *impl_->decision;
 }
 

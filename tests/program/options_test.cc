@@ -17,6 +17,7 @@ using dt::buffer_policy;
 using dt::option_error;
 using dt::option_kind;
 using dt::option_unsets;
+using dt::pragma_option_error;
 using dt::option_value_error;
 using dt::resolve_options;
 using dt::resolved_options;
@@ -160,11 +161,65 @@ TEST(options, names_and_free_form_values)
 {
 	EXPECT_STREQ(option_error("nosuchoption", "1", true), "Invalid option name");
 	EXPECT_STREQ(option_error("nosuchoption", "", false), "Invalid option name");
-	EXPECT_EQ(option_error("evaltime", "anything at all", true), nullptr);
 	EXPECT_EQ(option_error("cpppath", "/usr/bin/cpp", true), nullptr);
+	EXPECT_EQ(option_error("lazyload", "anything at all", true), nullptr);
 	EXPECT_EQ(option_error("engine", "", false), nullptr);
 	// Unknown names in a map are not resolve_options()' business.
 	EXPECT_EQ(resolve_error("nosuchoption", "x"), "");
+}
+
+// illumos dt_opt_*: what each free-form option's function accepts.
+TEST(options, free_form_values_as_their_dt_opt_functions_read_them)
+{
+	const char *bad = "Invalid value for specified option";
+	// Flags (dt_opt_cflags() ...) take no value.
+	EXPECT_EQ(option_error("zdefs", "", false), nullptr);
+	EXPECT_STREQ(option_error("zdefs", "1", true), bad);
+	EXPECT_STREQ(option_error("errtags", "", true), bad);
+	// Paths need one.
+	EXPECT_STREQ(option_error("cpppath", "", false), bad);
+	EXPECT_STREQ(option_error("libdir", "", false), bad);
+	// Words: linkmode and evaltime as written, linktype in any case.
+	EXPECT_EQ(option_error("linkmode", "primary", true), nullptr);
+	EXPECT_STREQ(option_error("linkmode", "DYNAMIC", true), bad);
+	EXPECT_EQ(option_error("linktype", "ELF", true), nullptr);
+	EXPECT_STREQ(option_error("linktype", "coff", true), bad);
+	EXPECT_EQ(option_error("evaltime", "postinit", true), nullptr);
+	EXPECT_STREQ(option_error("evaltime", "anything at all", true), bad);
+	// Numbers.
+	EXPECT_EQ(option_error("iregs", "8", true), nullptr);
+	EXPECT_STREQ(option_error("iregs", "0", true), bad);
+	EXPECT_EQ(option_error("pgmax", "0", true), nullptr);
+	EXPECT_STREQ(option_error("pgmax", "-1", true), bad);
+	// Attributes: name[/data[/class]].
+	EXPECT_EQ(option_error("amin", "Stable", true), nullptr);
+	EXPECT_EQ(option_error("amin", "private/Evolving/ISA", true), nullptr);
+	EXPECT_STREQ(option_error("amin", "Stable/Stable/Stable", true), bad);
+	EXPECT_STREQ(option_error("amin", "Stable/Stable/CPU/x", true), bad);
+}
+
+TEST(options, version_as_dt_opt_version_reads_it)
+{
+	EXPECT_EQ(option_error("version", "1.0", true), nullptr);
+	EXPECT_EQ(option_error("version", "1.6.3", true), nullptr);
+	EXPECT_EQ(option_error("version", "1.13", true), nullptr);
+	EXPECT_STREQ(option_error("version", "1.14", true),
+		     "Requested version is not supported by compiler");
+	EXPECT_STREQ(option_error("version", "1.2.3.4", true),
+		     "Version is not properly formatted or is too large");
+	EXPECT_STREQ(option_error("version", "one", true),
+		     "Version is not properly formatted or is too large");
+}
+
+TEST(options, cpp_and_ld_options_only_from_the_command_line)
+{
+	const char *ctx = "Option cannot be used from within a D program";
+	for (const char *n : {"cpppath", "define", "incdir", "undef", "ldpath"})
+		EXPECT_STREQ(pragma_option_error(n, "x", true), ctx) << n;
+	EXPECT_STREQ(pragma_option_error("cpphdrs", "", false), ctx);
+	EXPECT_STREQ(pragma_option_error("stdc", "a", true), ctx);
+	EXPECT_EQ(pragma_option_error("quiet", "", false), nullptr);
+	EXPECT_STREQ(pragma_option_error("nosuchoption", "", false), "Invalid option name");
 }
 
 TEST(options, negative_words_unset_runtime_options)

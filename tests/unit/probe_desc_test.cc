@@ -99,6 +99,19 @@ TEST(ProbeDesc, EmptyFields)
 	EXPECT_EQ(parse("syscall:::", desc_kind::name), (probe_desc{"syscall", "", "", ""}));
 }
 
+// dtrace_xstr2desc() reads fields from the right, each with the ':' before
+// it: a leading ':' closes the leftmost field read and is no field itself.
+TEST(ProbeDesc, LeadingColonClosesTheLastFieldRead)
+{
+	EXPECT_EQ(parse(":vmlinux::", desc_kind::func), (probe_desc{"vmlinux", "", "", ""}));
+	EXPECT_EQ(parse("::read:", desc_kind::func), (probe_desc{"", "read", "", ""}));
+	EXPECT_EQ(parse(":genunix", desc_kind::mod), (probe_desc{"", "genunix", "", ""}));
+	EXPECT_EQ(parse("::::BEGIN", desc_kind::name), (probe_desc{"", "", "", "BEGIN"}));
+	EXPECT_EQ(parse(":", desc_kind::name), (probe_desc{"", "", "", ""}));
+	EXPECT_THROW((void)dt::parse_probe_desc(":genunix::", desc_kind::mod), dt::error);
+	EXPECT_THROW((void)dt::parse_probe_desc(":::::BEGIN", desc_kind::name), dt::error);
+}
+
 TEST(ProbeDesc, Overspecified)
 {
 	try {

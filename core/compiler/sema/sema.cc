@@ -1087,7 +1087,7 @@ void apply_pragma(sema_ctx &ctx, const std::string &text, uint32_t line,
 			val = opt.substr(eq + 1);
 			opt = opt.substr(0, eq);
 		}
-		if (const char *why = option_error(opt, val, eq != std::string::npos))
+		if (const char *why = pragma_option_error(opt, val, eq != std::string::npos))
 			fail(tag::D_PRAGMA_OPTSET, line,
 			     "failed to set option '" + opt + "'" +
 				     (eq == std::string::npos ? "" : " to '" + val + "'") + ": " +

@@ -33,12 +33,12 @@ namespace dt::compiler {
 // One piece of D the user gave, in command-line order.
 struct input {
 	enum class kind {
-		script,	   // -s FILE (text read by the caller) or a #! interpreter file
-		name,	   // -n: a probe description, optionally with predicate and actions
-		provider,  // -P
-		module,	   // -m
-		function,  // -f
-		id,	   // -i
+		script,	  // -s FILE (text read by the caller) or a #! interpreter file
+		name,	  // -n: a probe description, optionally with predicate and actions
+		provider, // -P
+		module,	  // -m
+		function, // -f
+		id,	  // -i
 	};
 	kind k = kind::name;
 	std::string text; // the D source or the specifier
@@ -54,12 +54,16 @@ struct settings {
 	bool destructive = false;	       // -w
 	bool zero_ok = false;		       // -Z: descriptions matching nothing are fine
 	std::string engine = "user";	       // actions it cannot run are rejected naming it
-	std::vector<std::string> libdirs;      // -L and the D library dir (translators)
+	std::vector<std::string> libdirs;      // the D library dir (translators)
 	// -x name=value, before the pragmas; each checked by option_error()
 	// (dtrace/options.hpp) first, as the CLI does: a value it refuses makes
 	// compile() throw option_value_error.
 	std::map<std::string, std::string> options;
 	std::function<void(const std::string &)> warn;
+	// -L and -x libdir: D libraries of the user's, after libdirs. Each is
+	// checked whole, as illumos compiles every library (its clauses are
+	// dropped), and an error in one names it: "FILE", line N: ...
+	std::vector<std::string> user_libdirs;
 };
 
 // A diagnostic in DTrace's terms: tag (D_SYNTAX, D_IDENT_UNDEF, ...) and

@@ -31,7 +31,9 @@
 //   text     free form (cpp paths, engine, evaltime ...), read where used
 //
 // Errors keep DTrace's words: option_error() returns dtrace_errmsg()'s
-// "Invalid option name" / "Invalid value for specified option" (the CLI
+// "Invalid option name" / "Invalid value for specified option" (a text
+// option's value checked as its dt_opt_* function does: a flag such as
+// zdefs takes none, linkmode one of its words ...) (the CLI
 // and the compiler wrap them in "failed to set -x NAME: ..."), and
 // resolve_options() throws option_value_error("invalid value for option
 // NAME: VALUE") for a value that option_error() would have refused (a map
@@ -95,6 +97,20 @@ struct option_info {
 // for specified option".
 [[nodiscard]] const char *option_error(const std::string &name, const std::string &value,
 				       bool has_value);
+// option_error() for `#pragma D option` (and setopt()): also "Option
+// cannot be used from within a D program" (EDT_BADOPTCTX) for the options
+// that only the command line may set (cpppath, define, incdir, undef,
+// cpphdrs, ldpath, stdc), as their dt_opt_* functions refuse a compilation
+// in progress.
+[[nodiscard]] const char *pragma_option_error(const std::string &name, const std::string &value,
+					      bool has_value);
+
+// What dt_opt_version() says of a D version string: nullptr for a version
+// this compiler implements (1.0 ... 1.13), else "Version is not properly
+// formatted or is too large" or "Requested version is not supported by
+// compiler". option_error() gives these for `version`.
+[[nodiscard]] const char *version_error(const std::string &v);
+
 // A run-time option given one of dt_opt_runtime()'s negative words (no,
 // disable, disabled, false, off, unset): illumos then leaves it unset, so
 // the option map drops it.

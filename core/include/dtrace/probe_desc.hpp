@@ -41,7 +41,9 @@ enum class desc_kind { provider, mod, func, name };
 
 // Parse a specifier. Throws dt::error (errc::usage, "Overspecified probe
 // description", dtrace_xstr2desc()'s words) on more than four fields or
-// more fields than the kind allows ("-P a:b").
+// more fields than the kind allows ("-P a:b"). As there, fields are read
+// from the right and a leading ':' only closes the leftmost field read
+// ("-f :vmlinux::" is provider vmlinux, "-n ::::BEGIN" four fields).
 [[nodiscard]] probe_desc parse_probe_desc(std::string_view spec, desc_kind kind);
 
 // True if `pattern` contains a glob metacharacter (* ? [ \).

@@ -1,0 +1,2 @@
+/* SPDX-License-Identifier: MIT */
+#pragma D option no_such_option_anywhere
