@@ -37,6 +37,7 @@ private:
 	void store_bitfield(expr &lhs, uint8_t r);
 	uint8_t gen_incdec(expr &e);
 	uint8_t gen_call(expr &e);
+	uint8_t gen_xlate(expr &e);
 	uint8_t gen_ternary(expr &e);
 	void push_tuple(std::vector<expr *> keys, uint32_t line);
 	uint8_t load_var(expr &e, uint8_t rd);
@@ -713,6 +714,53 @@ uint8_t expr_gen::gen_call(expr &e)
 	return rd;
 }
 
+// xlate<struct T>(x) as a whole value (a structure assignment): as
+// illumos dt_cg_asgn_op(), a zeroed scratch object (alloca) in which each
+// member the translator defines is computed and stored; the value is its
+// address, as for any struct.
+uint8_t expr_gen::gen_xlate(expr &e)
+{
+	const translator_info &x = syms_.xlators[e.s.id];
+	const type_ref &out = e.s.type;
+	if (out->is_ptr())
+		fail(tag::D_CG_DYN, e.line, "pointer to translated data cannot be used as a value");
+	uint8_t obj = b_.alloc(e.line);
+	b_.setx(out->size, obj);
+	b_.emit(DIF_INSTR_FLUSHTS);
+	b_.emit(DIF_INSTR_PUSHTS(DIF_OP_PUSHTV, DIF_TYPE_CTF, 0, obj));
+	b_.emit(DIF_INSTR_CALL(DIF_SUBR_ALLOCA, obj));
+	size_t n = xl_bind_.size();
+	xl_bind_.emplace_back(x.in_name, e.kids[0].get());
+	for (const auto &[name, mexpr] : x.members) {
+		const member *m = out->find_member(name);
+		if (!m || m->bit_size)
+			fail(tag::D_CG_DYN, e.line,
+			     "translator member " + name + " cannot be stored in a structure");
+		expr *me = const_cast<expr *>(mexpr);
+		uint8_t v = gen(*me);
+		uint8_t a = b_.alloc(e.line);
+		b_.setx(m->offset, a);
+		b_.emit(DIF_INSTR_FMT(DIF_OP_ADD, obj, a, a));
+		const type_ref &mt = m->type;
+		if (mt->is_sou() || mt->is_array() || me->s.type->is_string()) {
+			uint8_t sz = b_.alloc(e.line);
+			b_.setx(mt->size, sz);
+			b_.emit(DIF_INSTR_COPYS(v, sz, a));
+			b_.free(sz);
+		} else {
+			uint8_t op = mt->size == 1   ? DIF_OP_STB
+				     : mt->size == 2 ? DIF_OP_STH
+				     : mt->size == 4 ? DIF_OP_STW
+						     : DIF_OP_STX;
+			b_.emit(DIF_INSTR_STORE(op, v, a));
+		}
+		b_.free(a);
+		b_.free(v);
+	}
+	xl_bind_.resize(n);
+	return obj;
+}
+
 uint8_t expr_gen::gen(expr &e)
 {
 	if (e.s.is_const && e.s.type && e.s.type->is_int()) {
@@ -856,6 +904,7 @@ uint8_t expr_gen::gen(expr &e)
 		return r;
 	}
 	case ek::stringof: return gen(*e.kids[0]);
+	case ek::xlate: return gen_xlate(e);
 	case ek::comma: {
 		uint8_t a = gen(*e.kids[0]);
 		b_.free(a);

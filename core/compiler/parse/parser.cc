@@ -855,6 +855,9 @@ expr_ptr parser_impl::unary()
 			nest_--;
 			expect(tk::rparen);
 			adopt(*e, unary());
+			// illumos builds the node when the parser reduces the cast,
+			// having read the token after it: errors name that line.
+			e->line = peek_line();
 			return e;
 		}
 		break;

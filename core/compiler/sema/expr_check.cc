@@ -174,12 +174,12 @@ void expr_checker::check(expr &e)
 	case ek::binary: check_binary(e); return;
 	case ek::assign: check_assign(e); return;
 	case ek::ternary: {
+		for (auto &k : e.kids)
+			check_operand(*k);
 		for (size_t i = 1; i < e.kids.size(); i++)
-			if (e.kids[i]->kind == ek::call && find_action(e.kids[i]->name))
+			if (is_action_call(*e.kids[i]))
 				fail(tag::D_OP_ACT, e.line,
 				     "action cannot be used in a conditional context");
-		for (auto &k : e.kids)
-			check(*k);
 		const type_ref &c = e.kids[0]->s.type;
 		if (!c->is_scalar())
 			fail(tag::D_OP_SCALAR, e.line,
@@ -211,15 +211,26 @@ void expr_checker::check(expr &e)
 	case ek::member:
 	case ek::arrow: check_member(e); return;
 	case ek::cast: {
-		check(*e.kids[0]);
+		check_operand(*e.kids[0]);
 		type_ref to = resolve_type_name(*e.tname);
 		const type_ref &from = e.kids[0]->s.type;
+		if (is_action_call(*e.kids[0]) && to->is_void())
+			check(*e.kids[0]); // an action has no value to cast
 		bool ok = (to->is_scalar() && (from->is_scalar() || from->is_array())) ||
 			  to->is_void() ||
+			  // the same type (illumos: ctf_type_compat())
+			  (from->resolved == to->resolved && !from->is_void()) ||
 			  // D adds casts to string: of a string, or of a pointer to one
 			  // (illumos dt_cook_op2() DT_TOK_LPAR).
-			  (to->is_string() && (from->is_string() || from->is_ptr() ||
-					       from->is_char_ptr_or_array()));
+			  (to->is_string() &&
+			   (from->is_string() || from->is_ptr() || from->is_char_ptr_or_array()));
+		// Translated data has no value of its own: only its members do.
+		if (e.kids[0]->s.what == expr_sema::ref::xlate && !to->is_void())
+			fail(tag::D_CAST_INVAL, e.line,
+			     std::string("invalid cast expression: \"") +
+				     (from->is_ptr() ? "pointer to translated data"
+						     : "translated data") +
+				     "\" to \"" + to->name + "\"");
 		if (!ok)
 			fail(tag::D_CAST_INVAL, e.line,
 			     "invalid cast expression: \"" + from->name + "\" to \"" + to->name +
@@ -338,7 +349,8 @@ void expr_checker::check_ksym(expr &e, bool addr_only)
 	if (!sym.empty() && scope.find('`') == std::string::npos)
 		ks = syms_.ksyms.find(scope, sym);
 	if (!ks)
-		fail(tag::D_IDENT_UNDEF, e.line, "failed to resolve " + e.name + ": Unknown symbol name");
+		fail(tag::D_IDENT_UNDEF, e.line,
+		     "failed to resolve " + e.name + ": Unknown symbol name");
 	type_ref t = types_.kernel().find_symbol(sym);
 	if (!t) {
 		if (!addr_only)
@@ -480,6 +492,8 @@ void expr_checker::check_unary(expr &e)
 	if (e.kind == ek::unary && e.op == tk::amp && x.kind == ek::ident &&
 	    x.name.find('`') != std::string::npos)
 		check_ksym(x, true); // &`sym needs no type: a void * then
+	else if (e.kind == ek::unary && e.op != tk::amp)
+		check_operand(x);
 	else
 		check(x);
 	const type_ref &t = x.s.type;
@@ -837,7 +851,8 @@ constexpr int64_t k_uregs_last_pt_regs = 20; // sizeof(struct pt_regs) / 8 - 1
 void expr_checker::check_uregs(expr &e, bool lvalue)
 {
 	if (lvalue)
-		fail(tag::D_OP_WRITE, e.line, "operator = can only be applied to a writable variable");
+		fail(tag::D_OP_WRITE, e.line,
+		     "operator = can only be applied to a writable variable");
 	size_t nkeys = e.kids.size() - 1;
 	if (nkeys != 1)
 		fail(tag::D_PROTO_LEN, e.line,
@@ -862,7 +877,8 @@ void expr_checker::check_uregs(expr &e, bool lvalue)
 	// The slots after pt_regs: curthread->thread.<member>, from BTF.
 	static const char *const k_thread_members[] = {"ds", "es", "fsbase", "gsbase", "trap_nr"};
 	if (!cc_)
-		fail(tag::D_UNKNOWN, e.line, "uregs[] may not be referenced outside of a probe clause");
+		fail(tag::D_UNKNOWN, e.line,
+		     "uregs[] may not be referenced outside of a probe clause");
 	auto cur = std::make_unique<expr>();
 	cur->kind = ek::ident;
 	cur->name = "curthread";
@@ -964,7 +980,8 @@ void expr_checker::check_index(expr &e, bool lvalue)
 				fail(tag::D_PROTO_ARG, e.line,
 				     base.name + "[ ] argument #" + std::to_string(i + 1) +
 					     " is incompatible with prototype:\n\tprototype: " +
-					     ii.param_types[i]->name + "\n\t argument: " + a.s.type->name);
+					     ii.param_types[i]->name +
+					     "\n\t argument: " + a.s.type->name);
 		}
 		e.s.what = expr_sema::ref::inline_;
 		e.s.inl = ii.value;
@@ -1191,6 +1208,55 @@ void expr_checker::check_subr_args(expr &e, const subr_proto &p)
 bool expr_checker::is_action_call(const expr &e)
 {
 	return e.kind == ek::call && !find_subr(e.name) && find_action(e.name);
+}
+
+namespace {
+
+// How many arguments each action's prototype takes (illumos dt_open.c's
+// _dtrace_globals): {min, max}, max -1 for a variable list.
+std::pair<int, int> action_arity(act a)
+{
+	switch (a) {
+	case act::printf:
+	case act::printa:
+	case act::system: return {1, -1};
+	case act::tracemem: return {2, 3};
+	case act::setopt: return {1, 2};
+	case act::stack: return {0, 1};
+	case act::ustack:
+	case act::jstack: return {0, 2};
+	case act::trunc: return {1, 2};
+	case act::normalize: return {2, 2};
+	case act::freopen: return {1, -1};
+	case act::stop:
+	case act::breakpoint:
+	case act::panic: return {0, 0};
+	default: return {1, 1};
+	}
+}
+
+} // namespace
+
+// An operand that is an action call: illumos cooks it against the action's
+// prototype (D_PROTO_LEN) and types it void, so that the operator applied
+// to it then refuses a void operand with its own diagnostic.
+void expr_checker::check_operand(expr &x)
+{
+	if (!is_action_call(x)) {
+		check(x);
+		return;
+	}
+	auto [lo, hi] = action_arity(find_action(x.name)->a);
+	int argc = static_cast<int>(x.kids.size());
+	if (argc < lo || (hi >= 0 && argc > hi)) {
+		std::string exp = lo == hi    ? std::to_string(lo)
+				  : argc < lo ? "at least " + std::to_string(lo)
+					      : "at most " + std::to_string(hi);
+		fail(tag::D_PROTO_LEN, x.line,
+		     x.name + "( ) prototype mismatch: " + std::to_string(argc) +
+			     (argc == 1 ? " arg " : " args ") + "passed, " + exp + " expected");
+	}
+	x.s.type = types_.void_type();
 }
 
 void expr_checker::check_call(expr &e)
