@@ -24,6 +24,7 @@ public:
 	uint8_t gen(expr &e);
 	dif_builder &b() { return b_; }
 	void narrow(uint8_t r, const type_ref &to, const type_ref &from, uint32_t line);
+	void normalize(uint8_t r, const expr &e);
 
 private:
 	uint8_t gen_addr(expr &e);
@@ -150,6 +151,30 @@ void expr_gen::narrow(uint8_t r, const type_ref &to, const type_ref &from, uint3
 	b_.setx(64 - to->size * 8, s);
 	b_.emit(DIF_INSTR_FMT(DIF_OP_SLL, r, s, r));
 	b_.emit(DIF_INSTR_FMT(to->is_signed ? DIF_OP_SRA : DIF_OP_SRL, r, s, r));
+	b_.free(s);
+}
+
+// The D arithmetic of illumos: an operator computes in the 64-bit
+// registers and its result, of a type narrower than 64 bits, keeps what
+// overflowed until the value changes type -- it is stored, recorded,
+// compared, cast or combined with an operand of another type. There it
+// is first made a value of its own type (truncated, sign- or
+// zero-extended), as C converts it.
+void expr_gen::normalize(uint8_t r, const expr &e)
+{
+	const type_ref &t = e.s.type;
+	if (!t || !t->is_int() || t->size >= 8 || e.s.is_const || r == 0)
+		return;
+	bool arith = (e.kind == ek::binary && e.op != tk::land && e.op != tk::lor &&
+		      e.op != tk::lxor && e.op != tk::lt && e.op != tk::gt && e.op != tk::le &&
+		      e.op != tk::ge && e.op != tk::eqeq && e.op != tk::ne) ||
+		     (e.kind == ek::unary && (e.op == tk::minus || e.op == tk::tilde));
+	if (!arith)
+		return;
+	uint8_t s = b_.alloc(e.line);
+	b_.setx(64 - t->size * 8, s);
+	b_.emit(DIF_INSTR_FMT(DIF_OP_SLL, r, s, r));
+	b_.emit(DIF_INSTR_FMT(t->is_signed ? DIF_OP_SRA : DIF_OP_SRL, r, s, r));
 	b_.free(s);
 }
 
@@ -481,6 +506,10 @@ uint8_t expr_gen::gen_binary(expr &e)
 	expr &l = *e.kids[0], &r = *e.kids[1];
 	uint8_t a, b;
 	gen_pair(l, r, a, b);
+	if (l.s.type && e.s.type && l.s.type->resolved != e.s.type->resolved)
+		normalize(a, l);
+	if (r.s.type && e.s.type && r.s.type->resolved != e.s.type->resolved)
+		normalize(b, r);
 	// Pointer arithmetic scales the integer by the pointee size.
 	if ((e.op == tk::plus || e.op == tk::minus) && e.s.type->is_ptr()) {
 		bool lptr = l.s.type->is_ptr();
@@ -515,6 +544,8 @@ uint8_t expr_gen::gen_compare(expr &e)
 	expr &l = *e.kids[0], &r = *e.kids[1];
 	uint8_t a, b;
 	gen_pair(l, r, a, b);
+	normalize(a, l);
+	normalize(b, r);
 	bool str = l.s.type->is_string() || r.s.type->is_string();
 	bool is_unsigned = false;
 	if (!str) {
@@ -622,6 +653,7 @@ uint8_t expr_gen::gen_assign(expr &e)
 	expr &lhs = *e.kids[0];
 	expr &rhs = *e.kids[1];
 	uint8_t r = gen(rhs);
+	normalize(r, rhs);
 	if (e.op != tk::assign) {
 		uint8_t cur = b_.alloc(e.line);
 		load_var(lhs, cur);
@@ -900,6 +932,7 @@ uint8_t expr_gen::gen(expr &e)
 	case ek::call: return gen_call(e);
 	case ek::cast: {
 		uint8_t r = gen(*e.kids[0]);
+		normalize(r, *e.kids[0]);
 		narrow(r, e.s.type, e.kids[0]->s.type, e.line);
 		return r;
 	}
@@ -997,8 +1030,10 @@ difo compile_expr(symbols &syms, const checked_clause *cc, expr &e, const type_r
 	expr_gen g(syms, cc);
 	uint8_t r = g.gen(e);
 	type_ref t = as_type ? as_type : e.s.type;
-	if (!as_string)
+	if (!as_string) {
+		g.normalize(r, e);
 		g.narrow(r, t, e.s.type, e.line);
+	}
 	g.b().emit(DIF_INSTR_RET(r));
 	type_ref rt = as_string ? syms.types.string_type() : t;
 	return g.b().finish(syms.types.diftype(rt));

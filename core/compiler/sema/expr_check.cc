@@ -82,16 +82,19 @@ type_ref expr_checker::promote(const type_ref &a) const
 	return a;
 }
 
+// illumos dt_type_promote(): of the two operand types, the one of the
+// greater rank (bits, plus one if unsigned), enums counting as int. D does
+// not promote narrower integers to int first: unsigned char + char is
+// unsigned char.
 type_ref expr_checker::arith_result(const type_ref &a0, const type_ref &b0) const
 {
-	type_ref a = promote(a0), b = promote(b0);
-	if (a->size != b->size)
-		return a->size > b->size ? a : b;
-	if (!a->is_signed)
-		return a;
-	if (!b->is_signed)
-		return b;
-	return a;
+	auto as_int = [this](const type_ref &t) {
+		return t->k == ctype::kind::enum_ ? types_.int_type(4, true) : t;
+	};
+	type_ref a = as_int(a0), b = as_int(b0);
+	uint32_t ra = a->size * 8 + (a->is_signed ? 0 : 1);
+	uint32_t rb = b->size * 8 + (b->is_signed ? 0 : 1);
+	return rb > ra ? b : a;
 }
 
 void expr_checker::incompat(const expr &e, const type_ref &l, const char *op,
@@ -270,7 +273,7 @@ void expr_checker::check(expr &e)
 	}
 	case ek::offsetof: {
 		type_ref t = resolve_type_name(*e.tname);
-		if (!t->is_sou())
+		if (!t->is_sou() || !t->complete)
 			fail(tag::D_OFFSETOF_TYPE, e.line,
 			     "offsetof operand must be a struct or union type");
 		const member *m = t->find_member(e.name);

@@ -603,9 +603,9 @@ void clause_checker::action(expr &s, const action_def &a)
 					       x.keys[k]->name;
 				};
 				fail(tag::D_PRINTA_AGGPROTO, s.line,
-				     "printa( ): @" + ag.name + "[ ] key #" + std::to_string(k + 1) +
-					     " is incompatible with @" + proto->name + ":\n" +
-					     line(*proto) + "\n" + line(ag));
+				     "printa( ): @" + ag.name + "[ ] key #" +
+					     std::to_string(k + 1) + " is incompatible with @" +
+					     proto->name + ":\n" + line(*proto) + "\n" + line(ag));
 			}
 			if (!proto)
 				proto = &ag;
@@ -1351,8 +1351,8 @@ void check_unit(sema_ctx &ctx, translation_unit &u, std::vector<checked_clause> 
 			for (size_t i = 0; i < in.decl.keys.size(); i++) {
 				if (in.decl.key_names[i].empty())
 					fail(tag::D_DECL_PARMNAME, in.line,
-					     "inline parameter " + std::to_string(i + 1) +
-						     " of " + in.decl.name + " needs a name");
+					     "inline parameter " + std::to_string(i + 1) + " of " +
+						     in.decl.name + " needs a name");
 				info.params.push_back(in.decl.key_names[i]);
 				info.param_types.push_back(ec.resolve_type_name(in.decl.keys[i]));
 				ec.bind_xlate_arg(info.params.back(), info.param_types.back());
@@ -1360,12 +1360,14 @@ void check_unit(sema_ctx &ctx, translation_unit &u, std::vector<checked_clause> 
 			if (const char *prev = defined_as(ctx.syms, in.decl.name))
 				fail(tag::D_DECL_IDRED, in.line,
 				     "identifier redefined: " + in.decl.name +
-					     "\n\t current: inline definition\n\tprevious: " + prev);
+					     "\n\t current: inline definition\n\tprevious: " +
+					     prev);
 			ec.check(*in.value);
 			if (!ec.assignable(t, in.value->s.type, in.value.get()))
 				fail(tag::D_OP_INCOMPAT, in.line,
-				     "inline " + in.decl.name + " definition uses incompatible types: \"" +
-					     t->name + "\" = \"" + in.value->s.type->name + "\"");
+				     "inline " + in.decl.name +
+					     " definition uses incompatible types: \"" + t->name +
+					     "\" = \"" + in.value->s.type->name + "\"");
 			ctx.syms.inlines[in.decl.name] = std::move(info);
 			break;
 		}

@@ -1,0 +1,5 @@
+ffffffff80000000
+100000000
+negative
+0
+
