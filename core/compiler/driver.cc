@@ -77,7 +77,8 @@ std::string preprocess(const std::string &text, const settings &s)
 	namespace fs = std::filesystem;
 	// $TMPDIR where set (a read-only /tmp, as in the VM tier's guest).
 	const char *tmpdir = std::getenv("TMPDIR");
-	std::string tmpl = std::string(tmpdir && *tmpdir ? tmpdir : "/tmp") + "/dtrace-cpp-in-XXXXXX";
+	std::string tmpl =
+		std::string(tmpdir && *tmpdir ? tmpdir : "/tmp") + "/dtrace-cpp-in-XXXXXX";
 	std::vector<char> in_buf(tmpl.begin(), tmpl.end());
 	in_buf.push_back('\0');
 	char *in_tmpl = in_buf.data();
@@ -405,13 +406,14 @@ program compile(const std::vector<input> &inputs, const settings &s)
 			// illumos dt_compile(): a script with no clause or
 			// declaration is an error unless -x empty allows it.
 			if (ai >= n_libs && is_script && !options.count("empty") &&
-			    std::all_of(u->items.begin(), u->items.end(), [](const item &i) {
-				    return i.k == item::kind::pragma;
-			    }))
-				throw d_error(tag::D_EMPTY,
-					      static_cast<uint32_t>(
-						      std::count(text.begin(), text.end(), '\n') + 1),
-					      "empty D program translation unit");
+			    std::all_of(u->items.begin(), u->items.end(),
+					[](const item &i) { return i.k == item::kind::pragma; }))
+				throw d_error(
+					tag::D_EMPTY,
+					static_cast<uint32_t>(
+						std::count(text.begin(), text.end(), '\n') + 1),
+					"empty D program translation unit");
+			ctx.library = ai < n_libs;
 			check_unit(ctx, *u, clauses, options);
 			units.push_back(std::move(u));
 		} catch (const d_error &e) {

@@ -1113,6 +1113,19 @@ void apply_pragma(sema_ctx &ctx, const std::string &text, uint32_t line,
 		if (!found)
 			fail(tag::D_PRAGMA_DEPEND, line, "program requires module " + w[4]);
 	}
+	// Only a library may depend on another (illumos dt_pragma_depends()).
+	if (d == "depends_on" && w.size() >= 4 && w[3] == "library" && !ctx.library)
+		fail(tag::D_PRAGMA_DEPEND, line,
+		     "main program may not explicitly depend on a library");
+	// attributes A name: the name must be a provider or an identifier
+	// declared so far (illumos dt_pragma_attributes()).
+	if (d == "attributes" && w.size() >= 5 && w[4] != "provider") {
+		const symbols &sy = ctx.syms;
+		const std::string &n = w[4];
+		if (!sy.globals.count(n) && !sy.tls.count(n) && !sy.inlines.count(n) &&
+		    !find_builtin(n))
+			fail(tag::D_PRAGMA_UNUSED, line, "unused #pragma attributes");
+	}
 	if (d == "attributes" || d == "binding" || d == "depends_on" || d == "error" ||
 	    d == "ident" || d == "line" || d == "version")
 		return;
