@@ -25,6 +25,7 @@ public:
 	dif_builder &b() { return b_; }
 	void narrow(uint8_t r, const type_ref &to, const type_ref &from, uint32_t line);
 	void normalize(uint8_t r, const expr &e);
+	void truncate(uint8_t r, const type_ref &t, uint32_t line);
 
 private:
 	uint8_t gen_addr(expr &e);
@@ -156,10 +157,9 @@ void expr_gen::narrow(uint8_t r, const type_ref &to, const type_ref &from, uint3
 
 // The D arithmetic of illumos: an operator computes in the 64-bit
 // registers and its result, of a type narrower than 64 bits, keeps what
-// overflowed until the value changes type -- it is stored, recorded,
-// compared, cast or combined with an operand of another type. There it
-// is first made a value of its own type (truncated, sign- or
-// zero-extended), as C converts it.
+// overflowed: a store keeps what fits the variable (all of it in a
+// 64-bit one), a record what fits the result's type; a cast first makes
+// it a value of its own type (truncated, sign- or zero-extended).
 void expr_gen::normalize(uint8_t r, const expr &e)
 {
 	const type_ref &t = e.s.type;
@@ -169,9 +169,17 @@ void expr_gen::normalize(uint8_t r, const expr &e)
 		      e.op != tk::lxor && e.op != tk::lt && e.op != tk::gt && e.op != tk::le &&
 		      e.op != tk::ge && e.op != tk::eqeq && e.op != tk::ne) ||
 		     (e.kind == ek::unary && (e.op == tk::minus || e.op == tk::tilde));
-	if (!arith)
+	if (arith)
+		truncate(r, t, e.line);
+}
+
+// r becomes a value of integer type t: cut to its width, sign- or
+// zero-extended.
+void expr_gen::truncate(uint8_t r, const type_ref &t, uint32_t line)
+{
+	if (!t || !t->is_int() || t->size >= 8 || r == 0)
 		return;
-	uint8_t s = b_.alloc(e.line);
+	uint8_t s = b_.alloc(line);
 	b_.setx(64 - t->size * 8, s);
 	b_.emit(DIF_INSTR_FMT(DIF_OP_SLL, r, s, r));
 	b_.emit(DIF_INSTR_FMT(t->is_signed ? DIF_OP_SRA : DIF_OP_SRL, r, s, r));
@@ -506,10 +514,6 @@ uint8_t expr_gen::gen_binary(expr &e)
 	expr &l = *e.kids[0], &r = *e.kids[1];
 	uint8_t a, b;
 	gen_pair(l, r, a, b);
-	if (l.s.type && e.s.type && l.s.type->resolved != e.s.type->resolved)
-		normalize(a, l);
-	if (r.s.type && e.s.type && r.s.type->resolved != e.s.type->resolved)
-		normalize(b, r);
 	// Pointer arithmetic scales the integer by the pointee size.
 	if ((e.op == tk::plus || e.op == tk::minus) && e.s.type->is_ptr()) {
 		bool lptr = l.s.type->is_ptr();
@@ -544,8 +548,6 @@ uint8_t expr_gen::gen_compare(expr &e)
 	expr &l = *e.kids[0], &r = *e.kids[1];
 	uint8_t a, b;
 	gen_pair(l, r, a, b);
-	normalize(a, l);
-	normalize(b, r);
 	bool str = l.s.type->is_string() || r.s.type->is_string();
 	bool is_unsigned = false;
 	if (!str) {
@@ -653,7 +655,8 @@ uint8_t expr_gen::gen_assign(expr &e)
 	expr &lhs = *e.kids[0];
 	expr &rhs = *e.kids[1];
 	uint8_t r = gen(rhs);
-	normalize(r, rhs);
+	if (e.op == tk::assign && lhs.s.type && lhs.s.type->is_int())
+		truncate(r, lhs.s.type, e.line); // what the variable can hold
 	if (e.op != tk::assign) {
 		uint8_t cur = b_.alloc(e.line);
 		load_var(lhs, cur);

@@ -1,24 +1,23 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * An int result that overflowed becomes a value of its type before it is
- * widened: stored in a long long, or combined with one, it is the negative
- * int sign-extended, and a comparison sees the int's sign.
+ * An int result that overflowed keeps its 64 bits in the register: stored
+ * in a 64-bit variable it stays as computed, stored in an int it is cut to
+ * 32 bits. A cast makes it an int first: (long long)(x + x) is the negative
+ * int sign-extended.
  */
 #pragma D option quiet
 
-int x, y;
-long long z;
+int x, i, s;
+int64_t v;
 
 BEGIN
 {
 	x = 1 << 30;
-	z = x + x;
-	printf("%x\n", z);
-	z = 1;
-	z <<= 32;
-	printf("%x\n", (x + x) & z);
-	y = 1;
-	printf("%s\n", (1 ^ (y << 31)) > 0 ? "positive" : "negative");
+	s = 31;
+	v = 1 << s;
+	i = 1 << s;
+	printf("%d %d\n", v, i);
+	printf("%x\n", (long long)(x + x));
 	printf("%x\n", (long long)(x << 5));
 	exit(0);
 }
