@@ -1205,9 +1205,12 @@ void declare_translator(sema_ctx &ctx, translator_ast &x)
 {
 	expr_checker ec(ctx, nullptr, {}, false);
 	type_ref out = ec.resolve_type_name(x.out);
+	// illumos dt_node_xlator(), when the definition is complete.
 	if (!out->is_sou())
-		fail(tag::D_XLATE_SOU, x.line,
-		     "translator output type must be a struct or union: " + out->name);
+		fail(tag::D_XLATE_SOU, x.end_line,
+		     "translator output type must be a struct or union");
+	if (!out->complete)
+		fail(tag::D_XLATE_SOU, x.end_line, "incomplete struct/union/enum " + out->name);
 	type_ref in = ec.resolve_type_name(x.in);
 	for (const auto &o : ctx.syms.xlators)
 		if (o.out->resolved == out->resolved && o.in->resolved == in->resolved)
