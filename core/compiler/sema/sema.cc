@@ -144,7 +144,12 @@ void clause_checker::check_value(expr &e)
 		e.s.what = expr_sema::ref::action;
 		return;
 	}
-	t->name = t->resolved = e.name + "(" + std::to_string(t->size) + ")";
+	// Each is a stack, whatever its depth: illumos' prototypes of stack(),
+	// ustack() and jstack() all return "stack". The resolved name keeps
+	// the size apart.
+	t->resolved = e.name + "(" + std::to_string(t->size) + ")";
+	bool stack = ad->a == act::stack || ad->a == act::ustack || ad->a == act::jstack;
+	t->name = stack ? "stack" : t->resolved;
 	e.s.type = t;
 	e.s.what = expr_sema::ref::action;
 }
@@ -362,10 +367,16 @@ void clause_checker::printflike(expr &s, stmt_plan &p, const char *name)
 	std::vector<expr *> args;
 	for (size_t i = 1; i < s.kids.size(); i++) {
 		expr &a = *s.kids[i];
-		if (a.kind == ek::agg)
-			fail(tag::D_PRINTF_ARG_TYPE, s.line,
-			     std::string(name) + "( ) argument #" + std::to_string(i + 1) +
-				     " is incompatible with prototype: aggregation");
+		if (a.kind == ek::agg) {
+			// No conversion takes one: the format check names the
+			// conversion (illumos dt_printf_validate()); a format
+			// with too few conversions gets the message below.
+			fmt::arg_type agg;
+			agg.name = agg.resolved = "aggregation";
+			ats.push_back(agg);
+			args.push_back(&a);
+			continue;
+		}
 		check_value(a);
 		ats.push_back(fmt_type(*a.s.type));
 		args.push_back(&a);
@@ -381,6 +392,11 @@ void clause_checker::printflike(expr &s, stmt_plan &p, const char *name)
 	} catch (const fmt::format_error &fe) {
 		fail(format_tag(fe), s.line, fe.what());
 	}
+	for (size_t i = 0; i < args.size(); i++)
+		if (args[i]->kind == ek::agg)
+			fail(tag::D_PRINTF_ARG_TYPE, s.line,
+			     std::string(name) + "( ) argument #" + std::to_string(i + 2) +
+				     " is incompatible with prototype: aggregation");
 	for (size_t i = 0; i < args.size(); i++)
 		if (args[i]->s.type->is_void())
 			fail(tag::D_PRINTF_ARG_TYPE, s.line,
