@@ -617,6 +617,20 @@ int64_t fold(tk op, int64_t a, int64_t b, bool is_unsigned, bool &ok)
 
 void expr_checker::check_binary(expr &e)
 {
+	// An aggregation in an expression is a dynamic variable (illumos
+	// types it <DYN>): no operator takes one.
+	if (e.kids[0]->kind == ek::agg || e.kids[1]->kind == ek::agg) {
+		auto name = [this](expr &k) {
+			if (k.kind == ek::agg)
+				return std::string("dynamic variable");
+			check(k);
+			return k.s.type->name;
+		};
+		std::string l = name(*e.kids[0]), r = name(*e.kids[1]);
+		fail(tag::D_OP_INCOMPAT, e.line,
+		     "operands have incompatible types: \"" + l + "\" " + op_str(e.op) + " \"" + r +
+			     "\"");
+	}
 	check(*e.kids[0]);
 	check(*e.kids[1]);
 	const type_ref &l = e.kids[0]->s.type, &r = e.kids[1]->s.type;
