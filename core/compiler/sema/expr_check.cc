@@ -261,6 +261,9 @@ void expr_checker::check(expr &e)
 		} else {
 			check(*e.kids[0]);
 			t = e.kids[0]->s.type;
+			if (e.kids[0]->s.bit_size)
+				fail(tag::D_SIZEOF_BITFIELD, e.line,
+				     "cannot apply sizeof to a bit-field");
 		}
 		if (t->is_void() || (t->is_sou() && !t->complete))
 			fail(tag::D_SIZEOF_TYPE, e.line,
@@ -490,6 +493,8 @@ void expr_checker::implicit_int(expr &x)
 void expr_checker::check_unary(expr &e)
 {
 	expr &x = *e.kids[0];
+	if (e.kind == ek::unary && e.op == tk::amp && x.kind == ek::agg)
+		fail(tag::D_ADDROF_VAR, e.line, "cannot take address of dynamic variable");
 	if (e.kind == ek::incdec)
 		implicit_int(x);
 	if (e.kind == ek::unary && e.op == tk::amp && x.kind == ek::ident &&
@@ -565,8 +570,8 @@ void expr_checker::check_unary(expr &e)
 		if (x.s.bit_size)
 			fail(tag::D_ADDROF_BITFIELD, e.line, "cannot take address of bit-field");
 		if (!x.s.lvalue)
-			fail(tag::D_OP_LVAL, e.line,
-			     "operator & requires modifiable lvalue as an operand");
+			fail(tag::D_ADDROF_LVAL, e.line,
+			     "unacceptable operand for unary & operator");
 		e.s.type = types_.pointer_to(t);
 		return;
 	default: fail(tag::D_SYNTAX, e.line, "syntax error");
