@@ -459,6 +459,7 @@ program compile(const std::vector<input> &inputs, const settings &s)
 					static_cast<uint32_t>(
 						std::count(text.begin(), text.end(), '\n') + 1),
 					"empty D program translation unit");
+			ctx.library = ai < n_libs;
 			check_unit(ctx, *u, ai < n_libs ? lib_clauses : clauses, options);
 			units.push_back(std::move(u));
 		} catch (const d_error &e) {

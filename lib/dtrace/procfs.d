@@ -152,6 +152,7 @@ translator psinfo_t < struct task_struct *T > {
  * 1 INTERRUPTIBLE, 2 UNINTERRUPTIBLE, 4 __TASK_STOPPED, 8 __TASK_TRACED;
  * exit_state 0x20 EXIT_ZOMBIE (0x10 EXIT_DEAD).
  */
+/* As illumos' translator, it defines no pr_nice (D_XLATE_NOCONV). */
 translator lwpsinfo_t < struct task_struct *T > {
 	pr_flag = 0;
 	pr_lwpid = T->pid;
@@ -163,7 +164,6 @@ translator lwpsinfo_t < struct task_struct *T > {
 	pr_sname = (T->exit_state & 0x30) != 0 ? 'Z' :
 	    (T->__state & 0xc) != 0 ? 'T' :
 	    T->__state == 0 ? (T->on_cpu ? 'O' : 'R') : 'S';
-	pr_nice = T->static_prio - 120;
 	pr_pri = T->prio;
 	pr_name = T->comm;
 	pr_onpro = T->thread_info.cpu;

@@ -24,6 +24,8 @@ public:
 	uint8_t gen(expr &e);
 	dif_builder &b() { return b_; }
 	void narrow(uint8_t r, const type_ref &to, const type_ref &from, uint32_t line);
+	void normalize(uint8_t r, const expr &e);
+	void truncate(uint8_t r, const type_ref &t, uint32_t line);
 
 private:
 	uint8_t gen_addr(expr &e);
@@ -37,6 +39,7 @@ private:
 	void store_bitfield(expr &lhs, uint8_t r);
 	uint8_t gen_incdec(expr &e);
 	uint8_t gen_call(expr &e);
+	uint8_t gen_xlate(expr &e);
 	uint8_t gen_ternary(expr &e);
 	void push_tuple(std::vector<expr *> keys, uint32_t line);
 	uint8_t load_var(expr &e, uint8_t rd);
@@ -149,6 +152,37 @@ void expr_gen::narrow(uint8_t r, const type_ref &to, const type_ref &from, uint3
 	b_.setx(64 - to->size * 8, s);
 	b_.emit(DIF_INSTR_FMT(DIF_OP_SLL, r, s, r));
 	b_.emit(DIF_INSTR_FMT(to->is_signed ? DIF_OP_SRA : DIF_OP_SRL, r, s, r));
+	b_.free(s);
+}
+
+// The D arithmetic of illumos: an operator computes in the 64-bit
+// registers and its result, of a type narrower than 64 bits, keeps what
+// overflowed: a store keeps what fits the variable (all of it in a
+// 64-bit one), a record what fits the result's type; a cast first makes
+// it a value of its own type (truncated, sign- or zero-extended).
+void expr_gen::normalize(uint8_t r, const expr &e)
+{
+	const type_ref &t = e.s.type;
+	if (!t || !t->is_int() || t->size >= 8 || e.s.is_const || r == 0)
+		return;
+	bool arith = (e.kind == ek::binary && e.op != tk::land && e.op != tk::lor &&
+		      e.op != tk::lxor && e.op != tk::lt && e.op != tk::gt && e.op != tk::le &&
+		      e.op != tk::ge && e.op != tk::eqeq && e.op != tk::ne) ||
+		     (e.kind == ek::unary && (e.op == tk::minus || e.op == tk::tilde));
+	if (arith)
+		truncate(r, t, e.line);
+}
+
+// r becomes a value of integer type t: cut to its width, sign- or
+// zero-extended.
+void expr_gen::truncate(uint8_t r, const type_ref &t, uint32_t line)
+{
+	if (!t || !t->is_int() || t->size >= 8 || r == 0)
+		return;
+	uint8_t s = b_.alloc(line);
+	b_.setx(64 - t->size * 8, s);
+	b_.emit(DIF_INSTR_FMT(DIF_OP_SLL, r, s, r));
+	b_.emit(DIF_INSTR_FMT(t->is_signed ? DIF_OP_SRA : DIF_OP_SRL, r, s, r));
 	b_.free(s);
 }
 
@@ -621,6 +655,8 @@ uint8_t expr_gen::gen_assign(expr &e)
 	expr &lhs = *e.kids[0];
 	expr &rhs = *e.kids[1];
 	uint8_t r = gen(rhs);
+	if (e.op == tk::assign && lhs.s.type && lhs.s.type->is_int())
+		truncate(r, lhs.s.type, e.line); // what the variable can hold
 	if (e.op != tk::assign) {
 		uint8_t cur = b_.alloc(e.line);
 		load_var(lhs, cur);
@@ -711,6 +747,53 @@ uint8_t expr_gen::gen_call(expr &e)
 	uint8_t rd = b_.alloc(e.line);
 	b_.emit(DIF_INSTR_CALL(e.s.id, rd));
 	return rd;
+}
+
+// xlate<struct T>(x) as a whole value (a structure assignment): as
+// illumos dt_cg_asgn_op(), a zeroed scratch object (alloca) in which each
+// member the translator defines is computed and stored; the value is its
+// address, as for any struct.
+uint8_t expr_gen::gen_xlate(expr &e)
+{
+	const translator_info &x = syms_.xlators[e.s.id];
+	const type_ref &out = e.s.type;
+	if (out->is_ptr())
+		fail(tag::D_CG_DYN, e.line, "pointer to translated data cannot be used as a value");
+	uint8_t obj = b_.alloc(e.line);
+	b_.setx(out->size, obj);
+	b_.emit(DIF_INSTR_FLUSHTS);
+	b_.emit(DIF_INSTR_PUSHTS(DIF_OP_PUSHTV, DIF_TYPE_CTF, 0, obj));
+	b_.emit(DIF_INSTR_CALL(DIF_SUBR_ALLOCA, obj));
+	size_t n = xl_bind_.size();
+	xl_bind_.emplace_back(x.in_name, e.kids[0].get());
+	for (const auto &[name, mexpr] : x.members) {
+		const member *m = out->find_member(name);
+		if (!m || m->bit_size)
+			fail(tag::D_CG_DYN, e.line,
+			     "translator member " + name + " cannot be stored in a structure");
+		expr *me = const_cast<expr *>(mexpr);
+		uint8_t v = gen(*me);
+		uint8_t a = b_.alloc(e.line);
+		b_.setx(m->offset, a);
+		b_.emit(DIF_INSTR_FMT(DIF_OP_ADD, obj, a, a));
+		const type_ref &mt = m->type;
+		if (mt->is_sou() || mt->is_array() || me->s.type->is_string()) {
+			uint8_t sz = b_.alloc(e.line);
+			b_.setx(mt->size, sz);
+			b_.emit(DIF_INSTR_COPYS(v, sz, a));
+			b_.free(sz);
+		} else {
+			uint8_t op = mt->size == 1   ? DIF_OP_STB
+				     : mt->size == 2 ? DIF_OP_STH
+				     : mt->size == 4 ? DIF_OP_STW
+						     : DIF_OP_STX;
+			b_.emit(DIF_INSTR_STORE(op, v, a));
+		}
+		b_.free(a);
+		b_.free(v);
+	}
+	xl_bind_.resize(n);
+	return obj;
 }
 
 uint8_t expr_gen::gen(expr &e)
@@ -852,10 +935,12 @@ uint8_t expr_gen::gen(expr &e)
 	case ek::call: return gen_call(e);
 	case ek::cast: {
 		uint8_t r = gen(*e.kids[0]);
+		normalize(r, *e.kids[0]);
 		narrow(r, e.s.type, e.kids[0]->s.type, e.line);
 		return r;
 	}
 	case ek::stringof: return gen(*e.kids[0]);
+	case ek::xlate: return gen_xlate(e);
 	case ek::comma: {
 		uint8_t a = gen(*e.kids[0]);
 		b_.free(a);
@@ -948,8 +1033,10 @@ difo compile_expr(symbols &syms, const checked_clause *cc, expr &e, const type_r
 	expr_gen g(syms, cc);
 	uint8_t r = g.gen(e);
 	type_ref t = as_type ? as_type : e.s.type;
-	if (!as_string)
+	if (!as_string) {
+		g.normalize(r, e);
 		g.narrow(r, t, e.s.type, e.line);
+	}
 	g.b().emit(DIF_INSTR_RET(r));
 	type_ref rt = as_string ? syms.types.string_type() : t;
 	return g.b().finish(syms.types.diftype(rt));

@@ -95,6 +95,9 @@ void lexer::directive()
 		end++;
 	std::string body = src_.substr(pos_, end - pos_);
 	pos_ = end;
+	// A control line ends at a newline: illumos' lexer acts on it there.
+	if (end >= src_.size())
+		fail(tag::D_SYNTAX, line_, "end-of-file encountered before end of control line");
 	if (!body.empty() && std::isdigit(static_cast<unsigned char>(body[0]))) {
 		// cpp line marker: # N "file" flags; the next line is N.
 		line_ = line_number(body) - 1;
@@ -136,18 +139,16 @@ void lexer::skip_blanks()
 		} else if (c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v') {
 			pos_++;
 		} else if (c == '/' && at(1) == '*') {
-			uint32_t l = line_;
 			pos_ += 2;
 			while (pos_ < src_.size() && !(at() == '*' && at(1) == '/')) {
 				if (at() == '\n')
 					line_++;
 				pos_++;
 			}
-			if (pos_ >= src_.size()) {
-				line_ = l;
-				fail(tag::D_SYNTAX, l,
+			// illumos names the line the input ended on.
+			if (pos_ >= src_.size())
+				fail(tag::D_SYNTAX, line_,
 				     "end-of-file encountered before matching */");
-			}
 			pos_ += 2;
 			line_start_ = false;
 		} else if (c == '/' && at(1) == '/') {
@@ -219,9 +220,16 @@ uint64_t lexer::escape(std::string &out, bool in_char)
 	case 'f': out += '\f'; return '\f';
 	case 'v': out += '\v'; return '\v';
 	case '\\': out += '\\'; return '\\';
-	case '\'': out += '\''; return '\'';
 	case '"': out += '"'; return '"';
-	case '?': out += '?'; return '?';
+	case '\'':
+	case '?':
+		if (!in_char) { // illumos stresc2chr(): only \" and \\ stand for themselves
+			out += '\\';
+			out += c;
+			return static_cast<unsigned char>(c);
+		}
+		out += c;
+		return static_cast<unsigned char>(c);
 	case 'x': {
 		unsigned v = 0;
 		int n = 0;
@@ -249,8 +257,11 @@ uint64_t lexer::escape(std::string &out, bool in_char)
 			out += static_cast<char>(v);
 			return v & 0xff;
 		}
-		(void)in_char;
-		// illumos keeps unknown escapes as the character itself.
+		// illumos stresc2chr() keeps an unknown escape in a string as
+		// written, backslash and all; a character constant takes the
+		// character itself.
+		if (!in_char)
+			out += '\\';
 		out += c;
 		return static_cast<unsigned char>(c);
 	}
@@ -337,8 +348,23 @@ token lexer::number()
 		base = 8;
 	}
 	size_t digits = pos_;
-	while (std::isalnum(static_cast<unsigned char>(at())) || at() == '.')
+	// illumos RGX_INT: the digits, then [uU] and [lL] suffixes; a letter
+	// after them starts the next token (so `0abc` is 0 then abc). A '.'
+	// followed by a digit makes a floating-point constant, refused below.
+	auto digit = [&](char c) {
+		return base == 16 ? std::isxdigit(static_cast<unsigned char>(c)) != 0
+				  : std::isdigit(static_cast<unsigned char>(c)) != 0;
+	};
+	while (digit(at()))
 		pos_++;
+	if (at() == '.' && std::isdigit(static_cast<unsigned char>(at(1)))) {
+		while (std::isalnum(static_cast<unsigned char>(at())) || at() == '.')
+			pos_++;
+	} else {
+		for (int n = 0; n < 3 && (at() == 'u' || at() == 'U' || at() == 'l' || at() == 'L');
+		     n++)
+			pos_++;
+	}
 	std::string all = src_.substr(start, pos_ - start);
 	t.spelling = all;
 	std::string body = src_.substr(digits, pos_ - digits);

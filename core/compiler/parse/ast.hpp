@@ -41,8 +41,8 @@ struct type_name {
 struct declarator {
 	std::string name;
 	int ptrs = 0;
-	std::vector<expr_ptr> dims;  // array dimensions, outermost first
-	std::vector<type_name> keys; // associative array key types
+	std::vector<expr_ptr> dims;	    // array dimensions, outermost first
+	std::vector<type_name> keys;	    // associative array key types
 	std::vector<std::string> key_names; // an inline's parameters: fds[int fd]
 	bool assoc = false;
 	bool function = false; // a function prototype (checked, not kept)
@@ -176,6 +176,7 @@ struct translator_ast {
 	std::string in_name;
 	std::vector<std::pair<std::string, expr_ptr>> members;
 	uint32_t line = 0;
+	uint32_t end_line = 0; // its closing `;`: illumos checks the output type there
 };
 
 struct item {

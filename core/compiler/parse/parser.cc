@@ -264,6 +264,7 @@ private:
 	int parens_ = 0, brackets_ = 0;
 	bool in_pred_ = false;
 	int nest_ = 0;
+	std::set<std::string> defined_tags_; // struct/union/enum tags given a body
 	int depth_ = 0;
 };
 
@@ -463,8 +464,15 @@ std::shared_ptr<decl_spec> parser_impl::specifiers(bool allow_storage)
 			any = true;
 			if (is(tk::ident))
 				s->tag = take().text;
+			uint32_t brace = peek().line;
 			if (accept(tk::lbrace)) {
 				s->has_body = true;
+				// A second body for a tag: illumos dt_decl_sou() refuses
+				// it at the `{`.
+				if (!s->tag.empty() &&
+				    !defined_tags_.insert(w + " " + s->tag).second)
+					fail(tag::D_DECL_TYPERED, brace,
+					     "type redeclared: " + w + " " + s->tag);
 				if (w == "enum") {
 					while (!accept(tk::rbrace)) {
 						token n = expect(tk::ident);
@@ -679,7 +687,7 @@ void parser_impl::translator(translation_unit &u)
 		x->members.emplace_back(m.text, expression());
 		expect(tk::semi);
 	}
-	expect(tk::semi);
+	x->end_line = expect(tk::semi).line;
 	item it;
 	it.k = item::kind::translator;
 	it.line = x->line;
@@ -855,6 +863,9 @@ expr_ptr parser_impl::unary()
 			nest_--;
 			expect(tk::rparen);
 			adopt(*e, unary());
+			// illumos builds the node when the parser reduces the cast,
+			// having read the token after it: errors name that line.
+			e->line = peek_line();
 			return e;
 		}
 		break;

@@ -84,16 +84,19 @@ type_ref expr_checker::promote(const type_ref &a) const
 	return a;
 }
 
+// illumos dt_type_promote(): of the two operand types, the one of the
+// greater rank (bits, plus one if unsigned), enums counting as int. D does
+// not promote narrower integers to int first: unsigned char + char is
+// unsigned char.
 type_ref expr_checker::arith_result(const type_ref &a0, const type_ref &b0) const
 {
-	type_ref a = promote(a0), b = promote(b0);
-	if (a->size != b->size)
-		return a->size > b->size ? a : b;
-	if (!a->is_signed)
-		return a;
-	if (!b->is_signed)
-		return b;
-	return a;
+	auto as_int = [this](const type_ref &t) {
+		return t->k == ctype::kind::enum_ ? types_.int_type(4, true) : t;
+	};
+	type_ref a = as_int(a0), b = as_int(b0);
+	uint32_t ra = a->size * 8 + (a->is_signed ? 0 : 1);
+	uint32_t rb = b->size * 8 + (b->is_signed ? 0 : 1);
+	return rb > ra ? b : a;
 }
 
 void expr_checker::incompat(const expr &e, const type_ref &l, const char *op,
@@ -176,12 +179,12 @@ void expr_checker::check(expr &e)
 	case ek::binary: check_binary(e); return;
 	case ek::assign: check_assign(e); return;
 	case ek::ternary: {
+		for (auto &k : e.kids)
+			check_operand(*k);
 		for (size_t i = 1; i < e.kids.size(); i++)
-			if (e.kids[i]->kind == ek::call && find_action(e.kids[i]->name))
+			if (is_action_call(*e.kids[i]))
 				fail(tag::D_OP_ACT, e.line,
 				     "action cannot be used in a conditional context");
-		for (auto &k : e.kids)
-			check(*k);
 		const type_ref &c = e.kids[0]->s.type;
 		if (!c->is_scalar())
 			fail(tag::D_OP_SCALAR, e.line,
@@ -213,15 +216,26 @@ void expr_checker::check(expr &e)
 	case ek::member:
 	case ek::arrow: check_member(e); return;
 	case ek::cast: {
-		check(*e.kids[0]);
+		check_operand(*e.kids[0]);
 		type_ref to = resolve_type_name(*e.tname);
 		const type_ref &from = e.kids[0]->s.type;
+		if (is_action_call(*e.kids[0]) && to->is_void())
+			check(*e.kids[0]); // an action has no value to cast
 		bool ok = (to->is_scalar() && (from->is_scalar() || from->is_array())) ||
 			  to->is_void() ||
+			  // the same type (illumos: ctf_type_compat())
+			  (from->resolved == to->resolved && !from->is_void()) ||
 			  // D adds casts to string: of a string, or of a pointer to one
 			  // (illumos dt_cook_op2() DT_TOK_LPAR).
-			  (to->is_string() && (from->is_string() || from->is_ptr() ||
-					       from->is_char_ptr_or_array()));
+			  (to->is_string() &&
+			   (from->is_string() || from->is_ptr() || from->is_char_ptr_or_array()));
+		// Translated data has no value of its own: only its members do.
+		if (e.kids[0]->s.what == expr_sema::ref::xlate && !to->is_void())
+			fail(tag::D_CAST_INVAL, e.line,
+			     std::string("invalid cast expression: \"") +
+				     (from->is_ptr() ? "pointer to translated data"
+						     : "translated data") +
+				     "\" to \"" + to->name + "\"");
 		if (!ok)
 			fail(tag::D_CAST_INVAL, e.line,
 			     "invalid cast expression: \"" + from->name + "\" to \"" + to->name +
@@ -249,6 +263,9 @@ void expr_checker::check(expr &e)
 		} else {
 			check(*e.kids[0]);
 			t = e.kids[0]->s.type;
+			if (e.kids[0]->s.bit_size)
+				fail(tag::D_SIZEOF_BITFIELD, e.line,
+				     "cannot apply sizeof to a bit-field");
 		}
 		if (t->is_void() || (t->is_sou() && !t->complete))
 			fail(tag::D_SIZEOF_TYPE, e.line,
@@ -261,7 +278,7 @@ void expr_checker::check(expr &e)
 	}
 	case ek::offsetof: {
 		type_ref t = resolve_type_name(*e.tname);
-		if (!t->is_sou())
+		if (!t->is_sou() || !t->complete)
 			fail(tag::D_OFFSETOF_TYPE, e.line,
 			     "offsetof operand must be a struct or union type");
 		const member *m = t->find_member(e.name);
@@ -340,7 +357,8 @@ void expr_checker::check_ksym(expr &e, bool addr_only)
 	if (!sym.empty() && scope.find('`') == std::string::npos)
 		ks = syms_.ksyms.find(scope, sym);
 	if (!ks)
-		fail(tag::D_IDENT_UNDEF, e.line, "failed to resolve " + e.name + ": Unknown symbol name");
+		fail(tag::D_IDENT_UNDEF, e.line,
+		     "failed to resolve " + e.name + ": Unknown symbol name");
 	type_ref t = types_.kernel().find_symbol(sym);
 	if (!t) {
 		if (!addr_only)
@@ -477,11 +495,15 @@ void expr_checker::implicit_int(expr &x)
 void expr_checker::check_unary(expr &e)
 {
 	expr &x = *e.kids[0];
+	if (e.kind == ek::unary && e.op == tk::amp && x.kind == ek::agg)
+		fail(tag::D_ADDROF_VAR, e.line, "cannot take address of dynamic variable");
 	if (e.kind == ek::incdec)
 		implicit_int(x);
 	if (e.kind == ek::unary && e.op == tk::amp && x.kind == ek::ident &&
 	    x.name.find('`') != std::string::npos)
 		check_ksym(x, true); // &`sym needs no type: a void * then
+	else if (e.kind == ek::unary && e.op != tk::amp)
+		check_operand(x);
 	else
 		check(x);
 	const type_ref &t = x.s.type;
@@ -550,8 +572,8 @@ void expr_checker::check_unary(expr &e)
 		if (x.s.bit_size)
 			fail(tag::D_ADDROF_BITFIELD, e.line, "cannot take address of bit-field");
 		if (!x.s.lvalue)
-			fail(tag::D_OP_LVAL, e.line,
-			     "operator & requires modifiable lvalue as an operand");
+			fail(tag::D_ADDROF_LVAL, e.line,
+			     "unacceptable operand for unary & operator");
 		e.s.type = types_.pointer_to(t);
 		return;
 	default: fail(tag::D_SYNTAX, e.line, "syntax error");
@@ -602,6 +624,20 @@ int64_t fold(tk op, int64_t a, int64_t b, bool is_unsigned, bool &ok)
 
 void expr_checker::check_binary(expr &e)
 {
+	// An aggregation in an expression is a dynamic variable (illumos
+	// types it <DYN>): no operator takes one.
+	if (e.kids[0]->kind == ek::agg || e.kids[1]->kind == ek::agg) {
+		auto name = [this](expr &k) {
+			if (k.kind == ek::agg)
+				return std::string("dynamic variable");
+			check(k);
+			return k.s.type->name;
+		};
+		std::string l = name(*e.kids[0]), r = name(*e.kids[1]);
+		fail(tag::D_OP_INCOMPAT, e.line,
+		     "operands have incompatible types: \"" + l + "\" " + op_str(e.op) + " \"" + r +
+			     "\"");
+	}
 	check(*e.kids[0]);
 	check(*e.kids[1]);
 	const type_ref &l = e.kids[0]->s.type, &r = e.kids[1]->s.type;
@@ -839,7 +875,8 @@ constexpr int64_t k_uregs_last_pt_regs = 20; // sizeof(struct pt_regs) / 8 - 1
 void expr_checker::check_uregs(expr &e, bool lvalue)
 {
 	if (lvalue)
-		fail(tag::D_OP_WRITE, e.line, "operator = can only be applied to a writable variable");
+		fail(tag::D_OP_WRITE, e.line,
+		     "operator = can only be applied to a writable variable");
 	size_t nkeys = e.kids.size() - 1;
 	if (nkeys != 1)
 		fail(tag::D_PROTO_LEN, e.line,
@@ -864,7 +901,8 @@ void expr_checker::check_uregs(expr &e, bool lvalue)
 	// The slots after pt_regs: curthread->thread.<member>, from BTF.
 	static const char *const k_thread_members[] = {"ds", "es", "fsbase", "gsbase", "trap_nr"};
 	if (!cc_)
-		fail(tag::D_UNKNOWN, e.line, "uregs[] may not be referenced outside of a probe clause");
+		fail(tag::D_UNKNOWN, e.line,
+		     "uregs[] may not be referenced outside of a probe clause");
 	auto cur = std::make_unique<expr>();
 	cur->kind = ek::ident;
 	cur->name = "curthread";
@@ -966,7 +1004,8 @@ void expr_checker::check_index(expr &e, bool lvalue)
 				fail(tag::D_PROTO_ARG, e.line,
 				     base.name + "[ ] argument #" + std::to_string(i + 1) +
 					     " is incompatible with prototype:\n\tprototype: " +
-					     ii.param_types[i]->name + "\n\t argument: " + a.s.type->name);
+					     ii.param_types[i]->name +
+					     "\n\t argument: " + a.s.type->name);
 		}
 		e.s.what = expr_sema::ref::inline_;
 		e.s.inl = ii.value;
@@ -1227,6 +1266,55 @@ void expr_checker::check_subr_args(expr &e, const subr_proto &p)
 bool expr_checker::is_action_call(const expr &e)
 {
 	return e.kind == ek::call && !find_subr(e.name) && find_action(e.name);
+}
+
+namespace {
+
+// How many arguments each action's prototype takes (illumos dt_open.c's
+// _dtrace_globals): {min, max}, max -1 for a variable list.
+std::pair<int, int> action_arity(act a)
+{
+	switch (a) {
+	case act::printf:
+	case act::printa:
+	case act::system: return {1, -1};
+	case act::tracemem: return {2, 3};
+	case act::setopt: return {1, 2};
+	case act::stack: return {0, 1};
+	case act::ustack:
+	case act::jstack: return {0, 2};
+	case act::trunc: return {1, 2};
+	case act::normalize: return {2, 2};
+	case act::freopen: return {1, -1};
+	case act::stop:
+	case act::breakpoint:
+	case act::panic: return {0, 0};
+	default: return {1, 1};
+	}
+}
+
+} // namespace
+
+// An operand that is an action call: illumos cooks it against the action's
+// prototype (D_PROTO_LEN) and types it void, so that the operator applied
+// to it then refuses a void operand with its own diagnostic.
+void expr_checker::check_operand(expr &x)
+{
+	if (!is_action_call(x)) {
+		check(x);
+		return;
+	}
+	auto [lo, hi] = action_arity(find_action(x.name)->a);
+	int argc = static_cast<int>(x.kids.size());
+	if (argc < lo || (hi >= 0 && argc > hi)) {
+		std::string exp = lo == hi    ? std::to_string(lo)
+				  : argc < lo ? "at least " + std::to_string(lo)
+					      : "at most " + std::to_string(hi);
+		fail(tag::D_PROTO_LEN, x.line,
+		     x.name + "( ) prototype mismatch: " + std::to_string(argc) +
+			     (argc == 1 ? " arg " : " args ") + "passed, " + exp + " expected");
+	}
+	x.s.type = types_.void_type();
 }
 
 void expr_checker::check_call(expr &e)

@@ -63,6 +63,7 @@ private:
 	void check_subr_args(expr &e, const struct subr_proto &p);
 	// A call of an action (trace(), exit()...): void where a value is due.
 	[[nodiscard]] static bool is_action_call(const expr &e);
+	void check_operand(expr &x);
 
 	sema_ctx &ctx_;
 	symbols &syms_;

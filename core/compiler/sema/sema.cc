@@ -144,7 +144,12 @@ void clause_checker::check_value(expr &e)
 		e.s.what = expr_sema::ref::action;
 		return;
 	}
-	t->name = t->resolved = e.name + "(" + std::to_string(t->size) + ")";
+	// Each is a stack, whatever its depth: illumos' prototypes of stack(),
+	// ustack() and jstack() all return "stack". The resolved name keeps
+	// the size apart.
+	t->resolved = e.name + "(" + std::to_string(t->size) + ")";
+	bool stack = ad->a == act::stack || ad->a == act::ustack || ad->a == act::jstack;
+	t->name = stack ? "stack" : t->resolved;
 	e.s.type = t;
 	e.s.what = expr_sema::ref::action;
 }
@@ -362,10 +367,16 @@ void clause_checker::printflike(expr &s, stmt_plan &p, const char *name)
 	std::vector<expr *> args;
 	for (size_t i = 1; i < s.kids.size(); i++) {
 		expr &a = *s.kids[i];
-		if (a.kind == ek::agg)
-			fail(tag::D_PRINTF_ARG_TYPE, s.line,
-			     std::string(name) + "( ) argument #" + std::to_string(i + 1) +
-				     " is incompatible with prototype: aggregation");
+		if (a.kind == ek::agg) {
+			// No conversion takes one: the format check names the
+			// conversion (illumos dt_printf_validate()); a format
+			// with too few conversions gets the message below.
+			fmt::arg_type agg;
+			agg.name = agg.resolved = "aggregation";
+			ats.push_back(agg);
+			args.push_back(&a);
+			continue;
+		}
 		check_value(a);
 		ats.push_back(fmt_type(*a.s.type));
 		args.push_back(&a);
@@ -381,6 +392,11 @@ void clause_checker::printflike(expr &s, stmt_plan &p, const char *name)
 	} catch (const fmt::format_error &fe) {
 		fail(format_tag(fe), s.line, fe.what());
 	}
+	for (size_t i = 0; i < args.size(); i++)
+		if (args[i]->kind == ek::agg)
+			fail(tag::D_PRINTF_ARG_TYPE, s.line,
+			     std::string(name) + "( ) argument #" + std::to_string(i + 2) +
+				     " is incompatible with prototype: aggregation");
 	for (size_t i = 0; i < args.size(); i++)
 		if (args[i]->s.type->is_void())
 			fail(tag::D_PRINTF_ARG_TYPE, s.line,
@@ -603,9 +619,9 @@ void clause_checker::action(expr &s, const action_def &a)
 					       x.keys[k]->name;
 				};
 				fail(tag::D_PRINTA_AGGPROTO, s.line,
-				     "printa( ): @" + ag.name + "[ ] key #" + std::to_string(k + 1) +
-					     " is incompatible with @" + proto->name + ":\n" +
-					     line(*proto) + "\n" + line(ag));
+				     "printa( ): @" + ag.name + "[ ] key #" +
+					     std::to_string(k + 1) + " is incompatible with @" +
+					     proto->name + ":\n" + line(*proto) + "\n" + line(ag));
 			}
 			if (!proto)
 				proto = &ag;
@@ -1113,6 +1129,19 @@ void apply_pragma(sema_ctx &ctx, const std::string &text, uint32_t line,
 		if (!found)
 			fail(tag::D_PRAGMA_DEPEND, line, "program requires module " + w[4]);
 	}
+	// Only a library may depend on another (illumos dt_pragma_depends()).
+	if (d == "depends_on" && w.size() >= 4 && w[3] == "library" && !ctx.library)
+		fail(tag::D_PRAGMA_DEPEND, line,
+		     "main program may not explicitly depend on a library");
+	// attributes A name: the name must be a provider or an identifier
+	// declared so far (illumos dt_pragma_attributes()).
+	if (d == "attributes" && w.size() >= 5 && w[4] != "provider") {
+		const symbols &sy = ctx.syms;
+		const std::string &n = w[4];
+		if (!sy.globals.count(n) && !sy.tls.count(n) && !sy.inlines.count(n) &&
+		    !find_builtin(n))
+			fail(tag::D_PRAGMA_UNUSED, line, "unused #pragma attributes");
+	}
 	if (d == "attributes" || d == "binding" || d == "depends_on" || d == "error" ||
 	    d == "ident" || d == "line" || d == "version")
 		return;
@@ -1192,9 +1221,12 @@ void declare_translator(sema_ctx &ctx, translator_ast &x)
 {
 	expr_checker ec(ctx, nullptr, {}, false);
 	type_ref out = ec.resolve_type_name(x.out);
+	// illumos dt_node_xlator(), when the definition is complete.
 	if (!out->is_sou())
-		fail(tag::D_XLATE_SOU, x.line,
-		     "translator output type must be a struct or union: " + out->name);
+		fail(tag::D_XLATE_SOU, x.end_line,
+		     "translator output type must be a struct or union");
+	if (!out->complete)
+		fail(tag::D_XLATE_SOU, x.end_line, "incomplete struct/union/enum " + out->name);
 	type_ref in = ec.resolve_type_name(x.in);
 	for (const auto &o : ctx.syms.xlators)
 		if (o.out->resolved == out->resolved && o.in->resolved == in->resolved)
@@ -1351,8 +1383,8 @@ void check_unit(sema_ctx &ctx, translation_unit &u, std::vector<checked_clause> 
 			for (size_t i = 0; i < in.decl.keys.size(); i++) {
 				if (in.decl.key_names[i].empty())
 					fail(tag::D_DECL_PARMNAME, in.line,
-					     "inline parameter " + std::to_string(i + 1) +
-						     " of " + in.decl.name + " needs a name");
+					     "inline parameter " + std::to_string(i + 1) + " of " +
+						     in.decl.name + " needs a name");
 				info.params.push_back(in.decl.key_names[i]);
 				info.param_types.push_back(ec.resolve_type_name(in.decl.keys[i]));
 				ec.bind_xlate_arg(info.params.back(), info.param_types.back());
@@ -1360,12 +1392,14 @@ void check_unit(sema_ctx &ctx, translation_unit &u, std::vector<checked_clause> 
 			if (const char *prev = defined_as(ctx.syms, in.decl.name))
 				fail(tag::D_DECL_IDRED, in.line,
 				     "identifier redefined: " + in.decl.name +
-					     "\n\t current: inline definition\n\tprevious: " + prev);
+					     "\n\t current: inline definition\n\tprevious: " +
+					     prev);
 			ec.check(*in.value);
 			if (!ec.assignable(t, in.value->s.type, in.value.get()))
 				fail(tag::D_OP_INCOMPAT, in.line,
-				     "inline " + in.decl.name + " definition uses incompatible types: \"" +
-					     t->name + "\" = \"" + in.value->s.type->name + "\"");
+				     "inline " + in.decl.name +
+					     " definition uses incompatible types: \"" + t->name +
+					     "\" = \"" + in.value->s.type->name + "\"");
 			ctx.syms.inlines[in.decl.name] = std::move(info);
 			break;
 		}

@@ -124,6 +124,7 @@ struct sema_ctx {
 	const settings &set;
 	const std::map<std::string, std::string> &options;
 	desc_kind dkind = desc_kind::name; // how clause heads are read (-P/-m/-f/-n)
+	bool library = false;		   // checking a D library (not the program)
 };
 
 // Check one parsed unit; clauses are appended to `out`. Declarations,

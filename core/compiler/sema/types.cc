@@ -291,6 +291,11 @@ type_ref type_table::resolve(decl_spec &spec, const const_eval &eval)
 		std::shared_ptr<ctype> t;
 		if (!spec.tag.empty()) {
 			auto it = sous_.find(key);
+			// A tag scoped by its module, struct D`s (illumos: D, C or a
+			// kernel module): the program's type of that tag if it has one.
+			size_t bq = spec.tag.rfind('`');
+			if (it == sous_.end() && bq != std::string::npos && !spec.has_body)
+				it = sous_.find(spec.sou + " " + spec.tag.substr(bq + 1));
 			if (it != sous_.end())
 				t = it->second;
 		}

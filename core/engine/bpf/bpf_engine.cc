@@ -38,7 +38,6 @@
 // Probe semantics: BEGIN fires before any probe (programs run only once
 // ACTIVE), END after the last (everything is detached first), and ERROR's
 // clauses are compiled into every program's fault path.
-#include "util/assert.hpp"
 #include "../options.hpp"
 #include "aggs.hpp"
 #include "attach.hpp"
@@ -47,6 +46,7 @@
 #include "ring.hpp"
 #include "spec_buffer.hpp"
 #include "translate.hpp"
+#include "util/assert.hpp"
 
 #include <dtrace/engine.hpp>
 #include <dtrace/provider.hpp>
@@ -66,7 +66,7 @@ namespace dt::engines::bpf {
 namespace {
 
 constexpr uint64_t k_slice_ns = 10'000'000; // wait()'s polling slice
-constexpr uint32_t k_max_filter = 1 << 16; // EPID tables' largest index
+constexpr uint32_t k_max_filter = 1 << 16;  // EPID tables' largest index
 
 uint64_t mono_ns()
 {
@@ -75,7 +75,6 @@ uint64_t mono_ns()
 	return static_cast<uint64_t>(ts.tv_sec) * 1'000'000'000ULL +
 	       static_cast<uint64_t>(ts.tv_nsec);
 }
-
 
 uint32_t this_cpu()
 {
@@ -158,6 +157,19 @@ private:
 		return !prog_.destructive() || settings_.destructive || opts_.destructive;
 	}
 	bool aggs_due() const { return last_agg_ == 0 || mono_ns() - last_agg_ >= opts_.aggrate; }
+	// Whether a clause trunc()s or clear()s an aggregation: then every
+	// drain takes the maps, so that the consumer has every update written
+	// before such a record when it acts on it (illumos snapshots before
+	// it processes the records of a buffer).
+	bool trims_aggs() const
+	{
+		for (const clause &c : prog_.clauses)
+			for (const action &a : c.actions)
+				if (a.kind == DTRACEACT_LIBACT &&
+				    (a.libact == DT_ACT_TRUNC || a.libact == DT_ACT_CLEAR))
+					return true;
+		return false;
+	}
 	void snap_aggs();
 };
 
@@ -218,7 +230,8 @@ void bpf_engine::match(const enabling &en)
 		int rc = reg.bpf_attach(*pr, a, why);
 		if (rc == -ENOSYS)
 			throw engine_error("the bpf engine cannot enable " + pd.str() + ": the " +
-						   pr->prov->name() + " provider does not support it",
+						   pr->prov->name() +
+						   " provider does not support it",
 					   ci);
 		if (rc < 0)
 			throw engine_error(!why.empty() ? why
@@ -238,7 +251,8 @@ void bpf_engine::match(const enabling &en)
 		if (m.has_filter) {
 			if (a.filter < 0 || a.filter >= k_max_filter)
 				throw engine_error("cannot enable " + pd.str() + ": filter value " +
-							   std::to_string(a.filter) + " out of range",
+							   std::to_string(a.filter) +
+							   " out of range",
 						   ci);
 			m.filter = static_cast<uint32_t>(a.filter);
 		}
@@ -606,7 +620,7 @@ void bpf_engine::drain(engine_sink &sink)
 	// consumer counts speculative drops (specsize) as it collects.
 	(void)ring_->collect();
 	report_drops(sink, false);
-	if (stopped_ || exiting() || aggs_due())
+	if (stopped_ || exiting() || aggs_due() || trims_aggs())
 		snap_aggs();
 	for (const agg_data &a : pending_aggs_)
 		sink.aggregation(a);
@@ -645,7 +659,8 @@ std::optional<error> bpf_engine_refusal()
 		return error(errc::privilege, engines::bpf::k_privilege_message);
 	if (err == ENOSYS)
 		return error(errc::unsupported, "this kernel does not support bpf()");
-	return error(errc::unsupported, "bpf() does not work here: " + engines::bpf::errno_text(err));
+	return error(errc::unsupported,
+		     "bpf() does not work here: " + engines::bpf::errno_text(err));
 }
 
 } // namespace dt

@@ -127,7 +127,20 @@ void codegen::scalar_load(const dt::difo &d, uint32_t id, uint8_t scope, unsigne
 		scratch_ptr(BPF_REG_1, size);
 		slot_ptr(BPF_REG_3, s, 8);
 		copy_mem(BPF_REG_1, BPF_REG_3, size);
+		// Stores through the copy (this->s.a = 1) write it back to the
+		// variable's storage (dt_wb_flush, wb_map 3).
+		constexpr auto wb = [](size_t f) {
+			return static_cast<int16_t>(f - offsetof(struct dt_bpf_mem, wb_map));
+		};
 		a.ldx(BPF_DW, BPF_REG_0, BPF_REG_10, FP_T1);
+		mem_off_ptr(BPF_REG_1, DT_M(wb_map));
+		a.st_imm(BPF_DW, BPF_REG_1, 0, 3);
+		a.stx(BPF_DW, BPF_REG_1, wb(offsetof(struct dt_bpf_mem, wb_lo)), BPF_REG_0);
+		a.mov_reg(BPF_REG_2, BPF_REG_0);
+		a.alu_imm(BPF_ADD, BPF_REG_2, static_cast<int32_t>(size));
+		a.stx(BPF_DW, BPF_REG_1, wb(offsetof(struct dt_bpf_mem, wb_hi)), BPF_REG_2);
+		a.st_imm(BPF_DW, BPF_REG_1, wb(offsetof(struct dt_bpf_mem, wb_key)),
+			 static_cast<int32_t>(s.off + 8));
 	}
 	a.ja(done);
 	a.bind(null);

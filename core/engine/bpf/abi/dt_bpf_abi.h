@@ -105,8 +105,10 @@ struct dt_bpf_mem {
 	 * Appended (bpf2): write-through for by-reference dynamic variables.
 	 * A load of a struct-valued thread-local or associative array element
 	 * gives a scratch copy; the library remembers it here (wb_map: 0
-	 * none, 1 dt_tls, 2 dt_dvars; the copy at scratch [wb_lo, wb_hi); the
-	 * map key in wb_key), and a store into that range (dt_st) writes the
+	 * none, 1 dt_tls, 2 dt_dvars, 3 a clause-local; the copy at scratch
+	 * [wb_lo, wb_hi); the map key in wb_key, for a clause-local the
+	 * offset of its storage in locals[] as a u64), and a store into that
+	 * range (dt_st) writes the
 	 * copy back to the map, as a store through illumos' pointer into the
 	 * dynamic variable would. The translator clears wb_map per ECB.
 	 */

@@ -262,10 +262,18 @@ DT_SUB u64 dt_wb_flush(struct dt_bpf_mem *m)
 
 	if (off > DT_BPF_SCRATCH_SIZE - 4096)
 		return 0;
-	if (m->wb_map == 1)
+	if (m->wb_map == 1) {
 		bpf_map_update_elem(&dt_tls, m->wb_key, p, BPF_EXIST);
-	else if (m->wb_map == 2)
+	} else if (m->wb_map == 2) {
 		bpf_map_update_elem(&dt_dvars, m->wb_key, p, BPF_EXIST);
+	} else if (m->wb_map == 3) {
+		/* A clause-local's storage at m->locals[wb_key as a u64]. */
+		u64 loff = *(u64 *)m->wb_key, size = m->wb_hi - m->wb_lo;
+
+		if (loff < DT_BPF_LOCALS_SIZE && size <= DT_BPF_LOCALS_SIZE - loff)
+			dt_xfer((uint8_t *)m, DT_OFF(locals) + loff, DT_MEM_SIZE, (u64)p, size,
+				DT_X_KERNEL);
+	}
 	return 0;
 }
 

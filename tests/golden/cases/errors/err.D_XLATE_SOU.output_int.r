@@ -1,1 +1,1 @@
-dtrace: failed to compile script err.D_XLATE_SOU.output_int.d: line 5: translator output type must be a struct or union: int
+dtrace: failed to compile script err.D_XLATE_SOU.output_int.d: line 5: translator output type must be a struct or union

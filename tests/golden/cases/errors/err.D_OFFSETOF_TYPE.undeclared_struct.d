@@ -1,0 +1,6 @@
+/* SPDX-License-Identifier: MIT */
+/* offsetof needs a complete struct or union type. */
+BEGIN
+{
+	trace(offsetof(struct never_declared, m));
+}

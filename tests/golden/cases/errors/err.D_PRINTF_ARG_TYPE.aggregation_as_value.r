@@ -1,0 +1,4 @@
+dtrace: failed to compile script err.D_PRINTF_ARG_TYPE.aggregation_as_value.d: line 6: printf( ) argument #3 is incompatible with conversion #2 prototype:
+	conversion: %d
+	 prototype: char, short, int, long, or long long
+	  argument: aggregation
