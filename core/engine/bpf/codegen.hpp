@@ -78,6 +78,7 @@ private:
 	[[nodiscard]] bool needs_clock() const;
 	[[nodiscard]] bool predicate_is_early() const;
 	void user_entry_return();
+	void usdt_args();
 	bool clauses_use(bool (*want)(uint32_t op, uint32_t id)) const;
 	void ecb(const ecb_ref &e, bool in_error);
 	void fault_subprogram(int entry);
