@@ -3,6 +3,8 @@
 // dtrace(1): the command-line consumer.
 //
 //   parse options (options.cc)
+//     ─► -h / -G: a provider definition's USDT header / link object
+//        (static_probes.cc)
 //     ─► -l: list the probes the pieces match (list.cc)
 //     ─► otherwise: compile, enable, trace and consume (run.cc)
 //   both over libdtrace's session (dtrace/session.hpp), which does the work
@@ -17,6 +19,7 @@
 #include "list.hpp"
 #include "options.hpp"
 #include "run.hpp"
+#include "static_probes.hpp"
 
 #include <Poco/Exception.h>
 
@@ -70,6 +73,12 @@ int run(int argc, char **argv)
 		return E_SUCCESS;
 	}
 
+	for (const auto &[k, v] : o.xopts) {
+		if (k == "-h")
+			return header_main(o);
+		if (k == "-G")
+			return link_main(o);
+	}
 	if (o.list)
 		return list_main(o, argv[0]);
 	// -e with nothing to compile still checks the options, then exits

@@ -130,8 +130,8 @@ std::unique_ptr<session> open_session(const options &o, const char *argv0,
 	ss.notice = std::move(notice);
 	auto s = std::make_unique<session>(std::move(ss));
 	for (const auto &[k, v, has_value] : o.xopts) {
-		if (k == "-a" || k == "-A" || k == "-G" || k == "-h")
-			// Anonymous tracing, ELF linking, header generation.
+		if (k == "-a" || k == "-A")
+			// Anonymous tracing (-h and -G are main.cc's).
 			fail(E_USAGE, "option " + k + " is not supported by this implementation");
 		if (k.starts_with("-") && k != "-b" && k != "-F")
 			continue; // -L (above), -H, -X: cpp details

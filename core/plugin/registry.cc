@@ -28,7 +28,7 @@ namespace dt {
 
 bool provider::could_match(std::string_view glob) const
 {
-	if (glob.empty())
+	if (glob.empty() || any_provider())
 		return true;
 	if (glob_match(glob, name()))
 		return true;
@@ -146,16 +146,44 @@ struct provider_registry::impl {
 				   [](char c) { return c >= '0' && c <= '9'; });
 	}
 
-	// Could the plugin in `f` report a probe matching `d`, as far as its
-	// note says? (Yes when it has none.) A per-process plugin serves a
-	// provider glob or "" only for the processes given (plugin.h).
-	[[nodiscard]] bool may_have(plugin_file &f, const probe_desc &d)
+	[[nodiscard]] const detail::plugin_note *note_of(plugin_file &f)
 	{
 		if (!f.note_read) {
 			f.note_read = true;
 			f.has_note = detail::read_plugin_note(f.path, f.note);
 		}
-		if (!f.has_note)
+		return f.has_note ? &f.note : nullptr;
+	}
+
+	// Is a literal provider name another plugin's (or the dtrace
+	// provider's)? Per-process names count with their digits (pid123).
+	[[nodiscard]] bool names_a_plugin(std::string_view prov) const
+	{
+		if (prov.empty() || is_glob(prov))
+			return false;
+		if (prov == "dtrace" || available.contains(std::string(prov)))
+			return true;
+		size_t end = prov.find_last_not_of("0123456789");
+		return end != std::string_view::npos && end + 1 < prov.size() &&
+		       available.contains(std::string(prov.substr(0, end + 1)));
+	}
+
+	// Does a plugin serving any provider (DT_PLUGIN_F_ANY_PROVIDER) take
+	// a description of this provider? A literal that is no other
+	// plugin's; a glob or "" only when processes were given.
+	[[nodiscard]] bool any_provider_takes(std::string_view prov) const
+	{
+		if (prov.empty() || is_glob(prov))
+			return !procs.empty();
+		return !names_a_plugin(prov);
+	}
+
+	// Could the plugin in `f` report a probe matching `d`, as far as its
+	// note says? (Yes when it has none.) A per-process plugin serves a
+	// provider glob or "" only for the processes given (plugin.h).
+	[[nodiscard]] bool may_have(plugin_file &f, const probe_desc &d)
+	{
+		if (note_of(f) == nullptr)
 			return true;
 		if ((f.note.flags & DT_PLUGIN_F_PER_PROCESS) != 0 && procs.empty() &&
 		    (d.provider.empty() || is_glob(d.provider)))
@@ -213,9 +241,14 @@ void provider_registry::load_matching(std::string_view provider_glob)
 
 void provider_registry::load_for(const probe_desc &d)
 {
-	for (auto &[name, file] : impl_->available)
-		if (impl_->may_serve(name, d.provider) && impl_->may_have(file, d))
+	for (auto &[name, file] : impl_->available) {
+		const detail::plugin_note *n = impl_->note_of(file);
+		bool serves = n != nullptr && (n->flags & DT_PLUGIN_F_ANY_PROVIDER) != 0
+				      ? impl_->any_provider_takes(d.provider)
+				      : impl_->may_serve(name, d.provider);
+		if (serves && impl_->may_have(file, d))
 			impl_->load(name);
+	}
 }
 
 const probe *provider_registry::intern(provider *prov, const dt_probe_info_t &info)
@@ -244,10 +277,16 @@ std::vector<provider *> provider_registry::providers() const
 
 provider *provider_registry::find_provider(std::string_view name) const
 {
-	for (provider *p : providers())
-		if (!is_glob(name) && p->could_match(name))
+	provider *any = nullptr;
+	for (provider *p : providers()) {
+		if (is_glob(name) || !p->could_match(name))
+			continue;
+		if (!p->any_provider())
 			return p;
-	return nullptr;
+		if (impl_->any_provider_takes(name))
+			any = p;
+	}
+	return any;
 }
 
 std::vector<const probe *> provider_registry::match(const probe_desc &d)
@@ -265,7 +304,8 @@ std::vector<const probe *> provider_registry::match(const probe_desc &d)
 	dt_probe_query_t q{sizeof(q), d.provider.c_str(), d.mod.c_str(), d.func.c_str(),
 			   d.name.c_str()};
 	for (provider *prov : providers()) {
-		if (!prov->could_match(d.provider))
+		if (!prov->could_match(d.provider) ||
+		    (prov->any_provider() && !impl_->any_provider_takes(d.provider)))
 			continue;
 		int rc = prov->probes(q, [&](const dt_probe_info_t &info) {
 			if (!desc_matches(d, info.provider, info.mod, info.func, info.name))

@@ -95,6 +95,14 @@ attach_point attach_point_of(const dt_bpf_attach_t &a)
 		p.filter_shift = a.filter_shift;
 		p.filter_mask = a.filter_mask;
 	}
+	if (DT_ABI_HAS(&a, ref_ctr_offset)) {
+		for (uint32_t i = 0; i < a.nusdt_args && i < p.usdt.size(); i++) {
+			const dt_usdt_arg_t &u = a.usdt_args[i];
+			p.usdt[i] = {u.kind, u.size, u.reg, u.value, u.index, u.scale};
+		}
+		if (a.kind == DT_BPF_ATTACH_UPROBE)
+			p.ref_ctr_offset = a.ref_ctr_offset;
+	}
 	return p;
 }
 
@@ -178,9 +186,22 @@ std::string unsupported(const attach_point &p)
 		if (p.target.empty())
 			return "the provider named no file for its " + kind_name(p.kind);
 		if (p.ctx != DT_BPF_CTX_REGS && p.ctx != DT_BPF_CTX_REGS_RETURN &&
-		    p.ctx != DT_BPF_CTX_REGS_INSN)
+		    p.ctx != DT_BPF_CTX_REGS_INSN && p.ctx != DT_BPF_CTX_USDT)
 			return "argument context " + std::to_string(p.ctx) + " on a " +
 			       kind_name(p.kind) + " is not supported by the bpf engine";
+		for (const usdt_loc &u : p.usdt) {
+			int n = u.size < 0 ? -u.size : u.size;
+			bool reg_ok = u.reg >= 0 && u.reg <= 160 && u.reg % 8 == 0;
+			if (u.kind != DT_USDT_ARG_NONE && u.kind != DT_USDT_ARG_CONST &&
+			    ((u.kind != DT_USDT_ARG_REG && u.kind != DT_USDT_ARG_MEM) || !reg_ok))
+				return "a USDT argument location the bpf engine cannot read";
+			if (u.kind != DT_USDT_ARG_NONE && n != 1 && n != 2 && n != 4 && n != 8)
+				return "a USDT argument of " + std::to_string(n) + " bytes";
+			if (u.kind == DT_USDT_ARG_MEM && u.scale != 0 &&
+			    ((u.scale & (u.scale - 1)) != 0 || u.scale > 8 || u.index < 0 ||
+			     u.index > 160 || u.index % 8 != 0))
+				return "a USDT argument's index register the bpf engine cannot read";
+		}
 		return "";
 	default: break;
 	}
@@ -208,6 +229,7 @@ ctx_kind ctx_kind_of(const attach_point &p)
 	case DT_BPF_CTX_REGS_INSN: return ctx_kind::regs;
 	case DT_BPF_CTX_REGS_RETURN: return ctx_kind::regs_return;
 	case DT_BPF_CTX_TP_RECORD: return ctx_kind::tp_record;
+	case DT_BPF_CTX_USDT: return ctx_kind::usdt;
 	default: return ctx_kind::raw_tp;
 	}
 }
@@ -315,6 +337,18 @@ std::vector<unique_fd> attach(const attach_point &p, int prog_fd, const std::str
 		std::ifstream("/sys/bus/event_source/devices/uprobe/format/retprobe") >> fmt;
 		if (fmt.rfind("config:", 0) == 0)
 			retbit = static_cast<uint32_t>(std::stoul(fmt.substr(7)));
+		// A USDT semaphore: the reference counter's offset in config
+		// bits 32-63 (format/ref_ctr_offset, Linux 4.20).
+		uint64_t ref_ctr = 0;
+		if (p.ref_ctr_offset != 0) {
+			std::string rf;
+			std::ifstream("/sys/bus/event_source/devices/uprobe/format/ref_ctr_offset") >> rf;
+			if (rf.rfind("config:", 0) != 0)
+				fail("this kernel's uprobes have no reference counter for a USDT "
+				     "semaphore",
+				     EOPNOTSUPP);
+			ref_ctr = p.ref_ctr_offset << std::stoul(rf.substr(7));
+		}
 		// One event. For a process (pid > 0) on every CPU, as libbpf
 		// attaches: the kernel's uprobe filter then places the breakpoint
 		// in that process's address space only, and other processes
@@ -327,7 +361,7 @@ std::vector<unique_fd> attach(const attach_point &p, int prog_fd, const std::str
 			struct perf_event_attr attr {};
 			attr.size = sizeof(attr);
 			attr.type = type;
-			attr.config = p.kind == DT_BPF_ATTACH_URETPROBE ? (1ULL << retbit) : 0;
+			attr.config = (p.kind == DT_BPF_ATTACH_URETPROBE ? (1ULL << retbit) : 0) | ref_ctr;
 			attr.config1 = reinterpret_cast<uint64_t>(p.target.c_str());
 			attr.config2 = p.offset;
 			attr.sample_period = 1;

@@ -8,7 +8,8 @@
 //                   per online CPU (cpu -1); PERF_EVENT_IOC_SET_BPF
 //   UPROBE          perf_event_open(uprobe PMU, file, offset) for the
 //   URETPROBE       process (or one per CPU for every process); a kprobe
-//                   program with pt_regs context (x86_64 only)
+//                   program with pt_regs context (x86_64 only); with a
+//                   USDT semaphore, its offset as the reference counter
 //   TRACEPOINT      perf_event_open(tracepoint, the event's tracefs ID) on
 //                   CPU 0 (the program runs wherever the event fires);
 //                   PERF_EVENT_IOC_SET_BPF
@@ -61,6 +62,10 @@ struct attach_point {
 	// DT_BPF_CTX_TP_RECORD: how each field becomes args[i] (plugin.h ABI
 	// 1.6 argfmt; 0: the 8-byte value).
 	std::array<uint32_t, 10> argfmt{};
+	// DT_BPF_CTX_USDT (plugin.h ABI 1.6): where each argument lives; and
+	// for uprobes the file offset of the is-enabled semaphore (0: none).
+	std::array<usdt_loc, 10> usdt{};
+	uint64_t ref_ctr_offset = 0;
 
 	auto operator<=>(const attach_point &) const = default;
 	// For messages: "raw tracepoint sys_enter", "perf event every 1000000 ns".

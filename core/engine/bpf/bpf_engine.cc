@@ -323,6 +323,7 @@ probe_spec bpf_engine::spec_for(const group &g)
 		s.pid = g.at.pid;
 	s.user_entry = g.at.kind == DT_BPF_ATTACH_UPROBE && g.at.ctx == DT_BPF_CTX_REGS;
 	s.errno_arg0 = g.at.errno_src == DT_ERRNO_RETURN_ARG0;
+	s.usdt = g.at.usdt;
 
 	// Filtered ECBs: one EPID table per clause (another when one clause
 	// holds the same filter twice: the probe matched by two descriptions),

@@ -79,6 +79,7 @@ private:
 	[[nodiscard]] bool predicate_is_early() const;
 	void user_entry_return();
 	void record_arg(int i, int32_t off, uint32_t fmt); // tp_record: one argument
+	void usdt_args();
 	bool clauses_use(bool (*want)(uint32_t op, uint32_t id)) const;
 	void ecb(const ecb_ref &e, bool in_error);
 	void fault_subprogram(int entry);

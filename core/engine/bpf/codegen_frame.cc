@@ -367,6 +367,9 @@ void codegen::args_for_ctx()
 		}
 		break;
 	}
+	case ctx_kind::usdt:
+		usdt_args();
+		break;
 	case ctx_kind::tp_record: {
 		// The record's fields (attach.cc unsupported() checked them:
 		// record_field_readable()), each as its argfmt says (plugin.h).
@@ -433,6 +436,54 @@ void codegen::record_arg(int i, int32_t off, uint32_t fmt)
 			a.alu_imm(BPF_ADD, BPF_REG_1, off + 4);
 	}
 	a.stx(BPF_DW, BPF_REG_7, arg_off, BPF_REG_1);
+}
+
+// A USDT site's arguments (probe_spec::usdt, plugin.h dt_usdt_arg_t): a
+// constant, a register of the struct pt_regs context, or |size| bytes of
+// user memory at a register plus a displacement (and an index register
+// times a scale) (read into the argument's
+// zeroed slot: an unreadable address leaves 0); then truncated to |size|
+// bytes and sign- or zero-extended.
+void codegen::usdt_args()
+{
+	auto arg_off = [](int i) { return static_cast<int16_t>(DT_M(args) + 8 * i); };
+	for (int i = 0; i < DT_BPF_NARGS; i++) {
+		const usdt_loc &u = spec_.usdt[static_cast<size_t>(i)];
+		a.st_imm(BPF_DW, BPF_REG_7, arg_off(i), 0);
+		int bytes = u.size < 0 ? -u.size : u.size;
+		switch (u.kind) {
+		case DT_USDT_ARG_CONST:
+			a.ld_imm64(BPF_REG_1, static_cast<uint64_t>(u.value));
+			a.stx(BPF_DW, BPF_REG_7, arg_off(i), BPF_REG_1);
+			continue;
+		case DT_USDT_ARG_REG:
+			a.ldx(BPF_DW, BPF_REG_1, BPF_REG_6, u.reg);
+			break;
+		case DT_USDT_ARG_MEM:
+			a.ldx(BPF_DW, BPF_REG_3, BPF_REG_6, u.reg);
+			if (u.value != 0) {
+				a.ld_imm64(BPF_REG_1, static_cast<uint64_t>(u.value));
+				a.alu_reg(BPF_ADD, BPF_REG_3, BPF_REG_1);
+			}
+			if (u.scale != 0) { // + index * scale (a power of two)
+				a.ldx(BPF_DW, BPF_REG_1, BPF_REG_6, u.index);
+				a.alu_imm(BPF_LSH, BPF_REG_1, __builtin_ctz(u.scale));
+				a.alu_reg(BPF_ADD, BPF_REG_3, BPF_REG_1);
+			}
+			mem_off_ptr(BPF_REG_1, arg_off(i));
+			a.mov_imm(BPF_REG_2, bytes);
+			a.call_helper(BPF_FUNC_probe_read_user);
+			a.ldx(BPF_DW, BPF_REG_1, BPF_REG_7, arg_off(i));
+			break;
+		default: continue;
+		}
+		if (bytes < 8) {
+			int shift = 64 - 8 * bytes;
+			a.alu_imm(BPF_LSH, BPF_REG_1, shift);
+			a.alu_imm(u.size < 0 ? BPF_ARSH : BPF_RSH, BPF_REG_1, shift);
+		}
+		a.stx(BPF_DW, BPF_REG_7, arg_off(i), BPF_REG_1);
+	}
 }
 
 // m->uentry_ret (dt_bpf_abi.h): on a function's first instruction the

@@ -28,6 +28,8 @@
 
 #include <linux/bpf.h>
 
+#include <array>
+#include <compare>
 #include <cstdint>
 #include <stdexcept>
 #include <string>
@@ -98,6 +100,9 @@ enum class ctx_kind {
 	// the event's record: args[i] = the u64 at byte offset argmap[i];
 	// errno from arg0 when probe_spec::errno_arg0.
 	tp_record,
+	// Appended (plugin.h ABI 1.6): a uprobe at a USDT site: args[i] from
+	// probe_spec::usdt[i] (a register, user memory or a constant).
+	usdt,
 };
 
 // tp_record: the bytes of the record that args[i] is read from, by its
@@ -152,6 +157,17 @@ struct ecb_ref {
 	uint32_t epid_map_index = 0;
 };
 
+// Where one USDT argument lives (plugin.h dt_usdt_arg_t).
+struct usdt_loc {
+	int8_t kind = DT_USDT_ARG_NONE; // enum dt_usdt_arg_kind
+	int8_t size = 8;		// bytes; negative: signed
+	int16_t reg = 0;		// byte offset in struct pt_regs
+	int64_t value = 0;		// the constant, or the displacement
+	int16_t index = 0;		// MEM with scale: the index register
+	uint8_t scale = 0;		// 0: no index
+	auto operator<=>(const usdt_loc &) const = default;
+};
+
 struct probe_spec {
 	ctx_kind ctx = ctx_kind::raw_tp;
 	gate when = gate::probe;
@@ -183,6 +199,8 @@ struct probe_spec {
 	// Appended (plugin.h ABI 1.6): tp_record: how each field becomes
 	// args[i] (argfmt; 0: the 8-byte value).
 	uint32_t argfmt[10] = {};
+	// Appended (plugin.h ABI 1.6): usdt: where each argument lives.
+	std::array<usdt_loc, 10> usdt{};
 };
 
 // Map file descriptors translate() and link() refer to.

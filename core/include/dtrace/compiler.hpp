@@ -101,6 +101,17 @@ private:
 // dtrace -S: the program's DIF in DTrace's layout (see core/dif/disasm).
 [[nodiscard]] std::string disassemble(const program &p);
 
+// dtrace -h: the C header for the providers that D source `src` (read from
+// `file`, for messages) defines -- provider p { probe q(int, char *); };
+// -- with include guard `guard`. Per probe: P_Q(args...) places a USDT
+// probe site (a stapsdt note, which our usdt provider and other stapsdt
+// tools read; "-" in a probe name is "__" in the note), P_Q_ENABLED() is
+// true while a tracer has it enabled (its semaphore, p_q_semaphore, is
+// defined in the header, weak). Throws compile_error (D_SYNTAX,
+// D_PROV_PRDUP, D_PROV_PRARGLEN) for a malformed definition.
+[[nodiscard]] std::string provider_header(const std::string &src, const std::string &file,
+					  const std::string &guard);
+
 } // namespace dt::compiler
 
 DT_API_END

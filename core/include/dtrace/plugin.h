@@ -215,6 +215,36 @@ enum dt_bpf_attach_kind {
 	DT_BPF_ATTACH_CONSUMER,	      /* fired by the consumer (BEGIN/END) */
 };
 
+/*
+ * One argument of a USDT probe site (DT_BPF_CTX_USDT), from a stapsdt
+ * note's operand ("-4@%edi", "8@-16(%rbp)", "4@$5"):
+ *   DT_USDT_ARG_CONST  value
+ *   DT_USDT_ARG_REG    the register at byte offset `reg` of the platform's
+ *                      struct pt_regs
+ *   DT_USDT_ARG_MEM    `size` bytes of user memory at that register plus
+ *                      `value`, plus the register at byte offset `index`
+ *                      times `scale` when scale is not 0 (base, index,
+ *                      scale: "8@-8(%rbp,%rax,8)")
+ * then truncated to |size| bytes (1, 2, 4 or 8) and sign-extended when
+ * size is negative, zero-extended otherwise.
+ */
+enum dt_usdt_arg_kind {
+	DT_USDT_ARG_NONE = 0,
+	DT_USDT_ARG_CONST,
+	DT_USDT_ARG_REG,
+	DT_USDT_ARG_MEM,
+};
+
+typedef struct dt_usdt_arg {
+	int8_t kind; /* enum dt_usdt_arg_kind */
+	int8_t size; /* bytes; negative: signed */
+	int16_t reg; /* byte offset in struct pt_regs */
+	int16_t index; /* DT_USDT_ARG_MEM with scale: the index register */
+	uint8_t scale; /* 0 (no index), 1, 2, 4 or 8 */
+	uint8_t pad;
+	int64_t value;
+} dt_usdt_arg_t;
+
 typedef struct dt_bpf_attach {
 	size_t sz;
 	int32_t kind; /* enum dt_bpf_attach_kind */
@@ -302,6 +332,19 @@ typedef struct dt_bpf_attach {
 	 * An engine that cannot read a field this way refuses the probe.
 	 */
 	uint32_t argfmt[10];
+	/*
+	 * DT_BPF_CTX_USDT: where args[i] lives at the probe site, for i <
+	 * nusdt_args (the rest are 0), as a stapsdt note's operands say.
+	 */
+	uint32_t nusdt_args;
+	dt_usdt_arg_t usdt_args[10];
+	/*
+	 * UPROBE: the file offset, in `target`, of an is-enabled semaphore
+	 * (a 16-bit counter) that the kernel increments in every process
+	 * where the probe is placed and decrements when it is removed (the
+	 * uprobe's reference counter); 0: none.
+	 */
+	uint64_t ref_ctr_offset;
 } dt_bpf_attach_t;
 
 /* dt_bpf_attach_t argfmt (ABI 1.6). */
@@ -342,6 +385,11 @@ enum dt_bpf_ctx {
 	 * event's last field). D's errno follows the probe's
 	 * dt_probe_fire_t errno_src. */
 	DT_BPF_CTX_TP_RECORD = 7,
+	/* ---- ABI 1.6 ---- */
+	/* uprobe at a USDT probe site (a stapsdt note): args[i] as
+	 * usdt_args[i] locates it (dt_usdt_arg_t); the stack is not the one
+	 * at a function's entry (as DT_BPF_CTX_REGS_INSN). */
+	DT_BPF_CTX_USDT = 8,
 };
 
 typedef struct dt_plugin_bpf_ops {
@@ -451,6 +499,14 @@ typedef struct dt_probe_fire {
  * process ID (pid -> pid1234); probes() reports the full provider name.
  */
 #define DT_PLUGIN_F_PER_PROCESS 0x1
+/*
+ * ABI 1.6: the plugin serves providers of any name that no other plugin
+ * serves (USDT: python1234, postgresql, ... from the objects' stapsdt
+ * notes); probes() reports the full provider names. It is asked about a
+ * literal provider that is no other plugin's, and about a provider glob
+ * or "" only when processes were given (-p, -c). Needs DT_PLUGIN_NOTE.
+ */
+#define DT_PLUGIN_F_ANY_PROVIDER 0x2
 
 /* The operations table a plugin returns from its entry function. */
 typedef struct dt_plugin_ops {

@@ -100,6 +100,11 @@ public:
 	{
 		return (ops().flags & DT_PLUGIN_F_PER_PROCESS) != 0;
 	}
+	// Serves providers of any name no other plugin serves (USDT).
+	[[nodiscard]] bool any_provider() const
+	{
+		return (ops().flags & DT_PLUGIN_F_ANY_PROVIDER) != 0;
+	}
 	// Could a provider glob match one of this provider's names?
 	[[nodiscard]] bool could_match(std::string_view provider_glob) const;
 	// Enumerate probes that may match; returns 0 or a negative errno.

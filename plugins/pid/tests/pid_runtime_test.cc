@@ -9,6 +9,7 @@
 // process and no other process running the same program; ustack() names
 // the probed function; -x evaltime=exec holds the command before the
 // dynamic linker runs; and -c failures are reported in DTrace's words.
+#include "child_process.hpp"
 #include "cli_support.hpp"
 #include "target_process.hpp"
 
@@ -33,6 +34,8 @@ namespace {
 
 using dt::test::bpf_cli::dtrace;
 using dt::test::pid::objdump;
+using dt::test::background_dtrace;
+using dt::test::child;
 
 const std::string k_calls = DT_PID_CALLS;
 
@@ -52,109 +55,6 @@ std::map<long, long> pairs(const std::string &out)
 		m[k] = v;
 	return m;
 }
-
-// A child with its standard input and output on pipes, killed and reaped
-// on destruction.
-struct child {
-	pid_t pid = -1;
-	int in = -1, out = -1;
-
-	explicit child(const std::vector<std::string> &argv)
-	{
-		int i[2], o[2];
-		if (pipe2(i, O_CLOEXEC) != 0 || pipe2(o, O_CLOEXEC) != 0)
-			return;
-		pid = fork();
-		if (pid == 0) {
-			dup2(i[0], 0);
-			dup2(o[1], 1);
-			std::vector<char *> v;
-			for (const auto &a : argv)
-				v.push_back(const_cast<char *>(a.c_str()));
-			v.push_back(nullptr);
-			execv(v[0], v.data());
-			_exit(127);
-		}
-		close(i[0]);
-		close(o[1]);
-		in = i[1];
-		out = o[0];
-	}
-	~child()
-	{
-		if (in >= 0)
-			close(in);
-		if (out >= 0)
-			close(out);
-		if (pid > 0) {
-			kill(pid, SIGKILL);
-			waitpid(pid, nullptr, 0);
-		}
-	}
-	// Read standard output until it holds `what` (or EOF, or 30 s).
-	std::string read_until(const std::string &what)
-	{
-		std::string s;
-		auto end = std::chrono::steady_clock::now() + std::chrono::seconds(30);
-		while (s.find(what) == std::string::npos &&
-		       std::chrono::steady_clock::now() < end) {
-			struct pollfd p = {out, POLLIN, 0};
-			if (poll(&p, 1, 100) <= 0)
-				continue;
-			char buf[4096];
-			ssize_t n = read(out, buf, sizeof(buf));
-			if (n <= 0)
-				break;
-			s.append(buf, static_cast<size_t>(n));
-		}
-		return s;
-	}
-	void send(const std::string &bytes)
-	{
-		ASSERT_EQ(write(in, bytes.data(), bytes.size()),
-			  static_cast<ssize_t>(bytes.size()));
-	}
-	void close_input()
-	{
-		close(in);
-		in = -1;
-	}
-	// Wait for it to exit by itself; its status.
-	int wait()
-	{
-		int ws = 0;
-		waitpid(pid, &ws, 0);
-		pid = -1;
-		return WIFEXITED(ws) ? WEXITSTATUS(ws) : 128 + WTERMSIG(ws);
-	}
-};
-
-// dtrace(1) -x engine=bpf -q ARGS in the background, once it has begun
-// tracing (its BEGIN clause printed "begun").
-struct background_dtrace {
-	child c;
-	std::string out;
-	explicit background_dtrace(std::vector<std::string> args)
-		: c([&] {
-			  std::vector<std::string> v{"/usr/bin/timeout", "60",
-						     dt::test::dtrace_bin()};
-			  auto b = bpf(std::move(args));
-			  v.insert(v.end(), b.begin(), b.end());
-			  v.insert(v.end(), {"-n", "BEGIN { printf(\"begun\\n\"); }"});
-			  return v;
-		  }())
-	{
-		out = c.read_until("begun\n");
-	}
-	bool begun() const { return out.find("begun\n") != std::string::npos; }
-	// The rest of its output and its status, once it exits.
-	std::string finish(int &status)
-	{
-		out += c.read_until("\x01never");
-		status = c.wait();
-		return out;
-	}
-};
 
 TEST(PidRuntime, EntryCountsTheCallsWithEachArgument)
 {

@@ -1,0 +1,15 @@
+// SPDX-License-Identifier: MIT
+//
+// dtrace -h (a C header of USDT probe macros) and dtrace -G (the object a
+// DTrace-style build links), from a provider definition given with -s;
+// see static_probes.cc. Each returns dtrace(1)'s exit status.
+#pragma once
+
+#include "options.hpp"
+
+namespace dt::cli {
+
+[[nodiscard]] int header_main(const options &o);
+[[nodiscard]] int link_main(const options &o);
+
+} // namespace dt::cli
