@@ -27,6 +27,7 @@
 
 #include <linux/bpf.h>
 
+#include <array>
 #include <cstdint>
 #include <stdexcept>
 #include <string>
@@ -148,6 +149,10 @@ struct probe_spec {
 	// returns at its first instructions unless the number is one of these,
 	// so that the machine's other system calls cost a few instructions.
 	std::vector<uint32_t> early_filters;
+	// Appended (plugin.h ABI 1.6): raw_tp: m->filter is the result of
+	// this filter program ({op, a, imm} per step; attach.cc checked it),
+	// instead of filter_arg's.
+	std::vector<std::array<int64_t, 3>> filter_steps;
 };
 
 // Map file descriptors translate() and link() refer to.
