@@ -38,6 +38,7 @@
 // Probe semantics: BEGIN fires before any probe (programs run only once
 // ACTIVE), END after the last (everything is detached first), and ERROR's
 // clauses are compiled into every program's fault path.
+#include "util/assert.hpp"
 #include "../options.hpp"
 #include "aggs.hpp"
 #include "attach.hpp"
@@ -46,7 +47,6 @@
 #include "ring.hpp"
 #include "spec_buffer.hpp"
 #include "translate.hpp"
-#include "util/assert.hpp"
 
 #include <dtrace/engine.hpp>
 #include <dtrace/provider.hpp>
@@ -66,7 +66,7 @@ namespace dt::engines::bpf {
 namespace {
 
 constexpr uint64_t k_slice_ns = 10'000'000; // wait()'s polling slice
-constexpr uint32_t k_max_filter = 1 << 16;  // EPID tables' largest index
+constexpr uint32_t k_max_filter = 1 << 16; // EPID tables' largest index
 
 uint64_t mono_ns()
 {
@@ -75,6 +75,7 @@ uint64_t mono_ns()
 	return static_cast<uint64_t>(ts.tv_sec) * 1'000'000'000ULL +
 	       static_cast<uint64_t>(ts.tv_nsec);
 }
+
 
 uint32_t this_cpu()
 {
@@ -217,8 +218,7 @@ void bpf_engine::match(const enabling &en)
 		int rc = reg.bpf_attach(*pr, a, why);
 		if (rc == -ENOSYS)
 			throw engine_error("the bpf engine cannot enable " + pd.str() + ": the " +
-						   pr->prov->name() +
-						   " provider does not support it",
+						   pr->prov->name() + " provider does not support it",
 					   ci);
 		if (rc < 0)
 			throw engine_error(!why.empty() ? why
@@ -239,8 +239,7 @@ void bpf_engine::match(const enabling &en)
 		if (m.has_filter) {
 			if (a.filter < 0 || a.filter >= k_max_filter)
 				throw engine_error("cannot enable " + pd.str() + ": filter value " +
-							   std::to_string(a.filter) +
-							   " out of range",
+							   std::to_string(a.filter) + " out of range",
 						   ci);
 			m.filter = static_cast<uint32_t>(a.filter);
 		}
@@ -647,8 +646,7 @@ std::optional<error> bpf_engine_refusal()
 		return error(errc::privilege, engines::bpf::k_privilege_message);
 	if (err == ENOSYS)
 		return error(errc::unsupported, "this kernel does not support bpf()");
-	return error(errc::unsupported,
-		     "bpf() does not work here: " + engines::bpf::errno_text(err));
+	return error(errc::unsupported, "bpf() does not work here: " + engines::bpf::errno_text(err));
 }
 
 } // namespace dt
