@@ -103,7 +103,7 @@ constexpr tp_probe k_probes[] = {
 	 .event = "inet_sock_set_state",
 	 .nargs = 3,
 	 .argmap = k_sk0,
-	 .kmod = false},
+	 .kmod = true},
 	// tcp_send_reset(sk, skb[, reason]) with sk NULL: the reset for a
 	// SYN no socket wanted.
 	{.name = "accept-refused",
@@ -111,41 +111,41 @@ constexpr tp_probe k_probes[] = {
 	 .event = "tcp_send_reset",
 	 .nargs = 2,
 	 .argmap = {1, -1, 1, -1, 1, -1},
-	 .kmod = false},
+	 .kmod = true},
 	// net_dev_queue(skb): the SYN leaving (its socket in SYN_SENT).
 	{.name = "connect-request",
 	 .args = k_args,
 	 .event = "net_dev_queue",
 	 .nargs = 1,
 	 .argmap = k_skb0,
-	 .kmod = false},
+	 .kmod = true},
 	{.name = "connect-established",
 	 .args = k_args,
 	 .event = "inet_sock_set_state",
 	 .nargs = 3,
 	 .argmap = k_sk0,
-	 .kmod = false},
+	 .kmod = true},
 	// tcp_receive_reset(sk), before tcp_reset() closes the socket.
 	{.name = "connect-refused",
 	 .args = k_args,
 	 .event = "tcp_receive_reset",
 	 .nargs = 1,
 	 .argmap = k_sk0,
-	 .kmod = false},
+	 .kmod = true},
 	// net_dev_queue(skb): every packet handed to a device.
 	{.name = "send",
 	 .args = k_args,
 	 .event = "net_dev_queue",
 	 .nargs = 1,
 	 .argmap = k_skb0,
-	 .kmod = false},
+	 .kmod = true},
 	// tcp_probe(sk, skb): segments of established connections.
 	{.name = "receive",
 	 .args = k_args,
 	 .event = "tcp_probe",
 	 .nargs = 2,
 	 .argmap = {1, 0, 1, 0, 1, -1},
-	 .kmod = false},
+	 .kmod = true},
 	// inet_sock_set_state(sk, oldstate, newstate): args[5] = oldstate;
 	// arg2 (args[2] is void) = newstate, for tcpsinfo_t's tcps_state.
 	{.name = "state-change",
@@ -158,7 +158,7 @@ constexpr tp_probe k_probes[] = {
 	 .event = "inet_sock_set_state",
 	 .nargs = 3,
 	 .argmap = {-1, 0, 2, 0, -1, 1},
-	 .kmod = false},
+	 .kmod = true},
 };
 static_assert(std::size(k_filters) == std::size(k_probes));
 
@@ -186,6 +186,14 @@ int bpf_attach(void *st, const dt_probe_info_t *probe, dt_bpf_attach_t *out)
 						[](size_t row) { return k_filters[row].value; });
 }
 
+// kmod engine: the kernel half, plugins/tcp/kernel (dtrace_tcp.ko): every
+// row, with the same native arguments.
+const dt_plugin_kmod_ops_t k_tcp_kmod_ops = {
+	.sz = sizeof(dt_plugin_kmod_ops_t),
+	.module = "dtrace_tcp",
+	.kernel_provider = nullptr,
+};
+
 constexpr dt_plugin_bpf_ops_t k_bpf_ops = {
 	.sz = sizeof(dt_plugin_bpf_ops_t),
 	.attach = bpf_attach,
@@ -209,7 +217,7 @@ const dt_plugin_ops_t k_tcp_ops = {
 	.fini = ops::fini,
 	.probes = ops::probes,
 	.probe_args = ops::probe_args,
-	.kmod = nullptr,
+	.kmod = &k_tcp_kmod_ops,
 	.bpf = &k_bpf_ops,
 	.fires = ops::fires,
 };
