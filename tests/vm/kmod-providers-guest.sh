@@ -179,6 +179,7 @@ fi
 #    checked against the sockets' own view, and the Guide's tcp examples:
 #    the host tier's net_host_test.py with -x engine=kmod.
 top=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+ip link set lo up 2>/dev/null # the guest boots with loopback down
 if command -v python3 >/dev/null; then
 	python3 "$top/plugins/tcp/tests/net_host_test.py" "$dtrace" \
 		"$top/plugins/tcp/tests/net_workload.py" kmod >"$w/tcp.out" 2>&1

@@ -194,9 +194,13 @@ def main():
                 check(got == n, "tcp:::%s %s bytes: %s, want %d" % (probe, key, got, n))
             # state-change: client SYN_SENT -> ESTABLISHED, server
             # LISTEN -> SYN_RECV -> ESTABLISHED (lport, rport, old, new).
+            # (Linux 6.1 clones the listener into SYN_RECV before it
+            # sets the peer: rport 0 there.)
             c, s = int(cport), int(sport)
-            for t in ((c, s, 2, 1), (s, c, 10, 3), (s, c, 3, 1), (c, s, 1, 4)):
+            for t in ((c, s, 2, 1), (s, c, 3, 1), (c, s, 1, 4)):
                 check(t in states, "state-change %s %s in %s" % (fam, t, states))
+            check((s, c, 10, 3) in states or (s, 0, 10, 3) in states,
+                  "state-change %s LISTEN -> SYN_RECV on %d in %s" % (fam, s, states))
         elif f[0] == "tcp" and f[2] == "refused":
             port = f[3]
             addr = "127.0.0.1" if fam == "4" else "::1"
@@ -232,9 +236,9 @@ def main():
               "Guide example %r: exit %d %s" % (prog, g.returncode, g.stderr))
 
     if failures:
-        print(r.stdout)
         for f in failures:
             print("FAIL:", f)
+        print(r.stdout)
         return 1
     print("PASS: %s on %d facts, %d Guide examples" %
           ("tcp, udp and ip" if net else "tcp", len(facts),

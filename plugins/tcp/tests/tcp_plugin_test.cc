@@ -47,7 +47,7 @@ static_assert(std::size(k_events) == std::size(k_names));
 
 std::string engines_block(const char *event)
 {
-	return std::string("\tEngines\n\t\t") + (event != nullptr ? "bpf" : "None") + "\n\n";
+	return std::string("\tEngines\n\t\t") + (event != nullptr ? "bpf kmod" : "None") + "\n\n";
 }
 
 const char *const k_attr_blocks = "\n"
@@ -145,7 +145,7 @@ TEST(TcpCli, StateChangeVerbose)
 			"\t\targs[5]: tcplsinfo_t *\n"
 			"\n"
 			"\tEngines\n"
-			"\t\tbpf\n"
+			"\t\tbpf kmod\n"
 			"\n");
 }
 
@@ -245,7 +245,8 @@ TEST_F(TcpPlugin, DescribesItself)
 {
 	EXPECT_STREQ(ops_->name, "tcp");
 	EXPECT_EQ(ops_->priv, DT_PRIV_USER);
-	EXPECT_EQ(ops_->kmod, nullptr);
+	ASSERT_NE(ops_->kmod, nullptr); // the kernel half, plugins/tcp/kernel
+	EXPECT_STREQ(ops_->kmod->module, "dtrace_tcp");
 	ASSERT_NE(ops_->bpf, nullptr); // attach descriptions: *_bpf_test.cc
 	EXPECT_NE(ops_->bpf->attach, nullptr);
 	EXPECT_EQ(ops_->attr.name.klass, DT_CLASS_ISA);
@@ -313,7 +314,8 @@ TEST_F(TcpPlugin, FiresOnTheTablesTracepoints)
 			EXPECT_EQ(f.kind, DT_FIRE_RAW_TRACEPOINT) << k_names[i];
 			ASSERT_NE(f.target, nullptr);
 			EXPECT_STREQ(f.target, k_events[i]);
-			EXPECT_EQ(f.engines, uint32_t{DT_ENGINE_BPF}) << k_names[i];
+			EXPECT_EQ(f.engines, uint32_t{DT_ENGINE_BPF | DT_ENGINE_KMOD})
+				<< k_names[i];
 		} else {
 			EXPECT_EQ(f.kind, DT_FIRE_NONE) << k_names[i];
 			EXPECT_EQ(f.engines, 0u) << k_names[i];
