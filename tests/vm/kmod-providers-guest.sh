@@ -205,6 +205,11 @@ for p in create exec exec-success exec-failure exit lwp-create lwp-exit signal-s
 	check "-l -P proc: $p" has "$w/lproc.out" "^ *[0-9]+ +proc +vmlinux +$p\$"
 done
 check "-l -P proc: no start (no tracepoint)" hasnt "$w/lproc.out" ' start$'
+dt ltcp -l -P tcp
+check "-l -P tcp: exit 0" [ "$(rc ltcp)" = 0 ]
+for p in accept-established accept-refused connect-request connect-established connect-refused send receive state-change; do
+	check "-l -P tcp: $p" has "$w/ltcp.out" "^ *[0-9]+ +tcp +vmlinux +$p\$"
+done
 dt lprocv -lv -n 'proc:::create'
 check "-lv proc:::create: args[0] is psinfo_t *" has "$w/lprocv.out" 'args\[0\]: psinfo_t \*'
 check "-lv proc:::create: attributes" has "$w/lprocv.out" 'Identifier Names: +Evolving'
