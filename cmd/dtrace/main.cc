@@ -73,7 +73,8 @@ int run(int argc, char **argv)
 		return E_SUCCESS;
 	}
 
-	for (const auto &[k, v] : o.xopts) {
+	for (const auto &x : o.xopts) {
+		const std::string &k = x.name;
 		if (k == "-h")
 			return header_main(o);
 		if (k == "-G")

@@ -98,7 +98,7 @@ bool header_for(const options &o, const std::string &script, const std::string &
 {
 	bool errtags = false;
 	for (const auto &x : o.xopts)
-		errtags = errtags || x.first == "errtags";
+		errtags = errtags || x.name == "errtags";
 	std::string src;
 	if (!read_file(script, src))
 		return false;

@@ -4,10 +4,20 @@
  * tcp.d - the argument types of the tcp provider (Dynamic Tracing Guide,
  * "tcp Provider"): pktinfo_t, csinfo_t, ipinfo_t, tcpsinfo_t,
  * tcplsinfo_t, tcpinfo_t, and translators from the Linux native types
- * the provider's probes carry (plugins/tcp: struct sk_buff *, struct
- * sock *, the IP header as __u8 *, struct tcp_sock *, struct tcphdr *,
- * and the previous state as int). Network byte order is converted with
- * ntohs()/ntohl(); addresses are formatted as inet_ntoa()/inet_ntoa6().
+ * the provider's probes carry (plugins/tcp), the same for every probe
+ * (a clause may name several): args[0], [2], [4] the packet, a
+ * struct sk_buff * (its IP header at skb->head + skb->network_header,
+ * its TCP header at skb->head + skb->transport_header), args[1] and [3]
+ * the connection, a struct sock * / struct tcp_sock *, and state-change's
+ * args[5] the previous state as int. Where the tracepoint gives only one
+ * of them the other is NULL and the translators find it through the
+ * other argument: the socket of a packet is skb->sk (arg0); a probe
+ * without a packet (a state transition) gets its IP and TCP information
+ * from the socket (arg1), as the inbound segment it stands for would
+ * carry it (connect-established, accept-established, connect-refused). accept-refused sees the refused SYN: its
+ * information is that of the reset sent in reply (addresses and ports
+ * swapped). Network byte order is converted with ntohs()/ntohl();
+ * addresses are formatted as inet_ntoa()/inet_ntoa6().
  *
  * tcps_state and tcplsinfo_t's tcps_state carry Linux's TCP_* state
  * numbers (include/net/tcp_states.h), named by the inlines below with
@@ -16,24 +26,6 @@
  * translated. Without kernel BTF this library is skipped.
  */
 #pragma D depends_on module vmlinux
-
-typedef struct pktinfo {
-	uintptr_t pkt_addr;		/* the struct sk_buff */
-} pktinfo_t;
-
-typedef struct csinfo {
-	uintptr_t cs_addr;		/* the struct sock */
-	uint64_t cs_cid;		/* connection id */
-	pid_t cs_pid;			/* associated PID (not known: 0) */
-	zoneid_t cs_zoneid;		/* zone (0) */
-} csinfo_t;
-
-typedef struct ipinfo {
-	uint8_t ip_ver;			/* IP version (4, 6) */
-	uint16_t ip_plength;		/* payload length */
-	string ip_saddr;		/* source address */
-	string ip_daddr;		/* destination address */
-} ipinfo_t;
 
 typedef struct tcpsinfo {
 	uintptr_t tcps_addr;
@@ -79,6 +71,20 @@ typedef struct tcpinfo {
 	struct tcphdr *tcp_hdr;		/* raw TCP header */
 } tcpinfo_t;
 
+/* The TCP header as the translators read it (include/uapi/linux/tcp.h
+ * has bit fields, which D does not read). */
+typedef struct dt_tcphdr {
+	uint16_t th_sport;
+	uint16_t th_dport;
+	uint32_t th_seq;
+	uint32_t th_ack;
+	uint8_t th_offx2;
+	uint8_t th_flags;
+	uint16_t th_win;
+	uint16_t th_sum;
+	uint16_t th_urp;
+} dt_tcphdr_t;
+
 /* Linux TCP states (include/net/tcp_states.h) under the Guide's names. */
 inline int32_t TCP_STATE_ESTABLISHED = 1;
 inline int32_t TCP_STATE_SYN_SENT = 2;
@@ -102,50 +108,78 @@ inline uint8_t TH_URG = 0x20;
 inline uint8_t TH_ECE = 0x40;
 inline uint8_t TH_CWR = 0x80;
 
-translator pktinfo_t < struct sk_buff *S > {
-	pkt_addr = (uintptr_t)S;
-};
-
+/* A state transition has no packet. */
 translator csinfo_t < struct sock *S > {
-	cs_addr = (uintptr_t)S;
-	cs_cid = (uint64_t)S;
+	cs_addr = S != NULL ? (uintptr_t)S :
+	    arg0 != 0 ? (uintptr_t)((struct sk_buff *)arg0)->sk : 0;
+	cs_cid = S != NULL ? (uint64_t)S :
+	    arg0 != 0 ? (uint64_t)((struct sk_buff *)arg0)->sk : 0;
 	cs_pid = 0;
 	cs_zoneid = 0;
 };
 
-/* I: the IP header, version in the top nibble of the first byte. */
-translator ipinfo_t < __u8 *I > {
-	ip_ver = *I >> 4;
-	ip_plength = (*I >> 4) == 4 ?
-	    ((*(I + 2) << 8) | *(I + 3)) - (*I & 0xf) * 4 : (*(I + 4) << 8) | *(I + 5);
-	ip_saddr = (*I >> 4) == 4 ? inet_ntoa((void *)(I + 12)) :
-	    inet_ntoa6((void *)(I + 8));
-	ip_daddr = (*I >> 4) == 4 ? inet_ntoa((void *)(I + 16)) :
-	    inet_ntoa6((void *)(I + 24));
-};
-
-/* AF_INET is 2; IPv6 sockets keep their addresses in skc_v6_*. */
+/*
+ * The connection: args[3], or the packet's socket (skb->sk of args[0])
+ * for the probes whose tracepoint gives only the packet; with neither
+ * (accept-refused's SYN has no socket), the reply's view from the
+ * packet's headers (local: the packet's destination). Ports and
+ * addresses are in the struct sock_common every kind of TCP socket
+ * begins with (full, request, time-wait); the sequence numbers and
+ * windows only in a full one (not TIME_WAIT, not NEW_SYN_RECV: 0 there).
+ * The transitions fire before the socket changes state: tcps_state is
+ * the new one (state-change: raw argument 2, which args[2], void there,
+ * carries; ESTABLISHED for connect- and accept-established).
+ */
 translator tcpsinfo_t < struct tcp_sock *T > {
-	tcps_addr = (uintptr_t)T;
-	tcps_lport = ntohs(T->inet_conn.icsk_inet.inet_sport);
-	tcps_rport = ntohs(T->inet_conn.icsk_inet.sk.__sk_common.skc_dport);
-	tcps_laddr = T->inet_conn.icsk_inet.sk.__sk_common.skc_family == 2 ?
-	    inet_ntoa((void *)&T->inet_conn.icsk_inet.sk.__sk_common.skc_rcv_saddr) :
-	    inet_ntoa6((void *)&T->inet_conn.icsk_inet.sk.__sk_common.skc_v6_rcv_saddr);
-	tcps_raddr = T->inet_conn.icsk_inet.sk.__sk_common.skc_family == 2 ?
-	    inet_ntoa((void *)&T->inet_conn.icsk_inet.sk.__sk_common.skc_daddr) :
-	    inet_ntoa6((void *)&T->inet_conn.icsk_inet.sk.__sk_common.skc_v6_daddr);
-	tcps_state = T->inet_conn.icsk_inet.sk.__sk_common.skc_state;
-	tcps_suna = T->snd_una;
-	tcps_snxt = T->snd_nxt;
-	tcps_rack = T->rcv_wup;
-	tcps_rnxt = T->rcv_nxt;
-	tcps_swnd = T->snd_wnd;
-	tcps_rwnd = T->rcv_wnd;
-	tcps_cwnd = T->snd_cwnd;
-	tcps_cwnd_ssthresh = T->snd_ssthresh;
-	tcps_rto = T->inet_conn.icsk_rto;
-	tcps_mss = T->mss_cache;
+	tcps_addr = (uintptr_t)(T != NULL ? (struct sock *)T : ((struct sk_buff *)arg0)->sk);
+	tcps_local = (T != NULL ? (struct sock *)T : ((struct sk_buff *)arg0)->sk) != NULL && (T != NULL ? (struct sock *)T : ((struct sk_buff *)arg0)->sk)->__sk_common.skc_family == AF_INET ?
+	    (T != NULL ? (struct sock *)T : ((struct sk_buff *)arg0)->sk)->__sk_common.skc_rcv_saddr == (T != NULL ? (struct sock *)T : ((struct sk_buff *)arg0)->sk)->__sk_common.skc_daddr : 0;
+	tcps_active = 0;
+	tcps_lport = (T != NULL ? (struct sock *)T : ((struct sk_buff *)arg0)->sk) != NULL ? (T != NULL ? (struct sock *)T : ((struct sk_buff *)arg0)->sk)->__sk_common.skc_num :
+	    ntohs(((dt_tcphdr_t *)(((struct sk_buff *)arg0)->head + ((struct sk_buff *)arg0)->transport_header))->th_dport);
+	tcps_rport = (T != NULL ? (struct sock *)T : ((struct sk_buff *)arg0)->sk) != NULL ? ntohs((T != NULL ? (struct sock *)T : ((struct sk_buff *)arg0)->sk)->__sk_common.skc_dport) :
+	    ntohs(((dt_tcphdr_t *)(((struct sk_buff *)arg0)->head + ((struct sk_buff *)arg0)->transport_header))->th_sport);
+	tcps_laddr = (T != NULL ? (struct sock *)T : ((struct sk_buff *)arg0)->sk) != NULL ? ((T != NULL ? (struct sock *)T : ((struct sk_buff *)arg0)->sk)->__sk_common.skc_family == AF_INET ?
+	    inet_ntoa((void *)&(T != NULL ? (struct sock *)T : ((struct sk_buff *)arg0)->sk)->__sk_common.skc_rcv_saddr) :
+	    inet_ntoa6((void *)&(T != NULL ? (struct sock *)T : ((struct sk_buff *)arg0)->sk)->__sk_common.skc_v6_rcv_saddr)) :
+	    (*(uint8_t *)(((struct sk_buff *)arg0)->head + ((struct sk_buff *)arg0)->network_header) >> 4) == 4 ? inet_ntoa((void *)((((struct sk_buff *)arg0)->head + ((struct sk_buff *)arg0)->network_header) + 16)) :
+	    inet_ntoa6((void *)((((struct sk_buff *)arg0)->head + ((struct sk_buff *)arg0)->network_header) + 24));
+	tcps_raddr = (T != NULL ? (struct sock *)T : ((struct sk_buff *)arg0)->sk) != NULL ? ((T != NULL ? (struct sock *)T : ((struct sk_buff *)arg0)->sk)->__sk_common.skc_family == AF_INET ?
+	    inet_ntoa((void *)&(T != NULL ? (struct sock *)T : ((struct sk_buff *)arg0)->sk)->__sk_common.skc_daddr) :
+	    inet_ntoa6((void *)&(T != NULL ? (struct sock *)T : ((struct sk_buff *)arg0)->sk)->__sk_common.skc_v6_daddr)) :
+	    (*(uint8_t *)(((struct sk_buff *)arg0)->head + ((struct sk_buff *)arg0)->network_header) >> 4) == 4 ? inet_ntoa((void *)((((struct sk_buff *)arg0)->head + ((struct sk_buff *)arg0)->network_header) + 12)) :
+	    inet_ntoa6((void *)((((struct sk_buff *)arg0)->head + ((struct sk_buff *)arg0)->network_header) + 8));
+	tcps_state = probename == "state-change" ? arg2 :
+	    probename == "connect-established" || probename == "accept-established" ?
+	    TCP_STATE_ESTABLISHED :
+	    (T != NULL ? (struct sock *)T : ((struct sk_buff *)arg0)->sk) != NULL ?
+	    (T != NULL ? (struct sock *)T : ((struct sk_buff *)arg0)->sk)->__sk_common.skc_state :
+	    TCP_STATE_CLOSED;
+	tcps_iss = 0;
+	tcps_suna = ((T != NULL ? (struct sock *)T : ((struct sk_buff *)arg0)->sk) != NULL && (T != NULL ? (struct sock *)T : ((struct sk_buff *)arg0)->sk)->__sk_common.skc_state != 6 && (T != NULL ? (struct sock *)T : ((struct sk_buff *)arg0)->sk)->__sk_common.skc_state != 12) ?
+	    ((struct tcp_sock *)(T != NULL ? (struct sock *)T : ((struct sk_buff *)arg0)->sk))->snd_una : 0;
+	tcps_snxt = ((T != NULL ? (struct sock *)T : ((struct sk_buff *)arg0)->sk) != NULL && (T != NULL ? (struct sock *)T : ((struct sk_buff *)arg0)->sk)->__sk_common.skc_state != 6 && (T != NULL ? (struct sock *)T : ((struct sk_buff *)arg0)->sk)->__sk_common.skc_state != 12) ?
+	    ((struct tcp_sock *)(T != NULL ? (struct sock *)T : ((struct sk_buff *)arg0)->sk))->snd_nxt : 0;
+	tcps_rack = ((T != NULL ? (struct sock *)T : ((struct sk_buff *)arg0)->sk) != NULL && (T != NULL ? (struct sock *)T : ((struct sk_buff *)arg0)->sk)->__sk_common.skc_state != 6 && (T != NULL ? (struct sock *)T : ((struct sk_buff *)arg0)->sk)->__sk_common.skc_state != 12) ?
+	    ((struct tcp_sock *)(T != NULL ? (struct sock *)T : ((struct sk_buff *)arg0)->sk))->rcv_wup : 0;
+	tcps_rnxt = ((T != NULL ? (struct sock *)T : ((struct sk_buff *)arg0)->sk) != NULL && (T != NULL ? (struct sock *)T : ((struct sk_buff *)arg0)->sk)->__sk_common.skc_state != 6 && (T != NULL ? (struct sock *)T : ((struct sk_buff *)arg0)->sk)->__sk_common.skc_state != 12) ?
+	    ((struct tcp_sock *)(T != NULL ? (struct sock *)T : ((struct sk_buff *)arg0)->sk))->rcv_nxt : 0;
+	tcps_swnd = ((T != NULL ? (struct sock *)T : ((struct sk_buff *)arg0)->sk) != NULL && (T != NULL ? (struct sock *)T : ((struct sk_buff *)arg0)->sk)->__sk_common.skc_state != 6 && (T != NULL ? (struct sock *)T : ((struct sk_buff *)arg0)->sk)->__sk_common.skc_state != 12) ?
+	    ((struct tcp_sock *)(T != NULL ? (struct sock *)T : ((struct sk_buff *)arg0)->sk))->snd_wnd : 0;
+	tcps_snd_ws = 0;
+	tcps_rwnd = ((T != NULL ? (struct sock *)T : ((struct sk_buff *)arg0)->sk) != NULL && (T != NULL ? (struct sock *)T : ((struct sk_buff *)arg0)->sk)->__sk_common.skc_state != 6 && (T != NULL ? (struct sock *)T : ((struct sk_buff *)arg0)->sk)->__sk_common.skc_state != 12) ?
+	    ((struct tcp_sock *)(T != NULL ? (struct sock *)T : ((struct sk_buff *)arg0)->sk))->rcv_wnd : 0;
+	tcps_rcv_ws = 0;
+	tcps_cwnd = ((T != NULL ? (struct sock *)T : ((struct sk_buff *)arg0)->sk) != NULL && (T != NULL ? (struct sock *)T : ((struct sk_buff *)arg0)->sk)->__sk_common.skc_state != 6 && (T != NULL ? (struct sock *)T : ((struct sk_buff *)arg0)->sk)->__sk_common.skc_state != 12) ?
+	    ((struct tcp_sock *)(T != NULL ? (struct sock *)T : ((struct sk_buff *)arg0)->sk))->snd_cwnd : 0;
+	tcps_cwnd_ssthresh = ((T != NULL ? (struct sock *)T : ((struct sk_buff *)arg0)->sk) != NULL && (T != NULL ? (struct sock *)T : ((struct sk_buff *)arg0)->sk)->__sk_common.skc_state != 6 && (T != NULL ? (struct sock *)T : ((struct sk_buff *)arg0)->sk)->__sk_common.skc_state != 12) ?
+	    ((struct tcp_sock *)(T != NULL ? (struct sock *)T : ((struct sk_buff *)arg0)->sk))->snd_ssthresh : 0;
+	tcps_sack_fack = 0;
+	tcps_sack_snxt = 0;
+	tcps_rto = ((T != NULL ? (struct sock *)T : ((struct sk_buff *)arg0)->sk) != NULL && (T != NULL ? (struct sock *)T : ((struct sk_buff *)arg0)->sk)->__sk_common.skc_state != 6 && (T != NULL ? (struct sock *)T : ((struct sk_buff *)arg0)->sk)->__sk_common.skc_state != 12) ?
+	    ((struct tcp_sock *)(T != NULL ? (struct sock *)T : ((struct sk_buff *)arg0)->sk))->inet_conn.icsk_rto : 0;
+	tcps_mss = ((T != NULL ? (struct sock *)T : ((struct sk_buff *)arg0)->sk) != NULL && (T != NULL ? (struct sock *)T : ((struct sk_buff *)arg0)->sk)->__sk_common.skc_state != 6 && (T != NULL ? (struct sock *)T : ((struct sk_buff *)arg0)->sk)->__sk_common.skc_state != 12) ?
+	    ((struct tcp_sock *)(T != NULL ? (struct sock *)T : ((struct sk_buff *)arg0)->sk))->mss_cache : 0;
 	tcps_retransmit = 0;
 };
 
@@ -156,14 +190,38 @@ translator tcplsinfo_t < int S > {
 /* The flags are the 14th byte of the header, the data offset (in 32-bit
  * words) the top nibble of the 13th. */
 translator tcpinfo_t < struct tcphdr *T > {
-	tcp_sport = ntohs(T->source);
-	tcp_dport = ntohs(T->dest);
-	tcp_seq = ntohl(T->seq);
-	tcp_ack = ntohl(T->ack_seq);
-	tcp_offset = (*((uint8_t *)T + 12) >> 4) * 4;
-	tcp_flags = *((uint8_t *)T + 13);
-	tcp_window = ntohs(T->window);
-	tcp_checksum = ntohs(T->check);
-	tcp_urgent = ntohs(T->urg_ptr);
+	tcp_sport = ntohs(((dt_tcphdr_t *)T)->th_sport);
+	tcp_dport = ntohs(((dt_tcphdr_t *)T)->th_dport);
+	tcp_seq = ntohl(((dt_tcphdr_t *)T)->th_seq);
+	tcp_ack = ntohl(((dt_tcphdr_t *)T)->th_ack);
+	tcp_offset = (((dt_tcphdr_t *)T)->th_offx2 >> 4) * 4;
+	tcp_flags = ((dt_tcphdr_t *)T)->th_flags;
+	tcp_window = ntohs(((dt_tcphdr_t *)T)->th_win);
+	tcp_checksum = ntohs(((dt_tcphdr_t *)T)->th_sum);
+	tcp_urgent = ntohs(((dt_tcphdr_t *)T)->th_urp);
 	tcp_hdr = T;
+};
+
+/*
+ * The packet's TCP header; accept-refused: the reply's ports and flags.
+ * No packet (S NULL): the inbound segment the probe stands for, from
+ * the socket (args[1]): connect-established's SYN-ACK,
+ * accept-established's ACK, connect-refused's RST.
+ */
+translator tcpinfo_t < struct sk_buff *S > {
+	tcp_sport = S == NULL ? ntohs(((struct sock *)arg1)->__sk_common.skc_dport) :
+	    ntohs(probename == "accept-refused" ? ((dt_tcphdr_t *)(S->head + S->transport_header))->th_dport : ((dt_tcphdr_t *)(S->head + S->transport_header))->th_sport);
+	tcp_dport = S == NULL ? ((struct sock *)arg1)->__sk_common.skc_num :
+	    ntohs(probename == "accept-refused" ? ((dt_tcphdr_t *)(S->head + S->transport_header))->th_sport : ((dt_tcphdr_t *)(S->head + S->transport_header))->th_dport);
+	tcp_seq = S == NULL ? ((struct tcp_sock *)arg1)->rcv_nxt -
+	    (probename == "connect-established" ? 1 : 0) : ntohl(((dt_tcphdr_t *)(S->head + S->transport_header))->th_seq);
+	tcp_ack = S == NULL ? ((struct tcp_sock *)arg1)->snd_una : ntohl(((dt_tcphdr_t *)(S->head + S->transport_header))->th_ack);
+	tcp_offset = S == NULL ? 20 : (((dt_tcphdr_t *)(S->head + S->transport_header))->th_offx2 >> 4) * 4;
+	tcp_flags = S == NULL ? (probename == "connect-established" ? TH_SYN | TH_ACK :
+	    probename == "connect-refused" ? TH_RST | TH_ACK : TH_ACK) :
+	    probename == "accept-refused" ? TH_RST | TH_ACK : ((dt_tcphdr_t *)(S->head + S->transport_header))->th_flags;
+	tcp_window = S == NULL ? 0 : ntohs(((dt_tcphdr_t *)(S->head + S->transport_header))->th_win);
+	tcp_checksum = S == NULL ? 0 : ntohs(((dt_tcphdr_t *)(S->head + S->transport_header))->th_sum);
+	tcp_urgent = S == NULL ? 0 : ntohs(((dt_tcphdr_t *)(S->head + S->transport_header))->th_urp);
+	tcp_hdr = S == NULL ? NULL : (struct tcphdr *)(S->head + S->transport_header);
 };

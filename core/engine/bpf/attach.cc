@@ -103,7 +103,78 @@ attach_point attach_point_of(const dt_bpf_attach_t &a)
 		if (a.kind == DT_BPF_ATTACH_UPROBE)
 			p.ref_ctr_offset = a.ref_ctr_offset;
 	}
+	if (a.has_filter != 0 && DT_ABI_HAS(&a, filter_steps) && a.filter_nsteps > 0) {
+		p.filter_arg = -1;
+		for (uint32_t i = 0; i < a.filter_nsteps && i < DT_BPF_FILTER_STEPS; i++)
+			p.filter_steps.push_back(
+				{a.filter_steps[i].op, a.filter_steps[i].a, a.filter_steps[i].imm});
+		if (a.filter_nsteps > DT_BPF_FILTER_STEPS)
+			p.filter_steps.push_back({0, 0, 0}); // refused by unsupported()
+	}
 	return p;
+}
+
+std::string filter_steps_problem(const std::vector<std::array<int64_t, 3>> &steps, uint32_t nargs)
+{
+	// Each step's stack depth, the same on every path to it.
+	std::vector<int> depth(steps.size() + 1, -1);
+	depth[0] = 0;
+	auto reach = [&](size_t to, int d) {
+		if (depth[to] >= 0 && depth[to] != d)
+			return false;
+		depth[to] = d;
+		return true;
+	};
+	for (size_t i = 0; i < steps.size(); i++) {
+		const auto &[op, a, imm] = steps[i];
+		const std::string at = "step " + std::to_string(i) + " of the provider's filter ";
+		int d = depth[i];
+		if (d < 0)
+			continue; // unreachable
+		int next = d;
+		switch (op) {
+		case DT_BPF_FOP_ARG:
+			if (a < 0 || static_cast<uint32_t>(a) >= nargs)
+				return at + "reads raw argument " + std::to_string(a) +
+				       ", which the tracepoint does not pass";
+			break;
+		case DT_BPF_FOP_LOAD:
+			if ((a != 1 && a != 2 && a != 4 && a != 8) || imm < INT32_MIN ||
+			    imm > INT32_MAX)
+				return at + "is a load the bpf engine cannot make";
+			break;
+		case DT_BPF_FOP_PUSH:
+			if (++next > DT_BPF_FILTER_STACK)
+				return at + "overflows its stack";
+			break;
+		case DT_BPF_FOP_PEEK:
+		case DT_BPF_FOP_ADD:
+		case DT_BPF_FOP_OR:
+			if (d == 0)
+				return at + "reads an empty stack";
+			if (op != DT_BPF_FOP_PEEK)
+				next--;
+			break;
+		case DT_BPF_FOP_RSH:
+		case DT_BPF_FOP_LSH:
+			if (imm < 0 || imm > 63)
+				return at + "shifts by " + std::to_string(imm);
+			break;
+		case DT_BPF_FOP_JEQ:
+		case DT_BPF_FOP_JNE:
+			if (a < 0 || i + 1 + static_cast<size_t>(a) > steps.size() ||
+			    !reach(i + 1 + static_cast<size_t>(a), d))
+				return at + "jumps where the bpf engine cannot follow";
+			break;
+		case DT_BPF_FOP_CONST:
+		case DT_BPF_FOP_AND:
+		case DT_BPF_FOP_DROP: break;
+		default: return at + "has an unknown operation " + std::to_string(op);
+		}
+		if (op != DT_BPF_FOP_DROP && !reach(i + 1, next))
+			return at + "leaves its stack at a depth that depends on the path";
+	}
+	return "";
 }
 
 attach_point own_point_of(const dt_bpf_attach_t &a)
@@ -162,6 +233,13 @@ std::string unsupported(const attach_point &p)
 			return "the provider's filter (raw argument " +
 			       std::to_string(p.filter_arg) +
 			       ") is not one the bpf engine can compute";
+		if (!p.filter_steps.empty()) {
+			if (p.ctx != DT_BPF_CTX_RAW)
+				return "a filter program needs raw tracepoint arguments";
+			if (std::string no = filter_steps_problem(p.filter_steps, p.nargs);
+			    !no.empty())
+				return no;
+		}
 		return p.target.empty() ? "the provider named no raw tracepoint" : "";
 	case DT_BPF_ATTACH_PERF_EVENT:
 		if (p.period_ns == 0)

@@ -56,6 +56,8 @@ struct attach_point {
 	int32_t filter_arg = -1;
 	uint32_t filter_shift = 0;
 	uint64_t filter_mask = 0;
+	// Or the filter's program (plugin.h ABI 1.6): {op, a, imm} per step.
+	std::vector<std::array<int64_t, 3>> filter_steps;
 	// DT_BPF_CTX_TP_RECORD: where D's errno comes from (enum
 	// dt_errno_src, from the probe's fires() description).
 	int32_t errno_src = DT_ERRNO_NONE;
@@ -111,6 +113,11 @@ constexpr size_t k_own_points_max = 0;
 // Can this engine load and attach programs for `p`? Empty if so, else why
 // not ("... is not supported by the bpf engine yet").
 [[nodiscard]] std::string unsupported(const attach_point &p);
+
+// Why a filter program (plugin.h ABI 1.6) cannot run over a raw
+// tracepoint of `nargs` arguments, or "" when it can.
+[[nodiscard]] std::string filter_steps_problem(const std::vector<std::array<int64_t, 3>> &steps,
+					       uint32_t nargs);
 
 [[nodiscard]] enum bpf_prog_type prog_type_of(const attach_point &p);
 [[nodiscard]] ctx_kind ctx_kind_of(const attach_point &p);

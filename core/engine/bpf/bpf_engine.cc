@@ -242,7 +242,8 @@ void bpf_engine::match(const enabling &en)
 		if (std::string no = unsupported(at); !no.empty())
 			throw engine_error("cannot enable " + pd.str() + ": " + no,
 					   errc::unsupported, ci);
-		if (a.has_filter != 0 && at.ctx == DT_BPF_CTX_RAW && at.filter_arg < 0)
+		if (a.has_filter != 0 && at.ctx == DT_BPF_CTX_RAW && at.filter_arg < 0 &&
+		    at.filter_steps.empty())
 			throw engine_error("cannot enable " + pd.str() +
 						   ": the bpf engine cannot compute the " +
 						   pr->prov->name() + " provider's filter",
@@ -319,6 +320,7 @@ probe_spec bpf_engine::spec_for(const group &g)
 	s.filter_arg = g.at.filter_arg;
 	s.filter_shift = g.at.filter_shift;
 	s.filter_mask = g.at.filter_mask;
+	s.filter_steps = g.at.filter_steps;
 	if (g.at.kind == DT_BPF_ATTACH_UPROBE || g.at.kind == DT_BPF_ATTACH_URETPROBE)
 		s.pid = g.at.pid;
 	s.user_entry = g.at.kind == DT_BPF_ATTACH_UPROBE && g.at.ctx == DT_BPF_CTX_REGS;

@@ -75,6 +75,7 @@ private:
 	void early_filter();
 	void firing_state();
 	void args_for_ctx();
+	void filter_program();
 	[[nodiscard]] bool needs_clock() const;
 	[[nodiscard]] bool predicate_is_early() const;
 	void user_entry_return();

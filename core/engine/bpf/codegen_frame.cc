@@ -28,6 +28,8 @@
 // that clause.
 #include "codegen.hpp"
 
+#include <dtrace/plugin.h>
+
 #include <cstdint>
 
 namespace dt::engines::bpf {
@@ -262,6 +264,112 @@ void codegen::firing_state()
 	user_entry_return();
 }
 
+// m->filter from the provider's filter program (plugin.h ABI 1.6; its
+// steps checked by attach.cc filter_steps_problem()): the accumulator is
+// m->filter, the stack m->regs[0..DT_BPF_FILTER_STACK) (free until the
+// clauses run), a load's bytes land in FP_T1. DROP, or a load that
+// faults, leaves the key at UINT32_MAX, which no EPID table holds.
+void codegen::filter_program()
+{
+	static_assert(DT_BPF_FILTER_STACK <= 8, "the stack lives in m->regs");
+	const auto &steps = spec_.filter_steps;
+	std::vector<int> at(steps.size() + 1);
+	for (int &l : at)
+		l = a.label();
+	int drop = a.label(), done = a.label();
+	auto acc_to = [&](int reg) { a.ldx(BPF_DW, reg, BPF_REG_7, DT_M(filter)); };
+	auto acc_from = [&](int reg) { a.stx(BPF_DW, BPF_REG_7, DT_M(filter), reg); };
+	auto slot = [](int d) { return static_cast<int16_t>(DT_M(regs) + 8 * d); };
+	int depth = 0;
+	std::vector<int> depth_at(steps.size() + 1, -1);
+	depth_at[0] = 0;
+	a.st_imm(BPF_DW, BPF_REG_7, DT_M(filter), 0);
+	for (size_t i = 0; i < steps.size(); i++) {
+		a.bind(at[i]);
+		const auto &[op, arg, imm] = steps[i];
+		if (depth_at[i] >= 0)
+			depth = depth_at[i];
+		int next_depth = depth;
+		switch (op) {
+		case DT_BPF_FOP_ARG:
+			a.ldx(BPF_DW, BPF_REG_1, BPF_REG_6, static_cast<int16_t>(8 * arg));
+			acc_from(BPF_REG_1);
+			break;
+		case DT_BPF_FOP_CONST:
+			a.ld_imm64(BPF_REG_1, static_cast<uint64_t>(imm));
+			acc_from(BPF_REG_1);
+			break;
+		case DT_BPF_FOP_LOAD: {
+			static const int size_of[9] = {0, BPF_B, BPF_H, 0, BPF_W, 0, 0, 0, BPF_DW};
+			acc_to(BPF_REG_3);
+			if (imm != 0)
+				a.alu_imm(BPF_ADD, BPF_REG_3, static_cast<int32_t>(imm));
+			a.mov_reg(BPF_REG_1, BPF_REG_10);
+			a.alu_imm(BPF_ADD, BPF_REG_1, FP_T1);
+			a.mov_imm(BPF_REG_2, arg);
+			a.call_helper(BPF_FUNC_probe_read_kernel);
+			a.jcc_imm(BPF_JNE, BPF_REG_0, 0, drop);
+			a.ldx(size_of[arg], BPF_REG_1, BPF_REG_10, FP_T1);
+			acc_from(BPF_REG_1);
+			break;
+		}
+		case DT_BPF_FOP_PUSH:
+			acc_to(BPF_REG_1);
+			a.stx(BPF_DW, BPF_REG_7, slot(depth), BPF_REG_1);
+			next_depth++;
+			break;
+		case DT_BPF_FOP_PEEK:
+			a.ldx(BPF_DW, BPF_REG_1, BPF_REG_7, slot(depth - 1));
+			acc_from(BPF_REG_1);
+			break;
+		case DT_BPF_FOP_ADD:
+		case DT_BPF_FOP_OR:
+			acc_to(BPF_REG_1);
+			a.ldx(BPF_DW, BPF_REG_2, BPF_REG_7, slot(depth - 1));
+			a.alu_reg(op == DT_BPF_FOP_ADD ? BPF_ADD : BPF_OR, BPF_REG_1, BPF_REG_2);
+			acc_from(BPF_REG_1);
+			next_depth--;
+			break;
+		case DT_BPF_FOP_AND:
+			acc_to(BPF_REG_1);
+			a.ld_imm64(BPF_REG_2, static_cast<uint64_t>(imm));
+			a.alu_reg(BPF_AND, BPF_REG_1, BPF_REG_2);
+			acc_from(BPF_REG_1);
+			break;
+		case DT_BPF_FOP_RSH:
+		case DT_BPF_FOP_LSH:
+			acc_to(BPF_REG_1);
+			a.alu_imm(op == DT_BPF_FOP_RSH ? BPF_RSH : BPF_LSH, BPF_REG_1,
+				  static_cast<int32_t>(imm));
+			acc_from(BPF_REG_1);
+			break;
+		case DT_BPF_FOP_JEQ:
+		case DT_BPF_FOP_JNE: {
+			size_t to = i + 1 + static_cast<size_t>(arg);
+			depth_at[to] = depth;
+			acc_to(BPF_REG_1);
+			a.ld_imm64(BPF_REG_2, static_cast<uint64_t>(imm));
+			a.jcc_reg(op == DT_BPF_FOP_JEQ ? BPF_JEQ : BPF_JNE, BPF_REG_1, BPF_REG_2,
+				  at[to]);
+			break;
+		}
+		case DT_BPF_FOP_DROP:
+			a.ja(drop);
+			next_depth = -1;
+			break;
+		default: refuse("unknown filter step " + std::to_string(op));
+		}
+		if (next_depth >= 0)
+			depth_at[i + 1] = next_depth;
+	}
+	a.bind(at[steps.size()]);
+	a.ja(done);
+	a.bind(drop);
+	a.ld_imm64(BPF_REG_1, UINT32_MAX);
+	acc_from(BPF_REG_1);
+	a.bind(done);
+}
+
 void codegen::args_for_ctx()
 {
 	a.st_imm(BPF_DW, BPF_REG_7, DT_M(errno_), 0);
@@ -278,8 +386,10 @@ void codegen::args_for_ctx()
 				a.st_imm(BPF_DW, BPF_REG_7, arg_off(i), 0);
 			}
 		}
-		if (spec_.filter_arg >= 0 &&
-		    static_cast<uint32_t>(spec_.filter_arg) < spec_.raw_nargs) {
+		if (!spec_.filter_steps.empty()) {
+			filter_program();
+		} else if (spec_.filter_arg >= 0 &&
+			   static_cast<uint32_t>(spec_.filter_arg) < spec_.raw_nargs) {
 			a.ldx(BPF_DW, BPF_REG_1, BPF_REG_6,
 			      static_cast<int16_t>(8 * spec_.filter_arg));
 			if (spec_.filter_shift != 0)

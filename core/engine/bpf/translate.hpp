@@ -201,6 +201,10 @@ struct probe_spec {
 	uint32_t argfmt[10] = {};
 	// Appended (plugin.h ABI 1.6): usdt: where each argument lives.
 	std::array<usdt_loc, 10> usdt{};
+	// Appended (plugin.h ABI 1.6): raw_tp: m->filter is the result of
+	// this filter program ({op, a, imm} per step; attach.cc checked it),
+	// instead of filter_arg's.
+	std::vector<std::array<int64_t, 3>> filter_steps;
 };
 
 // Map file descriptors translate() and link() refer to.

@@ -245,6 +245,33 @@ typedef struct dt_usdt_arg {
 	int64_t value;
 } dt_usdt_arg_t;
 
+/*
+ * A step of a filter program (dt_bpf_attach_t, ABI 1.6): `op` one of
+ * enum dt_bpf_filter_op, `a` and `imm` its operands.
+ */
+#define DT_BPF_FILTER_STEPS 32
+#define DT_BPF_FILTER_STACK 4
+enum dt_bpf_filter_op {
+	DT_BPF_FOP_ARG = 1, /* acc = raw argument a */
+	DT_BPF_FOP_CONST,   /* acc = imm */
+	DT_BPF_FOP_LOAD,    /* acc = the unsigned a-byte (1, 2, 4, 8) value at acc + imm */
+	DT_BPF_FOP_PUSH,    /* push acc */
+	DT_BPF_FOP_PEEK,    /* acc = the top of the stack */
+	DT_BPF_FOP_ADD,	    /* acc += pop */
+	DT_BPF_FOP_OR,	    /* acc |= pop */
+	DT_BPF_FOP_AND,	    /* acc &= imm */
+	DT_BPF_FOP_RSH,	    /* acc >>= imm */
+	DT_BPF_FOP_LSH,	    /* acc <<= imm */
+	DT_BPF_FOP_JEQ,	    /* acc == imm: skip the next a steps */
+	DT_BPF_FOP_JNE,	    /* acc != imm: skip the next a steps */
+	DT_BPF_FOP_DROP,    /* the probe does not fire */
+};
+typedef struct dt_bpf_filter_step {
+	int32_t op;
+	int32_t a;
+	int64_t imm;
+} dt_bpf_filter_step_t;
+
 typedef struct dt_bpf_attach {
 	size_t sz;
 	int32_t kind; /* enum dt_bpf_attach_kind */
@@ -345,6 +372,20 @@ typedef struct dt_bpf_attach {
 	 * uprobe's reference counter); 0: none.
 	 */
 	uint64_t ref_ctr_offset;
+	/*
+	 * DT_BPF_CTX_RAW with has_filter: the filter's source as a short
+	 * program, for filters that read through the raw arguments (the IP
+	 * protocol in a struct sk_buff's header, two arguments at once):
+	 * used when filter_nsteps > 0, instead of filter_arg and its shift
+	 * and mask. The steps run in order over an accumulator and a stack
+	 * of DT_BPF_FILTER_STACK values (jumps go forward only; a step's
+	 * stack depth must not depend on the path to it); the probe fires
+	 * when the accumulator at the end equals `filter` (DROP, or a load
+	 * that faults: it does not). Probes sharing a target share a
+	 * program only when their steps are equal.
+	 */
+	uint32_t filter_nsteps;
+	dt_bpf_filter_step_t filter_steps[DT_BPF_FILTER_STEPS];
 } dt_bpf_attach_t;
 
 /* dt_bpf_attach_t argfmt (ABI 1.6). */

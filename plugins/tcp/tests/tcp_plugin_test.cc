@@ -33,62 +33,57 @@ constexpr const char *k_header =
 
 // The Guide's tcp probes, in the order we list them.
 constexpr const char *k_names[] = {
-	"accept-established", "accept-refused", "connect-request",
-	"connect-established", "connect-refused", "send",
-	"receive", "state-change",
+	"accept-established", "accept-refused", "connect-request", "connect-established",
+	"connect-refused",    "send",		"receive",	   "state-change",
 };
 
 // The raw tracepoint each fires on (what -lv says the bpf engine can
-// run), or NULL: none yet, and no kernel half.
+// run): every probe has one.
 constexpr const char *k_events[] = {
-	nullptr, "tcp_send_reset", "inet_sock_set_state", nullptr, nullptr, nullptr,
-	"tcp_probe", "inet_sock_set_state",
+	"inet_sock_set_state", "tcp_send_reset", "net_dev_queue", "inet_sock_set_state",
+	"tcp_receive_reset",   "net_dev_queue",	 "tcp_probe",	  "inet_sock_set_state",
 };
 static_assert(std::size(k_events) == std::size(k_names));
 
 std::string engines_block(const char *event)
 {
-	return std::string("\tEngines\n\t\t") + (event != nullptr ? "bpf" : "None") + "\n\n";
+	return std::string("\tEngines\n\t\t") + (event != nullptr ? "bpf kmod" : "None") + "\n\n";
 }
 
-const char *const k_attr_blocks =
-	"\n"
-	"\tProbe Description Attributes\n"
-	"\t\tIdentifier Names: Private\n"
-	"\t\tData Semantics:   Private\n"
-	"\t\tDependency Class: Unknown\n"
-	"\n"
-	"\tArgument Attributes\n"
-	"\t\tIdentifier Names: Evolving\n"
-	"\t\tData Semantics:   Evolving\n"
-	"\t\tDependency Class: ISA\n";
+const char *const k_attr_blocks = "\n"
+				  "\tProbe Description Attributes\n"
+				  "\t\tIdentifier Names: Private\n"
+				  "\t\tData Semantics:   Private\n"
+				  "\t\tDependency Class: Unknown\n"
+				  "\n"
+				  "\tArgument Attributes\n"
+				  "\t\tIdentifier Names: Evolving\n"
+				  "\t\tData Semantics:   Evolving\n"
+				  "\t\tDependency Class: ISA\n";
 
-const char *const k_segment_types =
-	"\n"
-	"\tArgument Types\n"
-	"\t\targs[0]: pktinfo_t *\n"
-	"\t\targs[1]: csinfo_t *\n"
-	"\t\targs[2]: ipinfo_t *\n"
-	"\t\targs[3]: tcpsinfo_t *\n"
-	"\t\targs[4]: tcpinfo_t *\n"
-	"\n";
+const char *const k_segment_types = "\n"
+				    "\tArgument Types\n"
+				    "\t\targs[0]: pktinfo_t *\n"
+				    "\t\targs[1]: csinfo_t *\n"
+				    "\t\targs[2]: ipinfo_t *\n"
+				    "\t\targs[3]: tcpsinfo_t *\n"
+				    "\t\targs[4]: tcpinfo_t *\n"
+				    "\n";
 
-const char *const k_state_change_types =
-	"\n"
-	"\tArgument Types\n"
-	"\t\targs[0]: void\n"
-	"\t\targs[1]: csinfo_t *\n"
-	"\t\targs[2]: void\n"
-	"\t\targs[3]: tcpsinfo_t *\n"
-	"\t\targs[4]: void\n"
-	"\t\targs[5]: tcplsinfo_t *\n"
-	"\n";
+const char *const k_state_change_types = "\n"
+					 "\tArgument Types\n"
+					 "\t\targs[0]: void\n"
+					 "\t\targs[1]: csinfo_t *\n"
+					 "\t\targs[2]: void\n"
+					 "\t\targs[3]: tcpsinfo_t *\n"
+					 "\t\targs[4]: void\n"
+					 "\t\targs[5]: tcplsinfo_t *\n"
+					 "\n";
 
 std::string row(unsigned id, const char *name)
 {
 	char buf[256];
-	std::snprintf(buf, sizeof(buf), "%5u %10s %17s %33s %s\n", id, "tcp",
-		      "vmlinux", "", name);
+	std::snprintf(buf, sizeof(buf), "%5u %10s %17s %33s %s\n", id, "tcp", "vmlinux", "", name);
 	return buf;
 }
 
@@ -97,16 +92,17 @@ TEST(TcpCli, ListsEightProbesInTableOrder)
 	auto r = dtrace({"-l", "-P", "tcp"});
 	ASSERT_EQ(r.status, 0) << r.err;
 	EXPECT_EQ(r.err, "");
-	EXPECT_EQ(r.out,
-		  std::string(k_header) +
-			  "    4        tcp           vmlinux                                   accept-established\n"
-			  "    5        tcp           vmlinux                                   accept-refused\n"
-			  "    6        tcp           vmlinux                                   connect-request\n"
-			  "    7        tcp           vmlinux                                   connect-established\n"
-			  "    8        tcp           vmlinux                                   connect-refused\n"
-			  "    9        tcp           vmlinux                                   send\n"
-			  "   10        tcp           vmlinux                                   receive\n"
-			  "   11        tcp           vmlinux                                   state-change\n");
+	EXPECT_EQ(
+		r.out,
+		std::string(k_header) +
+			"    4        tcp           vmlinux                                   accept-established\n"
+			"    5        tcp           vmlinux                                   accept-refused\n"
+			"    6        tcp           vmlinux                                   connect-request\n"
+			"    7        tcp           vmlinux                                   connect-established\n"
+			"    8        tcp           vmlinux                                   connect-refused\n"
+			"    9        tcp           vmlinux                                   send\n"
+			"   10        tcp           vmlinux                                   receive\n"
+			"   11        tcp           vmlinux                                   state-change\n");
 }
 
 TEST(TcpCli, StateChangeListed)
@@ -114,8 +110,10 @@ TEST(TcpCli, StateChangeListed)
 	auto r = dtrace({"-l", "-n", "tcp:::state-change"});
 	ASSERT_EQ(r.status, 0) << r.err;
 	EXPECT_EQ(r.err, "");
-	EXPECT_EQ(r.out, std::string(k_header) +
-				 "    4        tcp           vmlinux                                   state-change\n");
+	EXPECT_EQ(
+		r.out,
+		std::string(k_header) +
+			"    4        tcp           vmlinux                                   state-change\n");
 }
 
 TEST(TcpCli, StateChangeVerbose)
@@ -123,30 +121,32 @@ TEST(TcpCli, StateChangeVerbose)
 	auto r = dtrace({"-lv", "-n", "tcp:::state-change"});
 	ASSERT_EQ(r.status, 0) << r.err;
 	EXPECT_EQ(r.err, "");
-	EXPECT_EQ(r.out, std::string(k_header) +
-				 "    4        tcp           vmlinux                                   state-change\n"
-				 "\n"
-				 "\tProbe Description Attributes\n"
-				 "\t\tIdentifier Names: Private\n"
-				 "\t\tData Semantics:   Private\n"
-				 "\t\tDependency Class: Unknown\n"
-				 "\n"
-				 "\tArgument Attributes\n"
-				 "\t\tIdentifier Names: Evolving\n"
-				 "\t\tData Semantics:   Evolving\n"
-				 "\t\tDependency Class: ISA\n"
-				 "\n"
-				 "\tArgument Types\n"
-				 "\t\targs[0]: void\n"
-				 "\t\targs[1]: csinfo_t *\n"
-				 "\t\targs[2]: void\n"
-				 "\t\targs[3]: tcpsinfo_t *\n"
-				 "\t\targs[4]: void\n"
-				 "\t\targs[5]: tcplsinfo_t *\n"
-				 "\n"
-				 "\tEngines\n"
-				 "\t\tbpf\n"
-				 "\n");
+	EXPECT_EQ(
+		r.out,
+		std::string(k_header) +
+			"    4        tcp           vmlinux                                   state-change\n"
+			"\n"
+			"\tProbe Description Attributes\n"
+			"\t\tIdentifier Names: Private\n"
+			"\t\tData Semantics:   Private\n"
+			"\t\tDependency Class: Unknown\n"
+			"\n"
+			"\tArgument Attributes\n"
+			"\t\tIdentifier Names: Evolving\n"
+			"\t\tData Semantics:   Evolving\n"
+			"\t\tDependency Class: ISA\n"
+			"\n"
+			"\tArgument Types\n"
+			"\t\targs[0]: void\n"
+			"\t\targs[1]: csinfo_t *\n"
+			"\t\targs[2]: void\n"
+			"\t\targs[3]: tcpsinfo_t *\n"
+			"\t\targs[4]: void\n"
+			"\t\targs[5]: tcplsinfo_t *\n"
+			"\n"
+			"\tEngines\n"
+			"\t\tbpf kmod\n"
+			"\n");
 }
 
 TEST(TcpCli, EveryProbeVerbose)
@@ -180,6 +180,36 @@ TEST(TcpCli, WrongModuleDoesNotMatch)
 	EXPECT_EQ(r.err, "dtrace: failed to match tcp:ip::send: No probe matches description\n");
 }
 
+// ip and udp (plugins/ip, plugins/udp): two probes each, the Guide's
+// argument types, the bpf engine only.
+TEST(NetCli, IpAndUdpListTheirProbesAndArguments)
+{
+	auto r = dtrace({"-l", "-P", "ip", "-P", "udp"});
+	ASSERT_EQ(r.status, 0) << r.err;
+	auto line = [](unsigned id, const char *prov, const char *name) {
+		char buf[256];
+		std::snprintf(buf, sizeof(buf), "%5u %10s %17s %33s %s\n", id, prov, "vmlinux", "",
+			      name);
+		return std::string(buf);
+	};
+	EXPECT_EQ(r.out, std::string(k_header) + line(4, "ip", "receive") + line(5, "ip", "send") +
+				 line(6, "udp", "receive") + line(7, "udp", "send"));
+	const std::pair<const char *, const char *> want[] = {
+		{"ip:::send", "\t\targs[0]: pktinfo_t *\n\t\targs[1]: csinfo_t *\n"
+			      "\t\targs[2]: ipinfo_t *\n\t\targs[3]: ifinfo_t *\n"
+			      "\t\targs[4]: ipv4info_t *\n\t\targs[5]: ipv6info_t *\n"},
+		{"udp:::receive", "\t\targs[0]: pktinfo_t *\n\t\targs[1]: csinfo_t *\n"
+				  "\t\targs[2]: ipinfo_t *\n\t\targs[3]: udpsinfo_t *\n"
+				  "\t\targs[4]: udpinfo_t *\n\n"},
+	};
+	for (const auto &[probe, types] : want) {
+		auto v = dtrace({"-lv", "-n", probe});
+		ASSERT_EQ(v.status, 0) << v.err;
+		EXPECT_NE(v.out.find(types), std::string::npos) << v.out;
+		EXPECT_NE(v.out.find("\tEngines\n\t\tbpf\n"), std::string::npos) << v.out;
+	}
+}
+
 // ---- the ops table, loaded directly -------------------------------------
 
 class TcpPlugin : public ::testing::Test {
@@ -198,7 +228,8 @@ protected:
 		return out;
 	}
 
-	template <typename Probe> int args(const Probe &p, std::vector<reported_arg> &out)
+	template <typename Probe>
+	int args(const Probe &p, std::vector<reported_arg> &out)
 	{
 		int rc = -1;
 		for (auto &a : h_.args(p, &rc))
@@ -214,7 +245,8 @@ TEST_F(TcpPlugin, DescribesItself)
 {
 	EXPECT_STREQ(ops_->name, "tcp");
 	EXPECT_EQ(ops_->priv, DT_PRIV_USER);
-	EXPECT_EQ(ops_->kmod, nullptr);
+	ASSERT_NE(ops_->kmod, nullptr); // the kernel half, plugins/tcp/kernel
+	EXPECT_STREQ(ops_->kmod->module, "dtrace_tcp");
 	ASSERT_NE(ops_->bpf, nullptr); // attach descriptions: *_bpf_test.cc
 	EXPECT_NE(ops_->bpf->attach, nullptr);
 	EXPECT_EQ(ops_->attr.name.klass, DT_CLASS_ISA);
@@ -238,9 +270,10 @@ TEST_F(TcpPlugin, SegmentProbesHaveLinuxNativeTypes)
 {
 	auto all = probes();
 	ASSERT_EQ(all.size(), 8u);
+	// The same for every probe (a clause naming several is compiled once).
 	const std::vector<std::string> natives = {"struct sk_buff *", "struct sock *",
-						  "__u8 *", "struct tcp_sock *",
-						  "struct tcphdr *"};
+						  "struct sk_buff *", "struct tcp_sock *",
+						  "struct sk_buff *"};
 	for (size_t i = 0; i < 7; i++) {
 		std::vector<reported_arg> a;
 		ASSERT_EQ(args(all[i], a), 0) << all[i].name;
@@ -281,7 +314,8 @@ TEST_F(TcpPlugin, FiresOnTheTablesTracepoints)
 			EXPECT_EQ(f.kind, DT_FIRE_RAW_TRACEPOINT) << k_names[i];
 			ASSERT_NE(f.target, nullptr);
 			EXPECT_STREQ(f.target, k_events[i]);
-			EXPECT_EQ(f.engines, uint32_t{DT_ENGINE_BPF}) << k_names[i];
+			EXPECT_EQ(f.engines, uint32_t{DT_ENGINE_BPF | DT_ENGINE_KMOD})
+				<< k_names[i];
 		} else {
 			EXPECT_EQ(f.kind, DT_FIRE_NONE) << k_names[i];
 			EXPECT_EQ(f.engines, 0u) << k_names[i];

@@ -375,4 +375,64 @@ TEST(attach_point_of, kinds_this_engine_cannot_attach_say_so)
 	EXPECT_NE(unsupported(r), "");
 }
 
+// A filter program (plugin.h ABI 1.6) is read only when present and
+// checked before any program is built: known steps, raw arguments the
+// tracepoint passes, loads of 1/2/4/8 bytes, a stack within bounds whose
+// depth at each step does not depend on the path, forward jumps that land
+// inside the program.
+TEST(filter_steps, are_read_and_checked)
+{
+	dt_bpf_attach_t a{};
+	a.sz = sizeof(a);
+	a.kind = DT_BPF_ATTACH_RAW_TRACEPOINT;
+	a.target = "net_dev_queue";
+	a.nargs = 1;
+	a.has_filter = 1;
+	a.filter = 6;
+	a.filter_nsteps = 4;
+	a.filter_steps[0] = {DT_BPF_FOP_ARG, 0, 0};
+	a.filter_steps[1] = {DT_BPF_FOP_LOAD, 8, 200};
+	a.filter_steps[2] = {DT_BPF_FOP_JEQ, 1, 0};
+	a.filter_steps[3] = {DT_BPF_FOP_LOAD, 1, 9};
+	attach_point p = attach_point_of(a);
+	ASSERT_EQ(p.filter_steps.size(), 4U);
+	EXPECT_EQ(p.filter_arg, -1);
+	EXPECT_EQ(unsupported(p), "");
+
+	dt_bpf_attach_t old = a;
+	old.sz = offsetof(dt_bpf_attach_t, filter_nsteps); // an ABI 1.5 plugin
+	EXPECT_TRUE(attach_point_of(old).filter_steps.empty());
+
+	using steps = std::vector<std::array<int64_t, 3>>;
+	EXPECT_EQ(filter_steps_problem(steps{{DT_BPF_FOP_ARG, 0, 0}}, 1), "");
+	EXPECT_NE(filter_steps_problem(steps{{DT_BPF_FOP_ARG, 1, 0}}, 1), "");	// no arg 1
+	EXPECT_NE(filter_steps_problem(steps{{DT_BPF_FOP_LOAD, 3, 0}}, 1), ""); // 3 bytes
+	EXPECT_NE(filter_steps_problem(steps{{DT_BPF_FOP_PEEK, 0, 0}}, 1), ""); // empty
+	EXPECT_NE(filter_steps_problem(steps{{DT_BPF_FOP_JNE, 2, 0}}, 1), "");	// past end
+	EXPECT_NE(filter_steps_problem(steps{{99, 0, 0}}, 1), "");		// unknown
+	EXPECT_NE(filter_steps_problem(steps{{DT_BPF_FOP_RSH, 0, 64}}, 1), ""); // shift
+	steps deep(DT_BPF_FILTER_STACK + 1, {DT_BPF_FOP_PUSH, 0, 0});
+	EXPECT_NE(filter_steps_problem(deep, 1), "");
+	// A jump over a PUSH: the depth after it depends on the path.
+	EXPECT_NE(filter_steps_problem(steps{{DT_BPF_FOP_JEQ, 1, 0},
+					     {DT_BPF_FOP_PUSH, 0, 0},
+					     {DT_BPF_FOP_CONST, 0, 1}},
+				       1),
+		  "");
+	// A jump over a step that keeps the depth is fine; over one that pops
+	// it is not.
+	EXPECT_EQ(filter_steps_problem(steps{{DT_BPF_FOP_PUSH, 0, 0},
+					     {DT_BPF_FOP_JEQ, 1, 0},
+					     {DT_BPF_FOP_PEEK, 0, 0},
+					     {DT_BPF_FOP_CONST, 0, 1}},
+				       1),
+		  "");
+	EXPECT_NE(filter_steps_problem(steps{{DT_BPF_FOP_PUSH, 0, 0},
+					     {DT_BPF_FOP_JEQ, 1, 0},
+					     {DT_BPF_FOP_ADD, 0, 0},
+					     {DT_BPF_FOP_CONST, 0, 1}},
+				       1),
+		  "");
+}
+
 } // namespace
