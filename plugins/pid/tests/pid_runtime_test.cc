@@ -39,11 +39,7 @@ using dt::test::child;
 
 const std::string k_calls = DT_PID_CALLS;
 
-std::vector<std::string> bpf(std::vector<std::string> args)
-{
-	args.insert(args.begin(), {"-x", "engine=bpf", "-q"});
-	return args;
-}
+using dt::test::bpf_cli::bpf;
 
 // "K V" lines into a map (printa("%d %@d\n", @)).
 std::map<long, long> pairs(const std::string &out)

@@ -25,11 +25,7 @@ using dt::test::bpf_cli::dtrace;
 
 const std::string k_target = DT_USDT_TARGET;
 
-std::vector<std::string> bpf(std::vector<std::string> args)
-{
-	args.insert(args.begin(), {"-x", "engine=bpf", "-q"});
-	return args;
-}
+using dt::test::bpf_cli::bpf;
 
 TEST(UsdtRuntime, ArgumentsOfEverySizeAndSign)
 {

@@ -62,6 +62,14 @@ inline result dtrace(std::vector<std::string> args, int seconds = 60)
 	return dt::test::run(argv);
 }
 
+// "-x engine=bpf -q" and then `args`: a program on the bpf engine whose
+// output is only its own.
+inline std::vector<std::string> bpf(std::vector<std::string> args)
+{
+	args.insert(args.begin(), {"-x", "engine=bpf", "-q"});
+	return args;
+}
+
 // Same program on both engines: same output, same status. Returns what
 // the user engine gave.
 inline result expect_same_as_user(const std::vector<std::string> &args)
