@@ -201,7 +201,7 @@ int fires(state &s, const dt_probe_info_t *p, dt_probe_fire_t *out)
 		return -ENOENT;
 	s.fire_target = p->func;
 	dt_probe_fire_t f =
-		dt::sdk::fire_desc(DT_FIRE_KPROBE, DT_ENGINE_BPF, s.fire_target.c_str());
+		dt::sdk::fire_desc(DT_FIRE_KPROBE, DT_ENGINE_BPF | DT_ENGINE_KMOD, s.fire_target.c_str());
 	f.flow = entry ? DT_FLOW_ENTRY : DT_FLOW_RETURN;
 	dt::sdk::give_fire(out, f);
 	return 0;
@@ -250,6 +250,13 @@ const dt_plugin_bpf_ops_t k_bpf_ops = {
 	.attach = fbt_bpf_attach,
 };
 
+// kmod engine: the kernel half, plugins/fbt/kernel (dtrace_fbt.ko).
+const dt_plugin_kmod_ops_t k_kmod_ops = {
+	.sz = sizeof(dt_plugin_kmod_ops_t),
+	.module = "dtrace_fbt",
+	.kernel_provider = nullptr,
+};
+
 // illumos fbt_attr.
 const dt_plugin_ops_t k_ops = {
 	.sz = sizeof(dt_plugin_ops_t),
@@ -268,7 +275,7 @@ const dt_plugin_ops_t k_ops = {
 	.fini = fbt_fini,
 	.probes = fbt_probes,
 	.probe_args = fbt_probe_args,
-	.kmod = nullptr,
+	.kmod = &k_kmod_ops,
 	.bpf = &k_bpf_ops,
 	.fires = fbt_fires,
 };

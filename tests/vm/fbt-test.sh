@@ -1,0 +1,52 @@
+#!/usr/bin/env bash
+# The fbt provider on both engines (ctest vm.fbt, label vm): builds
+# dtrace.ko, dtrace_fbt.ko and dtrace_profile.ko against the guest kernel's headers, boots
+# the guest once (one CPU) and runs tests/vm/fbt-guest.sh for the kmod
+# engine, then for the bpf engine: entry counts of a known workload,
+# return values, typed arguments, a module's functions (and one unloaded
+# while traced), large globs, and a torture of consumers started and
+# killed while `dtrace -l` runs. The torture lasts DTRACE_VM_FBT_TORTURE
+# seconds in all (default 120, half on each engine; 600 for the long
+# run). Any oops, WARN or lockup in the guest fails the test
+# (tools/vm/run.sh).
+#
+# Usage: fbt-test.sh WORKDIR DTRACE_BINARY
+# Exit 0 pass, 1 fail, 77 skip (printed reason: no qemu, no kernel to fetch).
+set -uo pipefail
+top=$(cd "$(dirname "$0")/../.." && pwd)
+. "$top/tools/vm/testlib.sh"
+vm_setup "$1"
+dtrace=$2
+[ -x "$dtrace" ] || vm_fail "no dtrace at $dtrace"
+plugdir=$(dirname "$dtrace")/../lib/dtrace/plugins
+[ -f "$plugdir/dt_fbt.so" ] || vm_fail "no fbt plugin in $plugdir (build dt_fbt)"
+torture=${DTRACE_VM_FBT_TORTURE:-120}
+[[ $torture =~ ^[0-9]+$ ]] || vm_fail "DTRACE_VM_FBT_TORTURE must be a number of seconds"
+
+kbuild() {
+	local blog=$vm_work/kbuild-$(basename "$2").log
+	nice "$top/tools/vm/kbuild.sh" "$@" -j2 >"$blog" 2>&1 ||
+		{ cat "$blog"; vm_fail "building the module in $1 failed"; }
+}
+kbuild "$top/kmod/core" "$vm_work/build/core" DTRACE_TOP="$top"
+kbuild "$top/plugins/fbt/kernel" "$vm_work/build/fbt" DTRACE_TOP="$top" \
+	KBUILD_EXTRA_SYMBOLS="$vm_work/build/core/Module.symvers"
+mods=$vm_work/modules
+mkdir -p "$mods"
+cp "$vm_work/build/core/dtrace.ko" "$vm_work/build/fbt/dtrace_fbt.ko" "$mods/"
+# profile:::tick-1s ends the timed cases.
+kbuild "$top/plugins/profile/kernel" "$vm_work/build/profile" DTRACE_TOP="$top" \
+	KBUILD_EXTRA_SYMBOLS="$vm_work/build/core/Module.symvers"
+cp "$vm_work/build/profile/dtrace_profile.ko" "$mods/"
+
+half=$((torture / 2))
+vm_run 0 -t $((900 + torture)) bash -c \
+	'bash "$1" kmod "$2" "$3" "$4"; bash "$1" bpf "$2" "$3" "$4"' guest \
+	"$top/tests/vm/fbt-guest.sh" "$dtrace" "$mods" "$half"
+cat "$vm_out"
+vm_expect "$vm_out" '^FBT kmod DONE$'
+vm_expect "$vm_out" '^FBT bpf DONE$'
+if grep -q '^not ok' "$vm_out"; then
+	vm_fail "$(grep -c '^not ok' "$vm_out") fbt checks failed on $vm_krel"
+fi
+echo "PASS: fbt"
