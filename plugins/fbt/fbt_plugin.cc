@@ -22,12 +22,19 @@
 //
 // bpf engine (attach): a kprobe on the function (entry, context REGS) or
 // a kretprobe (return, context REGS_RETURN), where the kernel has kprobes
-// (CONFIG_KPROBES: the perf `kprobe` PMU or <tracefs>/kprobe_events).
+// (CONFIG_KPROBES: the perf `kprobe` PMU or <tracefs>/kprobe_events), one
+// perf event and one program per function (kprobe_multi, one link for a
+// whole glob, is not used yet).
 // Without them: -ENOTSUP, "fbt probes need kprobes or BPF trampolines,
 // which this kernel does not provide".
 //
+// kmod engine: the kernel half, plugins/fbt/kernel (dtrace_fbt.ko): entry
+// through one ftrace_ops filtered to the enabled functions, return through
+// kretprobes; the same functions and arguments (return: arg0 is 0, the
+// offset being unknown to a kretprobe; arg1 the return value).
+//
 // fires: DT_FIRE_KPROBE on the function, flow entry or return (-F: -> and
-// <-); the bpf engine runs them (no kernel half yet).
+// <-); engines: bpf, and kmod where this kernel loads modules.
 #include "btf_args.hpp"
 #include "function_source.hpp"
 
@@ -194,6 +201,17 @@ int bpf_attach(state &s, const dt_probe_info_t *p, dt_bpf_attach_t *out)
 	return 0;
 }
 
+// The engines that can run fbt on this kernel (`dtrace -lv` shows them):
+// kmod where modules load (dtrace_fbt.ko needs ftrace and kprobes, which
+// it checks when it loads); bpf always, so that a kernel without kprobes
+// gets its clear message from bpf_attach().
+uint32_t engines_here()
+{
+	static const uint32_t mask =
+		DT_ENGINE_BPF | (access("/proc/modules", R_OK) == 0 ? DT_ENGINE_KMOD : 0u);
+	return mask;
+}
+
 int fires(state &s, const dt_probe_info_t *p, dt_probe_fire_t *out)
 {
 	bool entry = std::strcmp(p->name, "entry") == 0;
@@ -201,7 +219,7 @@ int fires(state &s, const dt_probe_info_t *p, dt_probe_fire_t *out)
 		return -ENOENT;
 	s.fire_target = p->func;
 	dt_probe_fire_t f =
-		dt::sdk::fire_desc(DT_FIRE_KPROBE, DT_ENGINE_BPF | DT_ENGINE_KMOD, s.fire_target.c_str());
+		dt::sdk::fire_desc(DT_FIRE_KPROBE, engines_here(), s.fire_target.c_str());
 	f.flow = entry ? DT_FLOW_ENTRY : DT_FLOW_RETURN;
 	dt::sdk::give_fire(out, f);
 	return 0;
