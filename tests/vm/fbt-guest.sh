@@ -90,10 +90,12 @@ fi
 if modprobe -d "$DTRACE_VM_ROOT" loop 2>"$w/modprobe.err"; then
 	# Traced while loop.ko goes away and comes back.
 	"$dtrace" -x engine="$engine" -qn 'fbt:loop::entry { @[probefunc] = count(); }
+	    dtrace:::BEGIN { printf("tracing\n"); }
 	    profile:::tick-1s /++i == 8/ { exit(0); } dtrace:::END { printa("%s %@d\n", @); }' \
 		>"$w/loop.out" 2>"$w/loop.err" &
 	pid=$!
-	sleep 4
+	for _ in $(seq 600); do has "$w/loop.out" '^tracing$' && break; sleep 0.1; done
+	sleep 1
 	losetup -f >/dev/null 2>&1
 	rmmod loop 2>>"$w/modprobe.err"
 	check "loop.ko unloaded while fbt:loop:: is enabled" bash -c '! grep -q "^loop " /proc/modules'
@@ -163,6 +165,7 @@ while [ $SECONDS -lt $end ]; do
 	fi
 	wait $pid 2>/dev/null
 	cycles=$((cycles + 1))
+	echo "# [$SECONDS s] consumer $cycles of $glob ended"
 done
 wait $lister
 echo "# torture: $cycles consumers of $glob ($kills killed with -9), $(cat "$w/tlist.n") listings"
