@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // The fbt overhead benchmark's workload (bench/fbt-vm-bench.sh): N
 // getppid(2) calls, a cheap system call whose kernel function
-// (__x64_sys_getppid) the benchmark traces; prints the mean ns per call.
+// (__task_pid_nr_ns, which getppid() calls once) the benchmark traces; prints the mean ns per call.
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/syscall.h>

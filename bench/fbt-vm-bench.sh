@@ -5,9 +5,9 @@
 # kprobe_multi): builds dtrace.ko, dtrace_fbt.ko and dtrace_profile.ko
 # and bench/fbt-loop.c, then in the guest:
 #
-#   per call    the loop's ns per getppid() with nothing traced, then with
-#               fbt::__x64_sys_getppid:entry { @ = count(); } on the kmod
-#               and bpf engines, bpftrace's kprobe: and kfunc: of the same
+#   per call    the loop's ns per getppid() with nothing traced, then run by
+#               dtrace -c: fbt::__task_pid_nr_ns:entry /pid == $target/ { @ = count(); } on the kmod
+#               and bpf engines, bpftrace -c with kprobe: and kfunc: of the same
 #               function (each the median of 3 runs of N calls)
 #   attach      wall time of a whole command that enables the probes and
 #               exits at once (BEGIN { exit(0); }): fbt::vfs_*:entry on
@@ -46,23 +46,19 @@ cat >"$work/guest.sh" <<GUEST
 export DTRACE_KMOD_DIR=$work/modules
 d=$build/bin/dtrace
 loop=$work/fbt-loop
-fn=__x64_sys_getppid
+fn=__task_pid_nr_ns
 echo "# guest: \$(uname -r), \$(nproc) CPUs, bpftrace \$(bpftrace --version 2>/dev/null)"
 med() { sort -n | sed -n 2p; }
 base() { for i in 1 2 3; do \$loop $n; done | med; }
-# traced NAME CMD...: start the tracer, wait for READY in its output, run
-# the loop 3 times, stop it.
+# traced NAME CMD...: the tracer runs the loop (-c), 3 times; the loop's
+# median ns per call, and what the tracer counted (3 x $n expected).
 traced() {
 	local name=\$1 out=/run/\$1.out
 	shift
-	"\$@" >\$out 2>&1 &
-	local pid=\$!
-	for _ in \$(seq 1200); do grep -q -E 'READY|Attaching' \$out && break; sleep 0.1; done
-	sleep 1
-	local v=\$(base)
-	kill -INT \$pid; wait \$pid
-	echo "per-call \$name \$v"
-	grep -E '^@|^ *[0-9]+\$|calls' \$out | tail -2 | sed 's/^/#   /'
+	for i in 1 2 3; do "\$@" -c "\$loop $n" >\$out.\$i 2>&1; done
+	echo "per-call \$name \$(for i in 1 2 3; do grep -m1 -E '^[0-9]+\$' \$out.\$i; done | med)"
+	grep -h -E '^@|^ +[0-9]+ *\$' \$out.[123] | tr -s ' \n' ' ' | sed 's/^/#   counted: /'; echo
+	grep -v -E '^[0-9]+\$|^@|^ *[0-9]* *\$' \$out.1 | head -3 | sed 's/^/#   said: /'
 }
 # since NAME CMD...: wall ms of a whole command
 since() {
@@ -73,10 +69,10 @@ since() {
 }
 \$d -x engine=kmod -qn 'dtrace:::BEGIN { exit(0); }'   # load dtrace.ko first
 echo "per-call none \$(base)"
-traced kmod \$d -x engine=kmod -qn "fbt::\$fn:entry { @ = count(); } dtrace:::BEGIN { printf(\"READY\\n\"); }"
-traced bpf \$d -x engine=bpf -qn "fbt::\$fn:entry { @ = count(); } dtrace:::BEGIN { printf(\"READY\\n\"); }"
-traced bpftrace-kprobe bpftrace -e "kprobe:\$fn { @ = count(); }"
-traced bpftrace-kfunc bpftrace -e "kfunc:\$fn { @ = count(); }"
+traced kmod \$d -x engine=kmod -qn "fbt::\$fn:entry /pid == \\\$target/ { @ = count(); }"
+traced bpf \$d -x engine=bpf -qn "fbt::\$fn:entry /pid == \\\$target/ { @ = count(); }"
+traced bpftrace-kprobe bpftrace -e "kprobe:\$fn /pid == cpid/ { @ = count(); }"
+traced bpftrace-kfunc bpftrace -e "kfunc:\$fn /pid == cpid/ { @ = count(); }"
 echo "per-call none-again \$(base)"
 since kmod-vfs \$d -x engine=kmod -qn 'fbt::vfs_*:entry { } dtrace:::BEGIN { exit(0); }'
 since kmod-vfs-again \$d -x engine=kmod -qn 'fbt::vfs_*:entry { } dtrace:::BEGIN { exit(0); }'
