@@ -33,13 +33,14 @@ kbuild "$top/plugins/syscall/kernel" "$vm_work/build/syscall" DTRACE_TOP="$top" 
 mods=$vm_work/modules
 mkdir -p "$mods"
 cp "$vm_work/build/core/dtrace.ko" "$vm_work/build/syscall/dtrace_syscall.ko" "$mods/"
-# The profile and proc providers' kernel halves (kmod-providers-guest.sh).
-for p in profile proc; do
+# The profile, proc and fbt providers' kernel halves (kmod-providers-guest.sh;
+# `dtrace -l` loads every provider's).
+for p in profile proc fbt; do
 	kbuild "$top/plugins/$p/kernel" "$vm_work/build/$p" DTRACE_TOP="$top" \
 		KBUILD_EXTRA_SYMBOLS="$vm_work/build/core/Module.symvers"
 	cp "$vm_work/build/$p/dtrace_$p.ko" "$mods/"
 done
-for p in profile proc; do
+for p in profile proc fbt; do
 	[ -f "$plugdir/dt_$p.so" ] || vm_fail "no $p plugin in $plugdir (build dt_$p)"
 done
 
