@@ -28,6 +28,7 @@
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
+#include <map>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -238,14 +239,37 @@ listed_probe listed(const kernel_probe &k, provider_registry &reg)
 	return {k.id, k.desc, nullptr, reg.find_provider(k.desc.provider)};
 }
 
+// The kernel's probes matching `d`, each with the registry's probe of the
+// same name: one registry match for the whole description rather than one
+// per kernel probe (fbt's 100,000 probes would each walk the kernel's
+// function list).
+void list_kernel(provider_registry &reg, const probe_desc &d, std::vector<listed_probe> &out)
+{
+	std::vector<kernel_probe> ks = kmod_list_probes(reg, d);
+	if (ks.size() < 2) {
+		for (const kernel_probe &k : ks)
+			out.push_back(listed(k, reg));
+		return;
+	}
+	std::map<std::string, const probe *> by_name;
+	for (const probe *p : reg.match(d))
+		by_name.emplace(p->desc.str(), p);
+	for (const kernel_probe &k : ks) {
+		auto it = by_name.find(k.desc.str());
+		if (it != by_name.end())
+			out.push_back({k.id, k.desc, it->second, it->second->prov});
+		else
+			out.push_back({k.id, k.desc, nullptr, reg.find_provider(k.desc.provider)});
+	}
+}
+
 } // namespace
 
 std::vector<listed_probe> session::list_all()
 {
 	std::vector<listed_probe> out;
 	if (s_.engine == engine_kind::kmod) {
-		for (const kernel_probe &k : kmod_list_probes(registry(), {}))
-			out.push_back(listed(k, registry()));
+		list_kernel(registry(), {}, out);
 		return out;
 	}
 	for (const probe *p : registry().all())
@@ -285,8 +309,7 @@ session::listing session::list(const compiler::input &in)
 		for (const probe_desc &d : prog_.clauses[ci].descs) {
 			size_t before = out.probes.size();
 			if (kernel) {
-				for (const kernel_probe &k : kmod_list_probes(registry(), d))
-					out.probes.push_back(listed(k, registry()));
+				list_kernel(registry(), d, out.probes);
 			} else {
 				for (const probe *p : registry().match(d))
 					out.probes.push_back(listed(*p));

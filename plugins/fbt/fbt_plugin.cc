@@ -22,12 +22,17 @@
 //
 // bpf engine (attach): a kprobe on the function (entry, context REGS) or
 // a kretprobe (return, context REGS_RETURN), where the kernel has kprobes
-// (CONFIG_KPROBES: the perf `kprobe` PMU or <tracefs>/kprobe_events).
+// (CONFIG_KPROBES: the perf `kprobe` PMU or <tracefs>/kprobe_events), one
+// perf event and one program per function (kprobe_multi, one link for a
+// whole glob, is not used yet).
 // Without them: -ENOTSUP, "fbt probes need kprobes or BPF trampolines,
 // which this kernel does not provide".
 //
+// kmod engine: no kernel half yet (docs/plugins.md says why and what it
+// would take).
+//
 // fires: DT_FIRE_KPROBE on the function, flow entry or return (-F: -> and
-// <-); the bpf engine runs them (no kernel half yet).
+// <-); engines: bpf.
 #include "btf_args.hpp"
 #include "function_source.hpp"
 

@@ -129,6 +129,9 @@ bool is_probeable(const function_entry &e)
 		return false;
 	if (e.mod == "bpf" || e.mod.starts_with("__builtin__"))
 		return false;
+	// The tracer itself: dtrace.ko and its providers' kernel halves.
+	if (e.mod == "dtrace" || e.mod.starts_with("dtrace_"))
+		return false;
 	return true;
 }
 

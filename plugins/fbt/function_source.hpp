@@ -11,7 +11,8 @@
 // CFI stub (__pfx_, __cfi_), a compiler-split part (anything with '.':
 // .cold, .isra.0, .constprop.0), an ftrace placeholder
 // (__ftrace_invalid_address___N), in a pseudo-module that is not a kernel
-// module ([bpf] programs, [__builtin__ftrace] trampolines), or on the
+// module ([bpf] programs, [__builtin__ftrace] trampolines), in the tracer
+// itself (dtrace.ko, dtrace_* provider modules), or on the
 // kprobe blacklist (/sys/kernel/debug/kprobes/blacklist, when readable).
 #pragma once
 

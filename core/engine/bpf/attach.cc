@@ -259,6 +259,14 @@ std::string unsupported(const attach_point &p)
 				       std::to_string(p.argmap[i]) +
 				       " is not one the bpf engine can read";
 		return "";
+	case DT_BPF_ATTACH_KPROBE:
+	case DT_BPF_ATTACH_KRETPROBE:
+		if (p.target.empty())
+			return "the provider named no function for its " + kind_name(p.kind);
+		if (p.ctx != DT_BPF_CTX_REGS && p.ctx != DT_BPF_CTX_REGS_RETURN)
+			return "argument context " + std::to_string(p.ctx) + " on a " +
+			       kind_name(p.kind) + " is not supported by the bpf engine";
+		return "";
 	case DT_BPF_ATTACH_UPROBE:
 	case DT_BPF_ATTACH_URETPROBE:
 		if (p.target.empty())
@@ -290,6 +298,8 @@ enum bpf_prog_type prog_type_of(const attach_point &p)
 {
 	switch (p.kind) {
 	case DT_BPF_ATTACH_PERF_EVENT: return BPF_PROG_TYPE_PERF_EVENT;
+	case DT_BPF_ATTACH_KPROBE:
+	case DT_BPF_ATTACH_KRETPROBE:
 	case DT_BPF_ATTACH_UPROBE:
 	case DT_BPF_ATTACH_URETPROBE: return BPF_PROG_TYPE_KPROBE;
 	case DT_BPF_ATTACH_TRACEPOINT: return BPF_PROG_TYPE_TRACEPOINT;
@@ -446,6 +456,30 @@ std::vector<unique_fd> attach(const attach_point &p, int prog_fd, const std::str
 			attr.wakeup_events = 1;
 			open_event(attr, pid, cpu, "perf_event_open (uprobe)", true);
 		}
+		break;
+	}
+	case DT_BPF_ATTACH_KPROBE:
+	case DT_BPF_ATTACH_KRETPROBE: {
+		// The kprobe PMU (perf_event_open(2)): config1 the function's
+		// name, config2 the offset in it, the retprobe bit from its
+		// format. One event on CPU 0 for every task, as libbpf.
+		uint32_t type = 0, retbit = 0;
+		std::ifstream("/sys/bus/event_source/devices/kprobe/type") >> type;
+		if (type == 0)
+			fail("this kernel has no kprobe event source", ENOENT);
+		std::string fmt;
+		std::ifstream("/sys/bus/event_source/devices/kprobe/format/retprobe") >> fmt;
+		if (fmt.rfind("config:", 0) == 0)
+			retbit = static_cast<uint32_t>(std::stoul(fmt.substr(7)));
+		struct perf_event_attr attr {};
+		attr.size = sizeof(attr);
+		attr.type = type;
+		attr.config = p.kind == DT_BPF_ATTACH_KRETPROBE ? (1ULL << retbit) : 0;
+		attr.config1 = reinterpret_cast<uint64_t>(p.target.c_str());
+		attr.config2 = p.kind == DT_BPF_ATTACH_KRETPROBE ? 0 : p.offset;
+		attr.sample_period = 1;
+		attr.wakeup_events = 1;
+		open_event(attr, -1, 0, "perf_event_open (kprobe)", true);
 		break;
 	}
 	case DT_BPF_ATTACH_CONSUMER: break;

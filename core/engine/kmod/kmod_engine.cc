@@ -41,6 +41,7 @@
 #include <cerrno>
 #include <cstring>
 #include <map>
+#include <optional>
 #include <set>
 
 namespace dt::engines::kmod {
@@ -162,6 +163,11 @@ void kmod_engine::load_modules()
 	for (uint32_t ci = 0; ci < prog_.clauses.size(); ci++) {
 		for (const probe_desc &d : prog_.clauses[ci].descs) {
 			reg.load_matching(d.provider);
+			// A description that does not name its provider exactly
+			// (BEGIN, :::entry, sys*:::) loads the kernel halves of
+			// the providers whose probes it matches, not of every
+			// provider (fbt's would walk every kernel symbol).
+			std::optional<std::set<const provider *>> matched;
 			for (provider *prov : reg.providers()) {
 				const dt_plugin_ops_t &ops = prov->ops();
 				if (!prov->could_match(d.provider))
@@ -179,6 +185,15 @@ void kmod_engine::load_modules()
 									   ops.name + " has no kernel module",
 								   ci);
 					continue;
+				}
+				if (d.provider != ops.name) {
+					if (!matched) {
+						matched.emplace();
+						for (const probe *p : reg.match(d))
+							matched->insert(p->prov);
+					}
+					if (matched->count(prov) == 0)
+						continue;
 				}
 				std::string mod = ops.kmod->module;
 				if (!done.insert(mod).second)

@@ -1,0 +1,189 @@
+#!/usr/bin/env bash
+# Runs inside the VM guest (tests/vm/fbt-test.sh boots it once): the fbt
+# provider through bin/dtrace on one engine (kmod: dtrace_fbt.ko, loaded
+# by dtrace from DTRACE_KMOD_DIR; bpf: kprobes through the perf kprobe
+# PMU), then the torture (fbt-torture in this script, TORTURE_SECS):
+#
+#   1. entry counts: vfs_read's entries from `dd` with a fixed count, by pid
+#   2. return values: args[1] of vfs_read:return (typed ssize_t), as
+#      @[args[1]] and as quantize()
+#   3. typed entry arguments: args[2] (size_t count) of vfs_read
+#   4. a module's functions: fbt:9p:: (the guest's root is 9p) while a
+#      file is read; fbt:loop:: with loop.ko unloaded while its probes are
+#      enabled (kmod: the probes die with the module, no oops)
+#   5. a large glob: fbt::vfs_*:entry (every engine), fbt::[a-m]*:entry
+#      (kmod: thousands of functions armed through one ftrace filter)
+#   6. torture: consumers of a glob started and killed (-9 or SIGTERM)
+#      in a loop while `dtrace -l -P fbt` runs in parallel; afterwards
+#      nothing is armed or enabled and the modules unload.
+#
+# Each case shows dtrace's output ("| " stdout, "! " stderr) and then
+# "ok - ..." or "not ok - ..." lines; the last line is "FBT <engine> DONE".
+#
+# Usage: fbt-guest.sh ENGINE DTRACE_BINARY MODULE_DIR TORTURE_SECS
+set -uo pipefail
+engine=$1
+dtrace=$2
+export DTRACE_KMOD_DIR=$3
+torture=${4:-60}
+w=${TMPDIR:-/run}/fbt-$engine
+mkdir -p "$w"
+. "$(dirname "${BASH_SOURCE[0]}")/guest-lib.sh"
+dt() { # dt NAME ARGS...: run dtrace on the engine, keep and show what it said
+	local n=$1
+	shift
+	local t0=$SECONDS
+	timeout 300 "$dtrace" -x engine="$engine" "$@" >"$w/$n.out" 2>"$w/$n.err"
+	echo $? >"$w/$n.rc"
+	echo "== $n: dtrace -x engine=$engine $* (exit $(cat "$w/$n.rc"), $((SECONDS - t0)) s)"
+	sed 's/^/| /' "$w/$n.out" | head -30
+	sed 's/^/! /' "$w/$n.err" | head -20
+}
+# The value of "KEY n" lines (printa("KEY %@d\n")), or -1.
+val() { awk -v k="$2" '$1 == k { v = $2 } END { print (v == "" ? -1 : v) }' "$1"; }
+kprobes() { grep -c . /sys/kernel/debug/kprobes/list 2>/dev/null || echo 0; }
+armed() { cat /sys/module/dtrace_fbt/parameters/armed 2>/dev/null || echo 0; }
+
+echo "# fbt on the $engine engine: kernel $(uname -r), $(nproc) CPUs"
+kp0=$(kprobes)
+
+# ---- 1. entry counts ---------------------------------------------------------
+
+# dd reads 300 times with bs=7 (and the dynamic linker a few more).
+dt count -qn 'fbt::vfs_read:entry /pid == $target/ { @ = count(); } dtrace:::END { printa("reads %@d\n", @); }' \
+	-c 'dd if=/dev/zero of=/dev/null bs=7 count=300 status=none'
+n=$(val "$w/count.out" reads)
+check "vfs_read:entry: exit 0" [ "$(rc count)" = 0 ]
+check "vfs_read:entry: dd's 300 reads counted ($n, at most 20 from ld.so)" \
+	[ "$n" -ge 300 ] && [ "$n" -le 320 ]
+
+# ---- 2. return values ---------------------------------------------------------
+
+dt ret -qn 'fbt::vfs_read:return /pid == $target/ { @[args[1]] = count(); } dtrace:::END { printa("ret%d %@d\n", @); }' \
+	-c 'dd if=/dev/zero of=/dev/null bs=7 count=200 status=none'
+check "vfs_read:return: exit 0" [ "$(rc ret)" = 0 ]
+check "vfs_read:return: args[1] == 7 exactly 200 times" [ "$(val "$w/ret.out" ret7)" = 200 ]
+dt quant -qn 'fbt::vfs_read:return /pid == $target/ { @ = quantize(args[1]); }' \
+	-c 'dd if=/dev/zero of=/dev/null bs=100 count=50 status=none'
+check "quantize(args[1]): exit 0" [ "$(rc quant)" = 0 ]
+check "quantize(args[1]): the 64 bucket holds dd's 50 reads" \
+	has "$w/quant.out" '^ +64 \|@+ +5[0-9] *$'
+
+# ---- 3. typed entry arguments -------------------------------------------------
+
+dt typed -qn 'fbt::vfs_read:entry /pid == $target/ { @[args[2]] = count(); } dtrace:::END { printa("count%d %@d\n", @); }' \
+	-c 'dd if=/dev/zero of=/dev/null bs=13 count=40 status=none'
+check "args[2] (size_t count): 13 exactly 40 times" [ "$(val "$w/typed.out" count13)" = 40 ]
+dt lv -lv -n 'fbt::vfs_read:entry'
+check "-lv: args[2] is size_t" has "$w/lv.out" 'args\[2\]: size_t'
+
+# ---- 4. a module's functions ---------------------------------------------------
+
+m9p=$(awk '$1 ~ /^9p/ { print $1; exit }' /proc/modules)
+if [ "$m9p" = 9p ]; then
+	dt mod9p -qn 'fbt:9p::entry /pid == $target/ { @ = count(); } dtrace:::END { printa("calls %@d\n", @); }' \
+		-c 'cat /etc/hostname /etc/passwd'
+	check "fbt:9p::entry fires for cat ($(val "$w/mod9p.out" calls))" [ "$(val "$w/mod9p.out" calls)" -gt 0 ]
+else
+	echo "# 9p is not a module in this guest: fbt:9p:: skipped"
+fi
+if modprobe -d "$DTRACE_VM_ROOT" loop 2>"$w/modprobe.err"; then
+	# Traced while loop.ko goes away and comes back.
+	"$dtrace" -x engine="$engine" -qn 'fbt:loop::entry { @[probefunc] = count(); }
+	    dtrace:::BEGIN { printf("tracing\n"); }
+	    profile:::tick-1s /++i == 8/ { exit(0); } dtrace:::END { printa("%s %@d\n", @); }' \
+		>"$w/loop.out" 2>"$w/loop.err" &
+	pid=$!
+	for _ in $(seq 600); do has "$w/loop.out" '^tracing$' && break; sleep 0.1; done
+	sleep 1
+	losetup -f >/dev/null 2>&1
+	rmmod loop 2>>"$w/modprobe.err"
+	check "loop.ko unloaded while fbt:loop:: is enabled" bash -c '! grep -q "^loop " /proc/modules'
+	modprobe -d "$DTRACE_VM_ROOT" loop
+	losetup -f >/dev/null 2>&1
+	wait $pid
+	echo $? >"$w/loop.rc"
+	echo "== loop: fbt:loop::entry across rmmod loop (exit $(rc loop))"
+	sed 's/^/| /' "$w/loop.out" | head -20
+	sed 's/^/! /' "$w/loop.err" | head -10
+	check "fbt:loop::entry: exit 0 across the unload" [ "$(rc loop)" = 0 ]
+	check "fbt:loop::entry: loop's functions fired" has "$w/loop.out" '^loop_[a-z_]+ [1-9]'
+	rmmod loop
+else
+	notok "modprobe loop: $(cat "$w/modprobe.err")"
+fi
+
+# ---- 5. large globs ------------------------------------------------------------
+
+dt vfs -qn 'fbt::vfs_*:entry /pid == $target/ { @[probefunc] = count(); }
+    dtrace:::END { printa("%s %@d\n", @); }' -c 'cat /etc/hostname'
+check "fbt::vfs_*:entry: exit 0" [ "$(rc vfs)" = 0 ]
+check "fbt::vfs_*:entry: vfs_read fired" has "$w/vfs.out" '^vfs_read [1-9]'
+if [ "$engine" = kmod ]; then
+	dt am -qn 'fbt::[a-m]*:entry { @ = count(); } profile:::tick-1s { exit(0); } dtrace:::END { printa("calls %@d\n", @); }'
+	check "fbt::[a-m]*:entry: exit 0" [ "$(rc am)" = 0 ]
+	check "fbt::[a-m]*:entry: calls counted" [ "$(val "$w/am.out" calls)" -gt 1000 ]
+	echo "# dtrace_fbt: $(cat /sys/module/dtrace_fbt/parameters/functions) functions," \
+		"$(cat /sys/module/dtrace_fbt/parameters/refused) refused"
+	check "some functions were refused (kprobe blacklist)" \
+		[ "$(cat /sys/module/dtrace_fbt/parameters/refused)" -gt 0 ]
+fi
+check "nothing left armed after the consumers" [ "$(armed)" = 0 ]
+check "no kprobe left" [ "$(kprobes)" = "$kp0" ]
+
+# ---- 6. torture ------------------------------------------------------------------
+
+if [ "$engine" = kmod ]; then glob='fbt::[a-m]*:entry'; else glob='fbt::vfs_[a-m]*:entry'; fi
+maxs=25
+[ "$engine" = kmod ] || maxs=8
+end=$((SECONDS + torture))
+(
+	n=0
+	while [ $SECONDS -lt $end ]; do
+		"$dtrace" -x engine="$engine" -l -P fbt >/dev/null 2>>"$w/tlist.err" ||
+			echo "list $n: exit $?" >>"$w/tlist.err"
+		n=$((n + 1))
+	done
+	echo $n >"$w/tlist.n"
+) &
+lister=$!
+cycles=0
+kills=0
+while [ $SECONDS -lt $end ]; do
+	"$dtrace" -x engine="$engine" -qn "$glob { @[probefunc] = count(); }" \
+		>/dev/null 2>>"$w/tchurn.err" &
+	pid=$!
+	# Sometimes while it enables its probes, mostly while it traces
+	# (enabling thousands of functions takes ~20 s under emulation).
+	sleep "0.$((RANDOM % 9 + 1))"
+	[ $((RANDOM % 4)) != 0 ] && sleep $((RANDOM % maxs + 1))
+	if [ $((cycles % 2)) = 0 ]; then kill -9 $pid 2>/dev/null; kills=$((kills + 1)); else kill -TERM $pid 2>/dev/null; fi
+	for _ in $(seq 600); do kill -0 $pid 2>/dev/null || break; sleep 0.1; done
+	if kill -0 $pid 2>/dev/null; then
+		echo "consumer $cycles: still running 60 s after its signal" >>"$w/thang"
+		kill -9 $pid 2>/dev/null
+	fi
+	wait $pid 2>/dev/null
+	cycles=$((cycles + 1))
+	echo "# [$SECONDS s] consumer $cycles of $glob ended"
+done
+wait $lister
+echo "# torture: $cycles consumers of $glob ($kills killed with -9), $(cat "$w/tlist.n") listings"
+sed 's/^/! /' "$w/tlist.err" 2>/dev/null | head -10
+check "torture: at least 2 consumers started and killed" [ "$cycles" -ge 2 ]
+check "torture: every consumer ended on its signal" [ ! -s "$w/thang" ]
+check "torture: every dtrace -l succeeded" [ ! -s "$w/tlist.err" ]
+sleep 1
+check "torture: no kprobe left" [ "$(kprobes)" = "$kp0" ]
+if [ "$engine" = kmod ]; then
+	check "torture: no consumer left open" [ "$(consumers)" = 0 ]
+	check "torture: nothing enabled (dtrace_fbt refcnt 0)" [ "$(refcnt dtrace_fbt)" = 0 ]
+	check "torture: nothing armed" [ "$(armed)" = 0 ]
+	for m in dtrace_fbt dtrace_profile dtrace; do
+		if loaded $m; then check "torture: rmmod $m" rmmod $m; fi
+	done
+	check "torture: no module left" bash -c '! grep -q "^dtrace" /proc/modules'
+fi
+
+echo "fbt $engine: $nfail failed"
+echo "FBT $engine DONE"
