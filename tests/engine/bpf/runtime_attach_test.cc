@@ -367,9 +367,12 @@ TEST(use_own_points, only_for_few_distinct_filters_all_with_own_events)
 TEST(attach_point_of, kinds_this_engine_cannot_attach_say_so)
 {
 	attach_point k;
-	k.kind = DT_BPF_ATTACH_KPROBE;
+	k.kind = DT_BPF_ATTACH_FENTRY;
 	k.target = "vfs_read";
-	EXPECT_EQ(unsupported(k), "kprobe probes are not supported by the bpf engine yet");
+	EXPECT_EQ(unsupported(k), "fentry probes are not supported by the bpf engine yet");
+	// kprobes are (fbt), with the pt_regs contexts only.
+	k.kind = DT_BPF_ATTACH_KPROBE;
+	EXPECT_EQ(unsupported(k), "argument context 0 on a kprobe is not supported by the bpf engine");
 	attach_point r;
 	r.kind = DT_BPF_ATTACH_RAW_TRACEPOINT;
 	EXPECT_NE(unsupported(r), "");
