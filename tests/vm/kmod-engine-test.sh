@@ -33,13 +33,14 @@ kbuild "$top/plugins/syscall/kernel" "$vm_work/build/syscall" DTRACE_TOP="$top" 
 mods=$vm_work/modules
 mkdir -p "$mods"
 cp "$vm_work/build/core/dtrace.ko" "$vm_work/build/syscall/dtrace_syscall.ko" "$mods/"
-# The profile, proc and tcp providers' kernel halves (kmod-providers-guest.sh).
-for p in profile proc tcp; do
+# Every provider kernel half (kmod-providers-guest.sh; `dtrace -l` on the kmod
+# engine loads each one).
+for p in profile proc tcp io sched lockstat; do
 	kbuild "$top/plugins/$p/kernel" "$vm_work/build/$p" DTRACE_TOP="$top" \
 		KBUILD_EXTRA_SYMBOLS="$vm_work/build/core/Module.symvers"
 	cp "$vm_work/build/$p/dtrace_$p.ko" "$mods/"
 done
-for p in profile proc tcp; do
+for p in profile proc tcp io sched lockstat; do
 	[ -f "$plugdir/dt_$p.so" ] || vm_fail "no $p plugin in $plugdir (build dt_$p)"
 done
 
