@@ -40,14 +40,19 @@
 // cookie) for that process only, the object found again from the
 // probe's module as probes() named it.
 //
+// kmod engine (place): the same uprobe or uretprobe, placed in the kernel
+// half dtrace_pid.ko (plugins/pid/kernel, common/kmod_uprobe.hpp), which
+// reads the arguments as the bpf engine's contexts do.
+//
 // fires: DT_FIRE_UPROBE in the function (target: its name); entry and
-// return have that flow (-F: -> and <-), offset probes none. The bpf
-// engine runs them.
+// return have that flow (-F: -> and <-), offset probes none. The bpf and
+// kmod engines run them.
 //
 // Arguments: pid probes are untyped (args[N] are the function's integer
 // arguments; `dtrace -lv` prints "None"), so probe_args is NULL.
 #include "elf_functions.hpp"
 #include "insn_offsets.hpp"
+#include "kmod_uprobe.hpp"
 #include "user_match.hpp"
 #include "proc_objects.hpp"
 
@@ -76,6 +81,7 @@ std::string field(const char *s)
 struct pid_state {
 	const dt_plugin_host_t *host;
 	std::string attach_path; // the last bpf attach()'s target
+	kmod_uprobes kernel;	 // what the kmod engine placed
 };
 
 // One probes() call: the query, the callback, and what the walk needs
@@ -240,10 +246,21 @@ int pid_bpf_attach(void *state, const dt_probe_info_t *probe, dt_bpf_attach_t *o
 	return dt::sdk::guard([&] { return bpf_attach(*s, probe, out); });
 }
 
+int pid_kmod_place(void *state, const dt_probe_info_t *probe)
+{
+	auto *s = static_cast<pid_state *>(state);
+	return dt::sdk::guard([&] {
+		dt_bpf_attach_t a = dt::sdk::bpf_attach_desc(DT_BPF_ATTACH_NONE);
+		int rc = bpf_attach(*s, probe, &a);
+		return rc < 0 ? rc : s->kernel.place(s->host, *probe, a);
+	});
+}
+
 int pid_fires(void *, const dt_probe_info_t *p, dt_probe_fire_t *out)
 {
 	// The probe's own func outlives the call: the host's string.
-	dt_probe_fire_t f = dt::sdk::fire_desc(DT_FIRE_UPROBE, DT_ENGINE_BPF, p->func);
+	dt_probe_fire_t f =
+		dt::sdk::fire_desc(DT_FIRE_UPROBE, DT_ENGINE_BPF | DT_ENGINE_KMOD, p->func);
 	if (std::strcmp(p->name, "entry") == 0)
 		f.flow = DT_FLOW_ENTRY;
 	else if (std::strcmp(p->name, "return") == 0)
@@ -251,6 +268,13 @@ int pid_fires(void *, const dt_probe_info_t *p, dt_probe_fire_t *out)
 	dt::sdk::give_fire(out, f);
 	return 0;
 }
+
+const dt_plugin_kmod_ops_t k_pid_kmod_ops = {
+	.sz = sizeof(dt_plugin_kmod_ops_t),
+	.module = "dtrace_pid",
+	.kernel_provider = nullptr,
+	.place = pid_kmod_place,
+};
 
 const dt_plugin_bpf_ops_t k_pid_bpf_ops = {
 	.sz = sizeof(dt_plugin_bpf_ops_t),
@@ -264,7 +288,7 @@ int pid_init(const dt_plugin_host_t *host, void **state)
 			  elf_errmsg(-1));
 		return -ENOTSUP;
 	}
-	auto *s = new (std::nothrow) pid_state{host, {}};
+	auto *s = new (std::nothrow) pid_state{host, {}, {}};
 	if (s == nullptr)
 		return -ENOMEM;
 	*state = s;
@@ -303,7 +327,7 @@ const dt_plugin_ops_t k_pid_ops = {
 	.fini = pid_fini,
 	.probes = pid_probes,
 	.probe_args = nullptr,
-	.kmod = nullptr,
+	.kmod = &k_pid_kmod_ops,
 	.bpf = &k_pid_bpf_ops,
 	.fires = pid_fires,
 };

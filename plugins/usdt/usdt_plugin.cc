@@ -32,8 +32,14 @@
 // increments it while the probe is placed (the program's is-enabled test
 // sees it) and restores it when the probe goes.
 //
+// kmod engine (place): the same uprobe, placed in the pid provider's
+// kernel half dtrace_pid.ko (common/kmod_uprobe.hpp), which reads the
+// operands and registers the semaphore as the uprobe's reference counter
+// too.
+//
 // Arguments are untyped (args[N] and argN are the operands' integer
 // values, sign-extended per their size), so probe_args is NULL.
+#include "kmod_uprobe.hpp"
 #include "proc_objects.hpp"
 #include "stapsdt.hpp"
 #include "user_match.hpp"
@@ -84,7 +90,8 @@ struct usdt_state {
 	// name came from, from the last scan; several objects may share a
 	// file name (/usr/bin/python3.11 and a virtualenv's).
 	std::multimap<std::string, std::string> global_objects;
-	std::string attach_path; // the last bpf attach()'s target
+	std::string attach_path;   // the last bpf attach()'s target
+	user::kmod_uprobes kernel; // what the kmod engine placed
 };
 
 class walk {
@@ -277,11 +284,29 @@ int usdt_bpf_attach(void *state, const dt_probe_info_t *probe, dt_bpf_attach_t *
 	return dt::sdk::guard([&] { return bpf_attach(*s, probe, out); });
 }
 
+int usdt_kmod_place(void *state, const dt_probe_info_t *probe)
+{
+	auto *s = static_cast<usdt_state *>(state);
+	return dt::sdk::guard([&] {
+		dt_bpf_attach_t a = dt::sdk::bpf_attach_desc(DT_BPF_ATTACH_NONE);
+		int rc = bpf_attach(*s, probe, &a);
+		return rc < 0 ? rc : s->kernel.place(s->host, *probe, a);
+	});
+}
+
 int usdt_fires(void *, const dt_probe_info_t *p, dt_probe_fire_t *out)
 {
-	dt::sdk::give_fire(out, dt::sdk::fire_desc(DT_FIRE_UPROBE, DT_ENGINE_BPF, p->func));
+	dt::sdk::give_fire(
+		out, dt::sdk::fire_desc(DT_FIRE_UPROBE, DT_ENGINE_BPF | DT_ENGINE_KMOD, p->func));
 	return 0;
 }
+
+const dt_plugin_kmod_ops_t k_usdt_kmod_ops = {
+	.sz = sizeof(dt_plugin_kmod_ops_t),
+	.module = "dtrace_pid",
+	.kernel_provider = nullptr,
+	.place = usdt_kmod_place,
+};
 
 const dt_plugin_bpf_ops_t k_usdt_bpf_ops = {
 	.sz = sizeof(dt_plugin_bpf_ops_t),
@@ -295,7 +320,7 @@ int usdt_init(const dt_plugin_host_t *host, void **state)
 			  elf_errmsg(-1));
 		return -ENOTSUP;
 	}
-	auto *s = new (std::nothrow) usdt_state{host, {}, {}};
+	auto *s = new (std::nothrow) usdt_state{host, {}, {}, {}};
 	if (s == nullptr)
 		return -ENOMEM;
 	*state = s;
@@ -335,7 +360,7 @@ const dt_plugin_ops_t k_usdt_ops = {
 	.fini = usdt_fini,
 	.probes = usdt_probes,
 	.probe_args = nullptr,
-	.kmod = nullptr,
+	.kmod = &k_usdt_kmod_ops,
 	.bpf = &k_usdt_bpf_ops,
 	.fires = usdt_fires,
 };

@@ -116,6 +116,7 @@ private:
 	std::vector<uint8_t> buf_, aggbuf_;
 
 	void load_modules();
+	void place_probes(const enabling &en);
 	void refresh_status();
 	void snap_aggs();
 	[[noreturn]] void fail(const std::string &what, int err);
@@ -205,6 +206,29 @@ void kmod_engine::load_modules()
 	}
 }
 
+// Probes whose kernel half cannot find them by name (pid, USDT: an object,
+// an offset, a process) are placed there by their plugin first (plugin.h
+// dt_plugin_kmod_ops_t::place); the others' plugins have no place op.
+void kmod_engine::place_probes(const enabling &en)
+{
+	provider_registry &reg = registry();
+	std::set<const probe *> placed;
+	for (size_t i = 0; i < en.probes.size(); i++) {
+		const probe &pr = *en.probes[i];
+		if (!en.fires[i].runs_on(DT_ENGINE_KMOD) || !placed.insert(&pr).second)
+			continue;
+		std::string why;
+		int rc = reg.kmod_place(pr, why);
+		if (rc == -ENOSYS || rc == 0)
+			continue;
+		throw engine_error(!why.empty() ? why
+						: "the kmod engine cannot enable " + pr.desc.str() +
+							  ": " + std::strerror(-rc),
+				   rc == -ENOTSUP ? errc::unsupported : errc::enable,
+				   en.eps[i].clause);
+	}
+}
+
 std::vector<enabled_probe> kmod_engine::enable(const program &p, const enabling &en)
 {
 	prog_ = p;
@@ -213,6 +237,7 @@ std::vector<enabled_probe> kmod_engine::enable(const program &p, const enabling 
 	// this engine's floor.
 	aggrate_ = std::max<uint64_t>(opts_.aggrate, 1'000'000);
 	load_modules();
+	place_probes(en);
 
 	int err = dev_.open();
 	if (err == EACCES || err == EPERM)
