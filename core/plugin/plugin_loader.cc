@@ -224,21 +224,6 @@ public:
 		}
 	}
 
-	int kmod_place(const probe &p) override
-	{
-		const dt_plugin_kmod_ops_t *k = ops_.kmod;
-		if (k == nullptr || !DT_ABI_HAS(k, place) || k->place == nullptr)
-			return -ENOSYS;
-		dt_probe_info_t info = info_of(p);
-		try {
-			return k->place(state_, &info);
-		} catch (...) {
-			warn_("provider plugin " + path_ + " threw in kmod place(): " +
-			      describe_exception(std::current_exception()));
-			return -EIO;
-		}
-	}
-
 	int fires(const probe &p, dt_probe_fire_t &out) override
 	{
 		std::memset(&out, 0, sizeof(out));

@@ -352,13 +352,4 @@ int provider_registry::bpf_attach(const probe &p, dt_bpf_attach_t &out, std::str
 	return rc;
 }
 
-int provider_registry::kmod_place(const probe &p, std::string &why)
-{
-	why.clear();
-	impl_->capture = &why;
-	int rc = p.prov->kmod_place(p);
-	impl_->capture = nullptr;
-	return rc;
-}
-
 } // namespace dt

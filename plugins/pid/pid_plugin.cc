@@ -40,9 +40,10 @@
 // cookie) for that process only, the object found again from the
 // probe's module as probes() named it.
 //
-// kmod engine (place): the same uprobe or uretprobe, placed in the kernel
-// half dtrace_pid.ko (plugins/pid/kernel, common/kmod_uprobe.hpp), which
-// reads the arguments as the bpf engine's contexts do.
+// kmod engine (kmod table, module dtrace_pid): the kmod engine places the
+// uprobe or uretprobe attach() describes in the kernel half dtrace_pid.ko
+// (plugins/pid/kernel; core/engine/kmod/uprobes.hpp), which reads the
+// arguments as the bpf engine's contexts do.
 //
 // fires: DT_FIRE_UPROBE in the function (target: its name); entry and
 // return have that flow (-F: -> and <-), offset probes none. The bpf and
@@ -52,7 +53,6 @@
 // arguments; `dtrace -lv` prints "None"), so probe_args is NULL.
 #include "elf_functions.hpp"
 #include "insn_offsets.hpp"
-#include "kmod_uprobe.hpp"
 #include "user_match.hpp"
 #include "proc_objects.hpp"
 
@@ -81,7 +81,6 @@ std::string field(const char *s)
 struct pid_state {
 	const dt_plugin_host_t *host;
 	std::string attach_path; // the last bpf attach()'s target
-	kmod_uprobes kernel;	 // what the kmod engine placed
 };
 
 // One probes() call: the query, the callback, and what the walk needs
@@ -246,16 +245,6 @@ int pid_bpf_attach(void *state, const dt_probe_info_t *probe, dt_bpf_attach_t *o
 	return dt::sdk::guard([&] { return bpf_attach(*s, probe, out); });
 }
 
-int pid_kmod_place(void *state, const dt_probe_info_t *probe)
-{
-	auto *s = static_cast<pid_state *>(state);
-	return dt::sdk::guard([&] {
-		dt_bpf_attach_t a = dt::sdk::bpf_attach_desc(DT_BPF_ATTACH_NONE);
-		int rc = bpf_attach(*s, probe, &a);
-		return rc < 0 ? rc : s->kernel.place(s->host, *probe, a);
-	});
-}
-
 int pid_fires(void *, const dt_probe_info_t *p, dt_probe_fire_t *out)
 {
 	// The probe's own func outlives the call: the host's string.
@@ -273,7 +262,6 @@ const dt_plugin_kmod_ops_t k_pid_kmod_ops = {
 	.sz = sizeof(dt_plugin_kmod_ops_t),
 	.module = "dtrace_pid",
 	.kernel_provider = nullptr,
-	.place = pid_kmod_place,
 };
 
 const dt_plugin_bpf_ops_t k_pid_bpf_ops = {
@@ -288,7 +276,7 @@ int pid_init(const dt_plugin_host_t *host, void **state)
 			  elf_errmsg(-1));
 		return -ENOTSUP;
 	}
-	auto *s = new (std::nothrow) pid_state{host, {}, {}};
+	auto *s = new (std::nothrow) pid_state{host, {}};
 	if (s == nullptr)
 		return -ENOMEM;
 	*state = s;

@@ -32,14 +32,13 @@
 // increments it while the probe is placed (the program's is-enabled test
 // sees it) and restores it when the probe goes.
 //
-// kmod engine (place): the same uprobe, placed in the pid provider's
-// kernel half dtrace_pid.ko (common/kmod_uprobe.hpp), which reads the
-// operands and registers the semaphore as the uprobe's reference counter
-// too.
+// kmod engine (kmod table, module dtrace_pid): the kmod engine places the
+// uprobe attach() describes in the pid provider's kernel half dtrace_pid.ko
+// (core/engine/kmod/uprobes.hpp), which reads the operands and registers
+// the semaphore as the uprobe's reference counter too.
 //
 // Arguments are untyped (args[N] and argN are the operands' integer
 // values, sign-extended per their size), so probe_args is NULL.
-#include "kmod_uprobe.hpp"
 #include "proc_objects.hpp"
 #include "stapsdt.hpp"
 #include "user_match.hpp"
@@ -90,8 +89,7 @@ struct usdt_state {
 	// name came from, from the last scan; several objects may share a
 	// file name (/usr/bin/python3.11 and a virtualenv's).
 	std::multimap<std::string, std::string> global_objects;
-	std::string attach_path;   // the last bpf attach()'s target
-	user::kmod_uprobes kernel; // what the kmod engine placed
+	std::string attach_path; // the last bpf attach()'s target
 };
 
 class walk {
@@ -284,16 +282,6 @@ int usdt_bpf_attach(void *state, const dt_probe_info_t *probe, dt_bpf_attach_t *
 	return dt::sdk::guard([&] { return bpf_attach(*s, probe, out); });
 }
 
-int usdt_kmod_place(void *state, const dt_probe_info_t *probe)
-{
-	auto *s = static_cast<usdt_state *>(state);
-	return dt::sdk::guard([&] {
-		dt_bpf_attach_t a = dt::sdk::bpf_attach_desc(DT_BPF_ATTACH_NONE);
-		int rc = bpf_attach(*s, probe, &a);
-		return rc < 0 ? rc : s->kernel.place(s->host, *probe, a);
-	});
-}
-
 int usdt_fires(void *, const dt_probe_info_t *p, dt_probe_fire_t *out)
 {
 	dt::sdk::give_fire(
@@ -305,7 +293,6 @@ const dt_plugin_kmod_ops_t k_usdt_kmod_ops = {
 	.sz = sizeof(dt_plugin_kmod_ops_t),
 	.module = "dtrace_pid",
 	.kernel_provider = nullptr,
-	.place = usdt_kmod_place,
 };
 
 const dt_plugin_bpf_ops_t k_usdt_bpf_ops = {
@@ -320,7 +307,7 @@ int usdt_init(const dt_plugin_host_t *host, void **state)
 			  elf_errmsg(-1));
 		return -ENOTSUP;
 	}
-	auto *s = new (std::nothrow) usdt_state{host, {}, {}, {}};
+	auto *s = new (std::nothrow) usdt_state{host, {}, {}};
 	if (s == nullptr)
 		return -ENOMEM;
 	*state = s;

@@ -3,7 +3,8 @@
 // dtrace.ko, driven through /dev/dtrace (kmod/include/uapi/dtrace/ioctl.h).
 //
 //   enable(program)  the core and the provider modules the descriptions
-//                    need are loaded (modules.hpp); /dev/dtrace opened (one
+//                    need are loaded (modules.hpp); uprobe probes placed
+//                    in dtrace_pid.ko (uprobes.hpp); /dev/dtrace opened (one
 //                    consumer state); the program written as one ENABLE
 //                    blob (program_blob.hpp); every EPID described
 //                    (EPROBE, PROBES): enabled_probe[] with the kernel's
@@ -31,6 +32,7 @@
 #include "device.hpp"
 #include "modules.hpp"
 #include "program_blob.hpp"
+#include "uprobes.hpp"
 
 #include <dtrace/engine.hpp>
 #include <dtrace/provider.hpp>
@@ -99,6 +101,8 @@ protected:
 private:
 	engine_settings s_;
 	program prog_;
+	// Before dev_: its probes go once the consumer closed.
+	dt::kmod::uprobes uprobes_;
 	device dev_;
 	dtrace_conf_t conf_{};
 	dt::kmod::program_blob blob_;
@@ -116,7 +120,7 @@ private:
 	std::vector<uint8_t> buf_, aggbuf_;
 
 	void load_modules();
-	void place_probes(const enabling &en);
+	void place_uprobes(const enabling &en);
 	void refresh_status();
 	void snap_aggs();
 	[[noreturn]] void fail(const std::string &what, int err);
@@ -206,20 +210,24 @@ void kmod_engine::load_modules()
 	}
 }
 
-// Probes whose kernel half cannot find them by name (pid, USDT: an object,
-// an offset, a process) are placed there by their plugin first (plugin.h
-// dt_plugin_kmod_ops_t::place); the others' plugins have no place op.
-void kmod_engine::place_probes(const enabling &en)
+// Probes that fire from a uprobe (pid, USDT: an object, an offset, a
+// process, which dtrace.ko cannot find by name) are placed in the uprobe
+// module first (uprobes.hpp), where their plugin's attach() says.
+void kmod_engine::place_uprobes(const enabling &en)
 {
 	provider_registry &reg = registry();
 	std::set<const probe *> placed;
 	for (size_t i = 0; i < en.probes.size(); i++) {
 		const probe &pr = *en.probes[i];
-		if (!en.fires[i].runs_on(DT_ENGINE_KMOD) || !placed.insert(&pr).second)
+		if (en.fires[i].kind != fire_kind::uprobe || !en.fires[i].runs_on(DT_ENGINE_KMOD) ||
+		    !placed.insert(&pr).second)
 			continue;
+		dt_bpf_attach_t a{};
 		std::string why;
-		int rc = reg.kmod_place(pr, why);
-		if (rc == -ENOSYS || rc == 0)
+		int rc = reg.bpf_attach(pr, a, why);
+		if (rc >= 0)
+			rc = uprobes_.place(pr.desc, a, why);
+		if (rc >= 0)
 			continue;
 		throw engine_error(!why.empty() ? why
 						: "the kmod engine cannot enable " + pr.desc.str() +
@@ -237,7 +245,7 @@ std::vector<enabled_probe> kmod_engine::enable(const program &p, const enabling 
 	// this engine's floor.
 	aggrate_ = std::max<uint64_t>(opts_.aggrate, 1'000'000);
 	load_modules();
-	place_probes(en);
+	place_uprobes(en);
 
 	int err = dev_.open();
 	if (err == EACCES || err == EPERM)

@@ -50,7 +50,7 @@ extern "C" {
 /* Bumped on any incompatible change; the consumer requires equality. */
 #define DT_PLUGIN_ABI_MAJOR 1
 /* Bumped when fields are appended; informational (sz is what counts). */
-#define DT_PLUGIN_ABI_MINOR 7
+#define DT_PLUGIN_ABI_MINOR 6
 
 #define DT_PLUGIN_ENTRY_SYMBOL "dtrace_plugin_entry"
 
@@ -198,18 +198,6 @@ typedef struct dt_plugin_kmod_ops {
 	 * differs from the plugin's name. NULL means the same.
 	 */
 	const char *kernel_provider;
-
-	/* ---- ABI 1.7 (read with DT_ABI_HAS) ---- */
-	/*
-	 * Optional: make `probe` (as probes() reported it) exist in the kernel
-	 * half, for probes the kernel half cannot find by name (the pid and
-	 * USDT providers: which object, offset and process). The kmod engine
-	 * calls it once per probe the program matched, after loading `module`
-	 * and before enabling the program on /dev/dtrace, which then finds the
-	 * probe under the name the plugin reported. What it placed stays until
-	 * fini(). Return 0, or a negative errno with host->log saying why.
-	 */
-	int (*place)(void *state, const dt_probe_info_t *probe);
 } dt_plugin_kmod_ops_t;
 
 /* How the bpf engine attaches a program for one probe. */

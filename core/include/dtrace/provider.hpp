@@ -122,14 +122,6 @@ public:
 		(void)out;
 		return -ENOSYS;
 	}
-	// The kmod engine's hook (plugin.h dt_plugin_kmod_ops_t::place, ABI
-	// 1.7): make `p` exist in the provider's kernel half. -ENOSYS when the
-	// plugin has no such op (its kernel half provides its probes itself).
-	virtual int kmod_place(const probe &p)
-	{
-		(void)p;
-		return -ENOSYS;
-	}
 	// The plugin's fires() op (plugin.h, ABI 1.4): `out` is zeroed with sz
 	// set first. -ENOSYS when the plugin has no such op.
 	virtual int fires(const probe &p, dt_probe_fire_t &out)
@@ -181,10 +173,6 @@ public:
 	// p.prov->bpf_attach(p, out), with what the plugin logs at warning or
 	// error level meanwhile collected into `why` instead of printed.
 	[[nodiscard]] int bpf_attach(const probe &p, dt_bpf_attach_t &out, std::string &why);
-
-	// p.prov->kmod_place(p), what the plugin logs collected into `why` as
-	// for bpf_attach().
-	[[nodiscard]] int kmod_place(const probe &p, std::string &why);
 
 	// How the probe fires (p.prov->fire(p)); kind none and no engine for a
 	// probe without a provider.

@@ -3,9 +3,10 @@
  * dtrace_pid.c - the pid and USDT providers' kernel half: probes in user
  * processes, fired from uprobes and uretprobes (illumos fasttrap's role).
  *
- * Userspace (plugins/pid, plugins/usdt: their kmod place() op) resolves a
- * probe to an object and a file offset and places it through
- * /dev/dtrace_uprobe (uapi/dtrace/uprobe.h); this module registers the
+ * Userspace (the probe's plugin: plugins/pid, plugins/usdt) resolves a
+ * probe to an object and a file offset, and the kmod engine places it
+ * through /dev/dtrace_uprobe (uapi/dtrace/uprobe.h,
+ * core/engine/kmod/uprobes.hpp); this module registers the
  * probe's provider (pid1234, python1234, python) with dtrace.ko, creates
  * the probe, and registers a uprobe on the object's inode while the probe
  * is enabled:

@@ -32,13 +32,15 @@ TEST(PidOps, TableIsIllumosPidProvider)
 	EXPECT_TRUE(same(ops->attr.name, DT_STABILITY_EVOLVING, DT_STABILITY_EVOLVING, DT_CLASS_ISA));
 	EXPECT_TRUE(same(ops->attr.args, DT_STABILITY_PRIVATE, DT_STABILITY_PRIVATE, DT_CLASS_UNKNOWN));
 	EXPECT_EQ(ops->probe_args, nullptr); // untyped: -lv prints None
-	EXPECT_EQ(ops->kmod, nullptr);
+	// The kmod engine places attach()'s uprobes in dtrace_pid.ko.
+	ASSERT_NE(ops->kmod, nullptr);
+	EXPECT_STREQ(ops->kmod->module, "dtrace_pid");
 	ASSERT_NE(ops->bpf, nullptr);
 	EXPECT_NE(ops->bpf->attach, nullptr);
 }
 
 // fires(): a uprobe in the function; entry and return are a function
-// boundary (-F), an offset probe none; the bpf engine runs them.
+// boundary (-F), an offset probe none; the bpf and kmod engines run them.
 TEST(PidOps, FiresAsUprobes)
 {
 	plugin_handle h(DT_PID_PLUGIN);
@@ -51,7 +53,7 @@ TEST(PidOps, FiresAsUprobes)
 		ASSERT_EQ(h.fires(p, f), 0) << name;
 		EXPECT_EQ(f.kind, DT_FIRE_UPROBE) << name;
 		EXPECT_EQ(f.flow, flow) << name;
-		EXPECT_EQ(f.engines, uint32_t{DT_ENGINE_BPF}) << name;
+		EXPECT_EQ(f.engines, uint32_t{DT_ENGINE_BPF | DT_ENGINE_KMOD}) << name;
 		ASSERT_NE(f.target, nullptr);
 		EXPECT_STREQ(f.target, "malloc");
 	}

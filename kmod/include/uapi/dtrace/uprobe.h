@@ -1,15 +1,16 @@
 /* SPDX-License-Identifier: (GPL-2.0 WITH Linux-syscall-note) OR MIT */
 /*
  * uapi/dtrace/uprobe.h - /dev/dtrace_uprobe, the ioctl ABI between the
- * pid and USDT plugins (plugins/pid, plugins/usdt: their kmod place() op)
- * and the pid provider's kernel half, dtrace_pid.ko
- * (plugins/pid/kernel/dtrace_pid.c).
+ * kmod engine (core/engine/kmod/uprobes.hpp) and the uprobe module, the
+ * pid provider's kernel half dtrace_pid.ko (plugins/pid/kernel/dtrace_pid.c),
+ * which serves every probe that fires from a uprobe (pid, USDT).
  *
  * The kernel half cannot read symbol tables or stapsdt notes: userspace
- * resolves a probe to an object and an offset, and places it here before
- * the kmod engine enables a program on /dev/dtrace:
+ * (the probe's plugin, its attach()) resolves a probe to an object and an
+ * offset, and the kmod engine places it here before it enables a program
+ * on /dev/dtrace:
  *
- *   plugin                         dtrace_pid.ko            dtrace.ko
+ *   kmod engine                    dtrace_pid.ko            dtrace.ko
  *   open /dev/dtrace_uprobe ─────► a session
  *   PLACE {names, fd, offset, ──►  provider pid1234 ──────► dtrace_register()
  *          ref_ctr, pid, args}     probe a.out:main:entry ► dtrace_probe_create()

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
-// Placing uprobe-backed probes in dtrace_pid.ko (see kmod_uprobe.hpp).
-#include "kmod_uprobe.hpp"
+// The kmod engine's uprobes, placed in dtrace_pid.ko (see uprobes.hpp).
+#include "uprobes.hpp"
 
 #include <uapi/dtrace/uprobe.h>
 
@@ -14,19 +14,18 @@
 #include <cstring>
 #include <thread>
 
-namespace dt::plugin::user {
+namespace dt::kmod {
 namespace {
 
 constexpr const char *k_device = "/dev/" DTRACE_UPROBE_DEVICE_NAME;
 
 // Copy s into a name field; false if it does not fit.
 template <size_t N>
-bool put_name(char (&dst)[N], const char *s)
+bool put_name(char (&dst)[N], const std::string &s)
 {
-	size_t n = std::strlen(s);
-	if (n >= N)
+	if (s.size() >= N)
 		return false;
-	std::memcpy(dst, s, n + 1);
+	std::memcpy(dst, s.c_str(), s.size() + 1);
 	return true;
 }
 
@@ -47,36 +46,23 @@ uint32_t kind_of(const dt_bpf_attach_t &a)
 
 } // namespace
 
-kmod_uprobes::~kmod_uprobes()
+uprobes::~uprobes()
 {
 	if (fd_ >= 0)
 		close(fd_);
 }
 
-int kmod_uprobes::place(const dt_plugin_host_t *host, const dt_probe_info_t &p,
-			const dt_bpf_attach_t &a)
+int uprobes::place(const probe_desc &d, const dt_bpf_attach_t &a, std::string &why)
 {
-	std::string why;
-	int rc = place(p, a, why);
-	if (rc > 0)
-		host->log(host, DT_LOG_DEBUG, "%s", why.c_str());
-	else if (rc < 0)
-		host->log(host, DT_LOG_ERROR, "%s", why.c_str());
-	return rc < 0 ? rc : 0;
-}
-
-// 0, k_skipped, or a negative errno; `why` says what went wrong.
-int kmod_uprobes::place(const dt_probe_info_t &p, const dt_bpf_attach_t &a, std::string &why)
-{
-	std::string name = std::string(p.provider) + ":" + p.mod + ":" + p.func + ":" + p.name;
+	std::string name = d.str();
 	dtrace_uprobe_place_t pl{};
 	pl.dtup_kind = kind_of(a);
 	if (pl.dtup_kind == 0 || a.target == nullptr) {
 		why = "the kmod engine cannot enable " + name + ": not a uprobe";
 		return -ENOTSUP;
 	}
-	if (!put_name(pl.dtup_provider, p.provider) || !put_name(pl.dtup_mod, p.mod) ||
-	    !put_name(pl.dtup_func, p.func) || !put_name(pl.dtup_name, p.name)) {
+	if (!put_name(pl.dtup_provider, d.provider) || !put_name(pl.dtup_mod, d.mod) ||
+	    !put_name(pl.dtup_func, d.func) || !put_name(pl.dtup_name, d.name)) {
 		// dtrace.ko's names are shorter than a C++ symbol may be:
 		// such a probe does not exist there, as on illumos, rather
 		// than failing a description that matched it among others.
@@ -136,4 +122,4 @@ int kmod_uprobes::place(const dt_probe_info_t &p, const dt_bpf_attach_t &a, std:
 	return 0;
 }
 
-} // namespace dt::plugin::user
+} // namespace dt::kmod
