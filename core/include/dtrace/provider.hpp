@@ -186,8 +186,7 @@ public:
 	// For each provider with a kmod provide hook (plugin.h, ABI 1.7), hand
 	// its kernel half its probes among `probes`; what the plugins log
 	// meanwhile goes to `why`. 0, or the first hook's negative errno.
-	[[nodiscard]] int kmod_provide(const std::vector<const probe *> &probes,
-				       std::string &why);
+	[[nodiscard]] int kmod_provide(const std::vector<const probe *> &probes, std::string &why);
 
 	// How the probe fires (p.prov->fire(p)); kind none and no engine for a
 	// probe without a provider.
