@@ -224,6 +224,24 @@ public:
 		}
 	}
 
+	int kmod_provide(const std::vector<const probe *> &probes) override
+	{
+		const dt_plugin_kmod_ops_t *k = ops_.kmod;
+		if (k == nullptr || !DT_ABI_HAS(k, provide) || k->provide == nullptr)
+			return -ENOSYS;
+		std::vector<dt_probe_info_t> infos;
+		infos.reserve(probes.size());
+		for (const probe *p : probes)
+			infos.push_back(info_of(*p));
+		try {
+			return k->provide(state_, infos.data(), infos.size());
+		} catch (...) {
+			warn_("provider plugin " + path_ + " threw in kmod provide(): " +
+			      describe_exception(std::current_exception()));
+			return -EIO;
+		}
+	}
+
 	int fires(const probe &p, dt_probe_fire_t &out) override
 	{
 		std::memset(&out, 0, sizeof(out));

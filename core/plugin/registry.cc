@@ -19,6 +19,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
+#include <map>
 #include <set>
 #include <tuple>
 
@@ -341,6 +342,26 @@ std::vector<arg_desc> provider_registry::args(const probe &p)
 	std::sort(out.begin(), out.end(),
 		  [](const arg_desc &a, const arg_desc &b) { return a.ndx < b.ndx; });
 	return out;
+}
+
+int provider_registry::kmod_provide(const std::vector<const probe *> &probes, std::string &why)
+{
+	std::map<provider *, std::vector<const probe *>> by_prov;
+	for (const probe *p : probes)
+		if (p->prov != nullptr)
+			by_prov[p->prov].push_back(p);
+	why.clear();
+	int rc = 0;
+	for (auto &[prov, ps] : by_prov) {
+		impl_->capture = &why;
+		int r = prov->kmod_provide(ps);
+		impl_->capture = nullptr;
+		if (r < 0 && r != -ENOSYS) {
+			rc = r;
+			break;
+		}
+	}
+	return rc;
 }
 
 int provider_registry::bpf_attach(const probe &p, dt_bpf_attach_t &out, std::string &why)

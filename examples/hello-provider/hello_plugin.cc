@@ -141,6 +141,7 @@ const dt_plugin_kmod_ops_t k_kmod_ops = {
 	.sz = sizeof(dt_plugin_kmod_ops_t),
 	.module = "dtrace_hello",
 	.kernel_provider = nullptr,
+	.provide = nullptr,
 };
 
 // Attributes, as for an application's own (USDT-style) provider on

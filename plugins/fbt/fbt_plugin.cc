@@ -28,16 +28,20 @@
 // Without them: -ENOTSUP, "fbt probes need kprobes or BPF trampolines,
 // which this kernel does not provide".
 //
-// kmod engine: no kernel half yet (docs/plugins.md says why and what it
-// would take).
+// kmod engine: the kernel half dtrace_fbt.ko (plugins/fbt/kernel), which
+// cannot walk the kernel's symbols: the kmod provide hook writes the
+// functions of the matched probes to its `provide` parameter, "MODULE
+// FUNCTION" lines, a page at a time; it registers a kprobe (entry) or a
+// kretprobe (return) by name when a probe is enabled.
 //
 // fires: DT_FIRE_KPROBE on the function, flow entry or return (-F: -> and
-// <-); engines: bpf.
+// <-); engines: bpf and kmod.
 #include "btf_args.hpp"
 #include "function_source.hpp"
 
 #include <dtrace/plugin.hpp>
 
+#include <fcntl.h>
 #include <fnmatch.h>
 #include <unistd.h>
 
@@ -205,11 +209,61 @@ int fires(state &s, const dt_probe_info_t *p, dt_probe_fire_t *out)
 	if ((!entry && std::strcmp(p->name, "return") != 0) || *p->func == '\0')
 		return -ENOENT;
 	s.fire_target = p->func;
-	dt_probe_fire_t f =
-		dt::sdk::fire_desc(DT_FIRE_KPROBE, DT_ENGINE_BPF, s.fire_target.c_str());
+	dt_probe_fire_t f = dt::sdk::fire_desc(DT_FIRE_KPROBE, DT_ENGINE_BPF | DT_ENGINE_KMOD,
+					       s.fire_target.c_str());
 	f.flow = entry ? DT_FLOW_ENTRY : DT_FLOW_RETURN;
 	dt::sdk::give_fire(out, f);
 	return 0;
+}
+
+constexpr const char *k_kmod_module = "dtrace_fbt";
+constexpr const char *k_provide_path = "/sys/module/dtrace_fbt/parameters/provide";
+constexpr size_t k_provide_chunk = 4000; // sysfs takes a page per write
+
+// Write one chunk of "MODULE FUNCTION" lines; 0 or a negative errno.
+int write_chunk(state &s, int fd, const std::string &chunk)
+{
+	ssize_t n = write(fd, chunk.data(), chunk.size());
+	if (n == static_cast<ssize_t>(chunk.size()))
+		return 0;
+	int err = n < 0 ? errno : EIO;
+	std::string first = chunk.substr(0, chunk.find(' '));
+	first += ":" + chunk.substr(first.size() + 1, chunk.find('\n') - first.size() - 1);
+	s.host->log(s.host, DT_LOG_ERROR, "fbt: %s refused the functions from %s on: %s",
+		    k_kmod_module, first.c_str(), std::strerror(err));
+	return -err;
+}
+
+// The kmod provide hook: the distinct functions of `probes`, to the
+// kernel half's `provide` parameter.
+int kmod_provide(state &s, const dt_probe_info_t *probes, size_t n)
+{
+	std::unordered_set<std::string> seen;
+	std::string chunk, line;
+	int fd = open(k_provide_path, O_WRONLY | O_CLOEXEC);
+	if (fd < 0) {
+		int err = errno;
+		s.host->log(s.host, DT_LOG_ERROR, "fbt: cannot open %s: %s", k_provide_path,
+			    std::strerror(err));
+		return -err;
+	}
+	int rc = 0;
+	for (size_t i = 0; i < n && rc == 0; i++) {
+		if (*probes[i].mod == '\0' || *probes[i].func == '\0')
+			continue;
+		line.assign(probes[i].mod).append(1, ' ').append(probes[i].func).append(1, '\n');
+		if (!seen.insert(line).second)
+			continue;
+		if (chunk.size() + line.size() > k_provide_chunk) {
+			rc = write_chunk(s, fd, chunk);
+			chunk.clear();
+		}
+		chunk += line;
+	}
+	if (rc == 0 && !chunk.empty())
+		rc = write_chunk(s, fd, chunk);
+	close(fd);
+	return rc;
 }
 
 /*
@@ -245,10 +299,22 @@ int fbt_bpf_attach(void *st, const dt_probe_info_t *p, dt_bpf_attach_t *out)
 	return dt::sdk::guard([&] { return bpf_attach(*static_cast<state *>(st), p, out); });
 }
 
+int fbt_kmod_provide(void *st, const dt_probe_info_t *probes, size_t n)
+{
+	return dt::sdk::guard([&] { return kmod_provide(*static_cast<state *>(st), probes, n); });
+}
+
 int fbt_fires(void *st, const dt_probe_info_t *p, dt_probe_fire_t *out)
 {
 	return dt::sdk::guard([&] { return fires(*static_cast<state *>(st), p, out); });
 }
+
+const dt_plugin_kmod_ops_t k_kmod_ops = {
+	.sz = sizeof(dt_plugin_kmod_ops_t),
+	.module = k_kmod_module,
+	.kernel_provider = nullptr,
+	.provide = fbt_kmod_provide,
+};
 
 const dt_plugin_bpf_ops_t k_bpf_ops = {
 	.sz = sizeof(dt_plugin_bpf_ops_t),
@@ -273,7 +339,7 @@ const dt_plugin_ops_t k_ops = {
 	.fini = fbt_fini,
 	.probes = fbt_probes,
 	.probe_args = fbt_probe_args,
-	.kmod = nullptr,
+	.kmod = &k_kmod_ops,
 	.bpf = &k_bpf_ops,
 	.fires = fbt_fires,
 };

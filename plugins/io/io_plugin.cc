@@ -78,6 +78,7 @@ const dt_plugin_kmod_ops_t k_io_kmod_ops = {
 	.sz = sizeof(dt_plugin_kmod_ops_t),
 	.module = "dtrace_io",
 	.kernel_provider = nullptr,
+	.provide = nullptr,
 };
 
 // illumos sdt.c stab_attr for io (the Guide's "io Stability").

@@ -93,6 +93,7 @@ const dt_plugin_kmod_ops_t k_lockstat_kmod_ops = {
 	.sz = sizeof(dt_plugin_kmod_ops_t),
 	.module = "dtrace_lockstat",
 	.kernel_provider = nullptr,
+	.provide = nullptr,
 };
 
 // illumos lockstat.c lockstat_attr.

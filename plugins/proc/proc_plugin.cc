@@ -149,6 +149,7 @@ const dt_plugin_kmod_ops_t k_proc_kmod_ops = {
 	.sz = sizeof(dt_plugin_kmod_ops_t),
 	.module = "dtrace_proc",
 	.kernel_provider = nullptr,
+	.provide = nullptr,
 };
 
 // illumos sdt.c stab_attr for proc (the Guide's "proc Stability").

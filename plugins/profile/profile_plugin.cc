@@ -155,6 +155,7 @@ const dt_plugin_kmod_ops_t k_profile_kmod_ops = {
 	.sz = sizeof(dt_plugin_kmod_ops_t),
 	.module = "dtrace_profile",
 	.kernel_provider = nullptr,
+	.provide = nullptr,
 };
 
 // None typed: see the head comment.

@@ -183,6 +183,7 @@ const dt_plugin_kmod_ops_t k_sched_kmod_ops = {
 	.sz = sizeof(dt_plugin_kmod_ops_t),
 	.module = "dtrace_sched",
 	.kernel_provider = nullptr,
+	.provide = nullptr,
 };
 
 // illumos sdt.c stab_attr for sched (the Guide's "sched Stability").

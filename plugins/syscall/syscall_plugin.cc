@@ -378,6 +378,7 @@ const dt_plugin_kmod_ops_t k_kmod_ops = {
 	.sz = sizeof(dt_plugin_kmod_ops_t),
 	.module = "dtrace_syscall",
 	.kernel_provider = nullptr,
+	.provide = nullptr,
 };
 
 // illumos systrace_attr.

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# The fbt provider on the bpf engine (ctest vm.fbt, label vm; fbt has no
-# kernel half yet, docs/plugins.md): boots the guest once (one CPU) and
-# runs tests/vm/fbt-guest.sh for the bpf engine: entry counts of a known workload,
+# The fbt provider on both engines (ctest vm.fbt, label vm): builds
+# dtrace.ko, dtrace_fbt.ko (plugins/fbt/kernel) and dtrace_profile.ko for the
+# guest, boots it once (one CPU) and runs tests/vm/fbt-guest.sh for the kmod
+# engine, then for the bpf engine: entry counts of a known workload,
 # return values, typed arguments, a module's functions (and one unloaded
 # while traced), large globs, and a torture of consumers started and
 # killed while `dtrace -l` runs. The torture lasts DTRACE_VM_FBT_TORTURE
@@ -19,12 +20,30 @@ dtrace=$2
 plugdir=$(dirname "$dtrace")/../lib/dtrace/plugins
 [ -f "$plugdir/dt_fbt.so" ] || vm_fail "no fbt plugin in $plugdir (build dt_fbt)"
 torture=${DTRACE_VM_FBT_TORTURE:-120}
+# The long run (DTRACE_VM_FBT_TORTURE=600) may also set
+# DTRACE_VM_FBT_GLOB='fbt::[a-m]*:entry': the torture's glob, and a case of its own.
 [[ $torture =~ ^[0-9]+$ ]] || vm_fail "DTRACE_VM_FBT_TORTURE must be a number of seconds"
 
-mods=$vm_work/modules # the bpf engine loads none
+kbuild() {
+	local blog=$vm_work/kbuild-$(basename "$2").log
+	nice "$top/tools/vm/kbuild.sh" "$@" -j2 >"$blog" 2>&1 ||
+		{ cat "$blog"; vm_fail "building the module in $1 failed"; }
+}
+kbuild "$top/kmod/core" "$vm_work/build/core" DTRACE_TOP="$top"
+mods=$vm_work/modules
 mkdir -p "$mods"
-vm_run 0 -t $((900 + torture)) bash "$top/tests/vm/fbt-guest.sh" bpf "$dtrace" "$mods" "$torture"
+cp "$vm_work/build/core/dtrace.ko" "$mods/"
+for p in fbt profile; do
+	kbuild "$top/plugins/$p/kernel" "$vm_work/build/$p" DTRACE_TOP="$top" \
+		KBUILD_EXTRA_SYMBOLS="$vm_work/build/core/Module.symvers"
+	cp "$vm_work/build/$p/dtrace_$p.ko" "$mods/"
+done
+big=${DTRACE_VM_FBT_GLOB:-}
+vm_run 0 -t $((1500 + 2 * torture)) bash -c \
+	'bash "$1" kmod "$2" "$3" "$4" "$5"; bash "$1" bpf "$2" "$3" "$4" "$5"' \
+	guest "$top/tests/vm/fbt-guest.sh" "$dtrace" "$mods" "$torture" "$big"
 cat "$vm_out"
+vm_expect "$vm_out" '^FBT kmod DONE$'
 vm_expect "$vm_out" '^FBT bpf DONE$'
 if grep -q '^not ok' "$vm_out"; then
 	vm_fail "$(grep -c '^not ok' "$vm_out") fbt checks failed on $vm_krel"

@@ -224,7 +224,7 @@ check "-l proc:::start: no kernel probe, DTrace's message" \
 	has "$w/lnone.err" '^dtrace: failed to match proc:::start: No probe matches description$'
 
 # 11. Everything unloads once no consumer is left.
-for m in dtrace_pid dtrace_lockstat dtrace_sched dtrace_io dtrace_tcp dtrace_proc dtrace_profile dtrace_syscall dtrace; do
+for m in dtrace_fbt dtrace_pid dtrace_lockstat dtrace_sched dtrace_io dtrace_tcp dtrace_proc dtrace_profile dtrace_syscall dtrace; do
 	if grep -q "^$m " /proc/modules; then check "rmmod $m" rmmod $m; fi
 done
 check "no module left" bash -c '! grep -q "^dtrace" /proc/modules'

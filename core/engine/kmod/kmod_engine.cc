@@ -3,7 +3,8 @@
 // dtrace.ko, driven through /dev/dtrace (kmod/include/uapi/dtrace/ioctl.h).
 //
 //   enable(program)  the core and the provider modules the descriptions
-//                    need are loaded (modules.hpp); uprobe probes placed
+//                    need are loaded (modules.hpp), and given the probes
+//                    they cannot find (kmod provide); uprobe probes placed
 //                    in dtrace_pid.ko (uprobes.hpp); /dev/dtrace opened (one
 //                    consumer state); the program written as one ENABLE
 //                    blob (program_blob.hpp); every EPID described
@@ -245,6 +246,12 @@ std::vector<enabled_probe> kmod_engine::enable(const program &p, const enabling 
 	// this engine's floor.
 	aggrate_ = std::max<uint64_t>(opts_.aggrate, 1'000'000);
 	load_modules();
+	// Kernel halves that cannot find their probes themselves (fbt) are
+	// given those the descriptions matched (plugin.h kmod provide).
+	std::string why;
+	if (int rc = registry().kmod_provide(en.probes, why); rc < 0)
+		throw engine_error("the kmod engine cannot enable the program: " +
+				   (why.empty() ? std::string(std::strerror(-rc)) : why));
 	place_uprobes(en);
 
 	int err = dev_.open();

@@ -52,6 +52,11 @@ void load_modules(provider_registry &reg, const std::string &provider_glob)
 std::vector<kernel_probe> kmod_list_probes(provider_registry &reg, const probe_desc &d)
 {
 	load_modules(reg, d.provider);
+	// Kernel halves that cannot find their probes (fbt) are given those
+	// of the description first (plugin.h kmod provide).
+	std::string why;
+	if (int rc = reg.kmod_provide(reg.match(d), why); rc < 0)
+		throw engine_error(why.empty() ? std::string(std::strerror(-rc)) : why);
 	kmod::device dev;
 	int err = dev.open();
 	if (err == EACCES || err == EPERM)

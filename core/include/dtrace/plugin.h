@@ -50,7 +50,7 @@ extern "C" {
 /* Bumped on any incompatible change; the consumer requires equality. */
 #define DT_PLUGIN_ABI_MAJOR 1
 /* Bumped when fields are appended; informational (sz is what counts). */
-#define DT_PLUGIN_ABI_MINOR 6
+#define DT_PLUGIN_ABI_MINOR 7
 
 #define DT_PLUGIN_ENTRY_SYMBOL "dtrace_plugin_entry"
 
@@ -198,6 +198,19 @@ typedef struct dt_plugin_kmod_ops {
 	 * differs from the plugin's name. NULL means the same.
 	 */
 	const char *kernel_provider;
+
+	/* ---- ABI 1.7 (read with DT_ABI_HAS) ---- */
+	/*
+	 * Optional: hand the kernel half the probes it cannot find by itself
+	 * (fbt: kernel functions, whose names a module cannot walk), so that
+	 * it creates them. The kmod engine calls it once the module is
+	 * loaded, before it enables or lists the plugin's probes, with every
+	 * probe of this plugin the descriptions matched (`probes`, `n`; the
+	 * strings live until it returns). How they reach the module is the
+	 * plugin's (fbt: its module's `provide` parameter). Return 0, or a
+	 * negative errno with host->log saying why.
+	 */
+	int (*provide)(void *state, const dt_probe_info_t *probes, size_t n);
 } dt_plugin_kmod_ops_t;
 
 /* How the bpf engine attaches a program for one probe. */

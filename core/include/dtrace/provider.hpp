@@ -122,6 +122,15 @@ public:
 		(void)out;
 		return -ENOSYS;
 	}
+	// The kmod engine's hand-over (plugin.h dt_plugin_kmod_ops_t::provide,
+	// ABI 1.7): the kernel half is given these probes of this provider.
+	// -ENOSYS when the plugin has no such hook (its kernel half finds its
+	// probes itself).
+	virtual int kmod_provide(const std::vector<const probe *> &probes)
+	{
+		(void)probes;
+		return -ENOSYS;
+	}
 	// The plugin's fires() op (plugin.h, ABI 1.4): `out` is zeroed with sz
 	// set first. -ENOSYS when the plugin has no such op.
 	virtual int fires(const probe &p, dt_probe_fire_t &out)
@@ -173,6 +182,11 @@ public:
 	// p.prov->bpf_attach(p, out), with what the plugin logs at warning or
 	// error level meanwhile collected into `why` instead of printed.
 	[[nodiscard]] int bpf_attach(const probe &p, dt_bpf_attach_t &out, std::string &why);
+
+	// For each provider with a kmod provide hook (plugin.h, ABI 1.7), hand
+	// its kernel half its probes among `probes`; what the plugins log
+	// meanwhile goes to `why`. 0, or the first hook's negative errno.
+	[[nodiscard]] int kmod_provide(const std::vector<const probe *> &probes, std::string &why);
 
 	// How the probe fires (p.prov->fire(p)); kind none and no engine for a
 	// probe without a provider.
