@@ -262,6 +262,7 @@ const dt_plugin_kmod_ops_t k_pid_kmod_ops = {
 	.sz = sizeof(dt_plugin_kmod_ops_t),
 	.module = "dtrace_pid",
 	.kernel_provider = nullptr,
+	.provide = nullptr,
 };
 
 const dt_plugin_bpf_ops_t k_pid_bpf_ops = {

@@ -293,6 +293,7 @@ const dt_plugin_kmod_ops_t k_usdt_kmod_ops = {
 	.sz = sizeof(dt_plugin_kmod_ops_t),
 	.module = "dtrace_pid",
 	.kernel_provider = nullptr,
+	.provide = nullptr,
 };
 
 const dt_plugin_bpf_ops_t k_usdt_bpf_ops = {
