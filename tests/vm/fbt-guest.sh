@@ -77,6 +77,35 @@ check "args[2] (size_t count): 13 exactly 40 times" [ "$(val "$w/typed.out" coun
 dt lv -lv -n 'fbt::vfs_read:entry'
 check "-lv: args[2] is size_t" has "$w/lv.out" 'args\[2\]: size_t'
 
+# ---- 3b. bpf: fentry/fexit, and kprobes as the fallback ------------------------
+
+if [ "$engine" = bpf ]; then
+	# Sections 1-3 ran on the method the plugin chose: on a kernel with
+	# BPF trampolines and BTF, fentry/fexit (attach_method.hpp).
+	DTRACE_DEBUG=1 dt method -qn 'fbt::vfs_read:entry /pid == $target/ { @ = count(); }' \
+		-c 'dd if=/dev/zero of=/dev/null bs=1 count=1 status=none'
+	if [ -r /sys/kernel/btf/vmlinux ]; then
+		check "bpf: fbt attaches with fentry/fexit on this kernel" \
+			has "$w/method.err" 'attaches with fentry/fexit'
+	fi
+	# Typed through the trampoline: a struct member behind args[0].
+	dt ftyped -qn 'fbt::vfs_read:entry /pid == $target/ {
+	    @[stringof(args[0]->f_path.dentry->d_name.name)] = count(); }
+	    dtrace:::END { printa("file %s %@d\n", @); }' \
+		-c 'dd if=/dev/zero of=/dev/null bs=5 count=30 status=none'
+	check "fentry: args[0]->f_path.dentry->d_name.name is \"zero\" 30 times" \
+		has "$w/ftyped.out" '^file zero 30$'
+	# The same counts and return values through kprobes/kretprobes.
+	DTRACE_FBT_ATTACH=kprobe dt kprobe -qn 'fbt::vfs_read:entry /pid == $target/ { @e = count(); }
+	    fbt::vfs_read:return /pid == $target && args[1] == 7/ { @r = count(); }
+	    dtrace:::END { printa("entries %@d\n", @e); printa("ret7 %@d\n", @r); }' \
+		-c 'dd if=/dev/zero of=/dev/null bs=7 count=200 status=none'
+	n=$(val "$w/kprobe.out" entries)
+	check "kprobe: vfs_read entries of dd ($n: 200 and at most 20 from ld.so)" \
+		[ "$n" -ge 200 ] && [ "$n" -le 220 ]
+	check "kretprobe: args[1] == 7 exactly 200 times" [ "$(val "$w/kprobe.out" ret7)" = 200 ]
+fi
+
 # ---- 4. a module's functions ---------------------------------------------------
 
 m9p=$(awk '$1 ~ /^9p/ { print $1; exit }' /proc/modules)
