@@ -13,6 +13,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstddef>
+#include <cstdlib>
 #include <fstream>
 #include <sstream>
 
@@ -324,6 +325,21 @@ load_target load_target_of(const attach_point &p)
 	if (p.kind == DT_BPF_ATTACH_FEXIT)
 		return {BPF_TRACE_FEXIT, static_cast<uint32_t>(p.offset)};
 	return {};
+}
+
+size_t trampolines_max()
+{
+	const char *v = std::getenv("DTRACE_BPF_TRAMPOLINE_MAX");
+	if (v == nullptr || *v == '\0')
+		return k_trampolines_max;
+	char *end = nullptr;
+	unsigned long long n = std::strtoull(v, &end, 10);
+	return end != nullptr && *end == '\0' ? static_cast<size_t>(n) : k_trampolines_max;
+}
+
+bool have_kprobe_pmu()
+{
+	return access("/sys/bus/event_source/devices/kprobe/type", F_OK) == 0;
 }
 
 bool is_trampoline(const attach_point &p)

@@ -139,6 +139,21 @@ struct load_target {
 };
 [[nodiscard]] load_target load_target_of(const attach_point &p);
 
+// More fentry/fexit attach points than this in one enabling are attached
+// as kprobes/kretprobes, where the kernel has them: each trampoline costs
+// a program load (the kernel loads a tracing program for one function)
+// and an attach and detach that together took ~1.7 times a kprobe's
+// (docs/perf.md: fbt::vfs_*:entry, 71 functions, 20.2 s against 11.6 s
+// on Debian 6.1 under TCG), while a call through a trampoline costs
+// less than through a kprobe (~570 against ~800 ns there): few
+// functions, traced often, gain from fentry; large globs attach sooner
+// as kprobes. DTRACE_BPF_TRAMPOLINE_MAX=<n> sets it (benches, tests).
+constexpr size_t k_trampolines_max = 8;
+[[nodiscard]] size_t trampolines_max();
+
+// Does this kernel have kprobes (the perf kprobe PMU)?
+[[nodiscard]] bool have_kprobe_pmu();
+
 // FENTRY or FEXIT, and the kprobe (entry) or kretprobe (return) on the
 // same function that replaces it where the trampoline cannot be had.
 [[nodiscard]] bool is_trampoline(const attach_point &p);

@@ -300,6 +300,14 @@ void bpf_engine::match(const enabling &en)
 		}
 		groups_[it->second].members.push_back(x.m);
 	}
+	// Many trampolines: kprobes attach sooner (attach.hpp).
+	if (std::count_if(groups_.begin(), groups_.end(),
+			  [](const group &g) { return is_trampoline(g.at); }) >
+		    static_cast<std::ptrdiff_t>(trampolines_max()) &&
+	    have_kprobe_pmu())
+		for (group &g : groups_)
+			if (is_trampoline(g.at))
+				g.at = kprobe_fallback(g.at);
 	error_set_.insert(error_.begin(), error_.end());
 }
 
