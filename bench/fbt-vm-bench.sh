@@ -7,13 +7,16 @@
 #
 #   per call    the loop's ns per getppid() with nothing traced, then run by
 #               dtrace -c: fbt::__task_pid_nr_ns:entry /pid == $target/ { @ = count(); } on the kmod
-#               and bpf engines, bpftrace -c with kprobe: and kfunc: of the same
+#               and bpf engines (bpf: fentry, the plugin's choice here, and kprobe
+#               with DTRACE_FBT_ATTACH=kprobe), bpftrace -c with kprobe: and kfunc: of the same
 #               function (each the median of 3 runs of N calls)
 #   attach      wall time of a whole command that enables the probes and
 #               exits at once (BEGIN { exit(0); }): fbt::vfs_*:entry on
-#               both engines and bpftrace's kprobe:vfs_*; fbt::a*:entry on
-#               the kmod engine (a kprobe by name per function: fbt:::entry,
-#               37,000 of them, would take most of an hour under TCG)
+#               both engines (bpf: kprobes, the engine's choice for a glob,
+#               and fentry forced), bpftrace's kprobe:vfs_* and kfunc:vfs_*;
+#               fbt::a*:entry on the kmod engine (a kprobe by name per
+#               function: fbt:::entry, 37,000 of them, would take most of an
+#               hour under TCG)
 #
 # Not a ctest: timings are reported (docs/perf.md), never asserted; under
 # emulation only ratios between rows of one run mean anything.
@@ -72,12 +75,15 @@ since() {
 echo "per-call none \$(base)"
 traced kmod \$d -x engine=kmod -qn "fbt::\$fn:entry /pid == \\\$target/ { @ = count(); }"
 traced bpf \$d -x engine=bpf -qn "fbt::\$fn:entry /pid == \\\$target/ { @ = count(); }"
+traced bpf-kprobe env DTRACE_FBT_ATTACH=kprobe \$d -x engine=bpf -qn "fbt::\$fn:entry /pid == \\\$target/ { @ = count(); }"
 traced bpftrace-kprobe bpftrace -e "kprobe:\$fn /pid == cpid/ { @ = count(); }"
 traced bpftrace-kfunc bpftrace -e "kfunc:\$fn /pid == cpid/ { @ = count(); }"
 echo "per-call none-again \$(base)"
 since kmod-vfs \$d -x engine=kmod -qn 'fbt::vfs_*:entry { } dtrace:::BEGIN { exit(0); }'
 since kmod-vfs-again \$d -x engine=kmod -qn 'fbt::vfs_*:entry { } dtrace:::BEGIN { exit(0); }'
 since bpf-vfs \$d -x engine=bpf -qn 'fbt::vfs_*:entry { } dtrace:::BEGIN { exit(0); }'
+since bpf-vfs-fentry env DTRACE_BPF_TRAMPOLINE_MAX=100000 \$d -x engine=bpf -qn 'fbt::vfs_*:entry { } dtrace:::BEGIN { exit(0); }'
+since bpftrace-vfs-kfunc bpftrace -e 'kfunc:vfs_* { } BEGIN { exit(); }'
 since bpftrace-vfs bpftrace -e 'kprobe:vfs_* { } BEGIN { exit(); }'
 echo "# fbt::a*:entry: \$(\$d -l -n 'fbt::a*:entry' | grep -c entry) functions"
 since kmod-a \$d -x engine=kmod -qn 'fbt::a*:entry { } dtrace:::BEGIN { exit(0); }'

@@ -90,7 +90,9 @@ struct btf_cache::unit {
 	}
 };
 
-btf_cache::btf_cache(const dt_plugin_host_t *host) : host_(host) {}
+btf_cache::btf_cache(const dt_plugin_host_t *host) : host_(host)
+{
+}
 
 // Members of a module's BTF refer into vmlinux's, so free modules first.
 btf_cache::~btf_cache()
@@ -121,8 +123,7 @@ btf_cache::unit *btf_cache::get(const std::string &mod)
 			first = btf__type_cnt(base->btf);
 		}
 		if (u->btf == nullptr)
-			host_->log(host_, DT_LOG_DEBUG, "fbt: no BTF for module %s",
-				   mod.c_str());
+			host_->log(host_, DT_LOG_DEBUG, "fbt: no BTF for module %s", mod.c_str());
 	}
 	if (u->btf != nullptr) {
 		u->dump = btf_dump__new(u->btf, dump_printf, &dump_buf_, nullptr);
@@ -189,6 +190,49 @@ bool btf_cache::lookup(const std::string &mod, const std::string &func, func_sig
 	}
 	if (proto->type != 0)
 		out.ret = type_name(*u, proto->type);
+	return true;
+}
+
+namespace {
+
+// An argument or return type a trampoline passes in one u64 slot: an
+// integer, enum or pointer of at most 8 bytes, through typedefs and
+// qualifiers.
+bool scalar_slot(const struct btf *btf, uint32_t id)
+{
+	const struct btf_type *t = btf__type_by_id(btf, btf__resolve_type(btf, id));
+	if (t == nullptr)
+		return false;
+	if (btf_is_ptr(t))
+		return true;
+	if (btf_is_int(t) || btf_is_enum(t) || btf_is_enum64(t))
+		return t->size <= 8;
+	return false;
+}
+
+} // namespace
+
+bool btf_cache::tracing_target(const std::string &func, tracing_shape &out)
+{
+	out = tracing_shape{};
+	unit *u = get("vmlinux");
+	if (u == nullptr)
+		return false;
+	auto it = u->funcs.find(func);
+	if (it == u->funcs.end())
+		return false;
+	const struct btf_type *fn = btf__type_by_id(u->btf, it->second);
+	const struct btf_type *proto = btf__type_by_id(u->btf, fn->type);
+	if (proto == nullptr || !btf_is_func_proto(proto))
+		return false;
+	const struct btf_param *p = btf_params(proto);
+	for (uint16_t i = 0; i < btf_vlen(proto); i++)
+		if (p[i].type == 0 || !scalar_slot(u->btf, p[i].type))
+			return false; // "..." or a value that is not one slot
+	if (proto->type != 0 && !scalar_slot(u->btf, proto->type))
+		return false;
+	out.btf_id = it->second;
+	out.nslots = btf_vlen(proto);
 	return true;
 }
 

@@ -28,6 +28,14 @@ struct func_sig {
 	std::string ret;	   // return type; "" for void
 };
 
+// What a BPF trampoline (fentry/fexit) program needs of a function: its
+// BTF FUNC id and how many u64 slots its arguments fill in the program's
+// context (the return value follows them in fexit's).
+struct tracing_shape {
+	uint32_t btf_id = 0;
+	uint32_t nslots = 0;
+};
+
 class btf_cache {
 public:
 	explicit btf_cache(const dt_plugin_host_t *host);
@@ -37,8 +45,14 @@ public:
 
 	// The signature of `func` in `mod` ("vmlinux" for the core kernel).
 	// False if no BTF describes it (no BTF at all, or not a BTF function).
-	[[nodiscard]] bool lookup(const std::string &mod, const std::string &func,
-				  func_sig &out);
+	[[nodiscard]] bool lookup(const std::string &mod, const std::string &func, func_sig &out);
+
+	// The trampoline shape of vmlinux function `func`: false when it has
+	// no BTF, is variadic, or passes or returns a struct, union or
+	// floating-point value (the kernel's trampolines take integers and
+	// pointers of at most 8 bytes each here; anything else is left to
+	// kprobes, which give the same registers).
+	[[nodiscard]] bool tracing_target(const std::string &func, tracing_shape &out);
 
 private:
 	struct unit;

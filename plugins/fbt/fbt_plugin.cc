@@ -20,12 +20,19 @@
 // query's module and function as it is read; only matching functions are
 // remembered (to list a function repeated by kallsyms once).
 //
-// bpf engine (attach): a kprobe on the function (entry, context REGS) or
-// a kretprobe (return, context REGS_RETURN), where the kernel has kprobes
-// (CONFIG_KPROBES: the perf `kprobe` PMU or <tracefs>/kprobe_events), one
-// perf event and one program per function (kprobe_multi, one link for a
-// whole glob, is not used yet).
-// Without them: -ENOTSUP, "fbt probes need kprobes or BPF trampolines,
+// bpf engine (attach, attach_method.hpp): where the kernel's BPF
+// trampolines work, fentry (entry) and fexit (return) programs at the
+// function's BTF id, reading the arguments and the return value from the
+// trampoline's context; else (and for functions fentry cannot take) a
+// kprobe (entry, context REGS) or a kretprobe (return, REGS_RETURN),
+// where the kernel has kprobes (CONFIG_KPROBES: the perf `kprobe` PMU or
+// <tracefs>/kprobe_events). Either way one program per function
+// (kprobe_multi, one link for a whole glob, is not used: no kernel we
+// test on has it).
+// Return probes: args[1] (arg1) is the return value; args[0] (arg0),
+// illumos' offset of the returning instruction, is 0: neither a
+// trampoline nor a kretprobe knows which `ret` the function took.
+// Without either: -ENOTSUP, "fbt probes need kprobes or BPF trampolines,
 // which this kernel does not provide".
 //
 // kmod engine: the kernel half dtrace_fbt.ko (plugins/fbt/kernel), which
@@ -36,6 +43,7 @@
 //
 // fires: DT_FIRE_KPROBE on the function, flow entry or return (-F: -> and
 // <-); engines: bpf and kmod.
+#include "attach_method.hpp"
 #include "btf_args.hpp"
 #include "function_source.hpp"
 
@@ -60,8 +68,10 @@ struct state {
 	btf_cache btf;
 	std::optional<std::unordered_set<std::string>> blacklist;
 	bool logged_source = false;
-	std::string attach_target; // the last bpf attach()'s target
-	std::string fire_target;   // the last fires()'s target
+	std::string attach_target;	     // the last bpf attach()'s target
+	std::string fire_target;	     // the last fires()'s target
+	std::optional<attach_method> method; // chosen at the first bpf attach()
+	bool kprobes = false;
 };
 
 // A query field compiled for the per-line test: "" (or absent) matches
@@ -173,29 +183,53 @@ int describe_args(state &s, const dt_probe_info_t *p, dt_arg_cb cb, void *arg)
 	return 0;
 }
 
-// Does this kernel have kprobes? libbpf attaches them through the perf
-// `kprobe` PMU, older tools through tracefs; CONFIG_KPROBES gives both.
-bool have_kprobes(const dt_plugin_host_t *host)
-{
-	if (access("/sys/bus/event_source/devices/kprobe/type", F_OK) == 0)
-		return true;
-	const char *tracefs = host->tracefs;
-	return tracefs != nullptr && *tracefs != '\0' &&
-	       access((std::string(tracefs) + "/kprobe_events").c_str(), F_OK) == 0;
-}
-
+// The bpf engine's hook for one function (attach_method.hpp chooses
+// fentry/fexit or kprobes once per session):
+//
+//   fentry  FENTRY at the BTF id (offset), context the trampoline's u64
+//           array (DT_BPF_CTX_RAW): args[i] = slot i, for i < nslots
+//   fexit   FEXIT, the same array with the return value after the
+//           arguments: args[0] = 0, args[1] = slot nslots
+//   kprobe  KPROBE / KRETPROBE on the name, pt_regs (DT_BPF_CTX_REGS*)
+//
+// Functions fentry cannot take (a module's, no BTF, struct or float
+// values) use kprobes where the kernel has them.
 int bpf_attach(state &s, const dt_probe_info_t *p, dt_bpf_attach_t *out)
 {
 	bool entry = std::strcmp(p->name, "entry") == 0;
 	if ((!entry && std::strcmp(p->name, "return") != 0) || *p->func == '\0')
 		return -ENOENT;
-	if (!have_kprobes(s.host)) {
-		s.host->log(s.host, DT_LOG_WARN,
-			    "fbt probes need kprobes or BPF trampolines, which this kernel "
-			    "does not provide");
-		return -ENOTSUP;
+	if (!s.method) {
+		s.method = choose_method(s.host, s.btf, p->func);
+		s.kprobes = have_kprobes(s.host);
 	}
 	s.attach_target = p->func;
+	tracing_shape shape;
+	if (*s.method == attach_method::fentry && std::strcmp(p->mod, "vmlinux") == 0 &&
+	    s.btf.tracing_target(s.attach_target, shape)) {
+		dt_bpf_attach_t a =
+			dt::sdk::bpf_attach_desc(entry ? DT_BPF_ATTACH_FENTRY : DT_BPF_ATTACH_FEXIT,
+						 s.attach_target.c_str());
+		a.offset = shape.btf_id;
+		a.ctx = DT_BPF_CTX_RAW;
+		a.nargs = shape.nslots + (entry ? 0 : 1);
+		a.has_argmap = 1;
+		for (uint32_t i = 0; i < 10; i++)
+			a.argmap[i] = entry ? (i < shape.nslots ? static_cast<int32_t>(i) : -1)
+					    : (i == 1 ? static_cast<int32_t>(shape.nslots) : -1);
+		dt::sdk::give_attach(out, a);
+		return 0;
+	}
+	if (!s.kprobes) {
+		s.host->log(
+			s.host, DT_LOG_WARN,
+			*s.method == attach_method::fentry
+				? "fbt probes on functions without BTF need kprobes, which this "
+				  "kernel does not provide"
+				: "fbt probes need kprobes or BPF trampolines, which this kernel "
+				  "does not provide");
+		return -ENOTSUP;
+	}
 	dt_bpf_attach_t a = dt::sdk::bpf_attach_desc(
 		entry ? DT_BPF_ATTACH_KPROBE : DT_BPF_ATTACH_KRETPROBE, s.attach_target.c_str());
 	a.ctx = entry ? DT_BPF_CTX_REGS : DT_BPF_CTX_REGS_RETURN;

@@ -39,12 +39,16 @@ dt() { # dt NAME ARGS...: run dtrace on the engine, keep and show what it said
 	local n=$1
 	shift
 	local t0=$SECONDS
+	local ms0=$(date +%s%N)
 	timeout 300 "$dtrace" -x engine="$engine" "$@" >"$w/$n.out" 2>"$w/$n.err"
 	echo $? >"$w/$n.rc"
+	echo "$(( ($(date +%s%N) - ms0) / 1000000 ))" >"$w/$n.ms"
 	echo "== $n: dtrace -x engine=$engine $* (exit $(cat "$w/$n.rc"), $((SECONDS - t0)) s)"
 	sed 's/^/| /' "$w/$n.out" | head -30
 	sed 's/^/! /' "$w/$n.err" | head -20
 }
+# A dt run's wall time in seconds, e.g. 4.21.
+secs() { awk '{ printf "%.2f", $1 / 1000 }' "$w/$1.ms"; }
 # The value of "KEY n" lines (printa("KEY %@d\n")), or -1.
 val() { awk -v k="$2" '$1 == k { v = $2 } END { print (v == "" ? -1 : v) }' "$1"; }
 kprobes() { grep -c . /sys/kernel/debug/kprobes/list 2>/dev/null || echo 0; }
@@ -83,6 +87,35 @@ check "args[2] (size_t count): 13 exactly 40 times" [ "$(val "$w/typed.out" coun
 dt lv -lv -n 'fbt::vfs_read:entry'
 check "-lv: args[2] is size_t" has "$w/lv.out" 'args\[2\]: size_t'
 check "-lv: fbt runs on the bpf and kmod engines" has "$w/lv.out" '^[[:space:]]+bpf kmod$'
+
+# ---- 3b. bpf: fentry/fexit, and kprobes as the fallback ------------------------
+
+if [ "$engine" = bpf ]; then
+	# Sections 1-3 ran on the method the plugin chose: on a kernel with
+	# BPF trampolines and BTF, fentry/fexit (attach_method.hpp).
+	DTRACE_DEBUG=1 dt method -qn 'fbt::vfs_read:entry /pid == $target/ { @ = count(); }' \
+		-c 'dd if=/dev/zero of=/dev/null bs=1 count=1 status=none'
+	if [ -r /sys/kernel/btf/vmlinux ]; then
+		check "bpf: fbt attaches with fentry/fexit on this kernel" \
+			has "$w/method.err" 'attaches with fentry/fexit'
+	fi
+	# Typed through the trampoline: a struct member behind args[0].
+	dt ftyped -qn 'fbt::vfs_read:entry /pid == $target/ {
+	    @[stringof(args[0]->f_path.dentry->d_name.name)] = count(); }
+	    dtrace:::END { printa("file %s %@d\n", @); }' \
+		-c 'dd if=/dev/zero of=/dev/null bs=5 count=30 status=none'
+	check "fentry: args[0]->f_path.dentry->d_name.name is \"zero\" 30 times" \
+		has "$w/ftyped.out" '^file zero 30$'
+	# The same counts and return values through kprobes/kretprobes.
+	DTRACE_FBT_ATTACH=kprobe dt kprobe -qn 'fbt::vfs_read:entry /pid == $target/ { @e = count(); }
+	    fbt::vfs_read:return /pid == $target && args[1] == 7/ { @r = count(); }
+	    dtrace:::END { printa("entries %@d\n", @e); printa("ret7 %@d\n", @r); }' \
+		-c 'dd if=/dev/zero of=/dev/null bs=7 count=200 status=none'
+	n=$(val "$w/kprobe.out" entries)
+	check "kprobe: vfs_read entries of dd ($n: 200 and at most 20 from ld.so)" \
+		[ "$n" -ge 200 ] && [ "$n" -le 220 ]
+	check "kretprobe: args[1] == 7 exactly 200 times" [ "$(val "$w/kprobe.out" ret7)" = 200 ]
+fi
 
 # ---- 4. a module's functions ---------------------------------------------------
 
@@ -126,6 +159,25 @@ dt vfs -qn 'fbt::vfs_*:entry /pid == $target/ { @[probefunc] = count(); }
     dtrace:::END { printa("%s %@d\n", @); }' -c 'cat /etc/hostname'
 check "fbt::vfs_*:entry: exit 0" [ "$(rc vfs)" = 0 ]
 check "fbt::vfs_*:entry: vfs_read fired" has "$w/vfs.out" '^vfs_read [1-9]'
+if [ "$engine" = bpf ]; then
+	# Attach and detach time by method (printed, not asserted: the
+	# whole command, start-up included). Above DTRACE_BPF_TRAMPOLINE_MAX
+	# (8) trampolines the engine attaches kprobes (attach.hpp): the
+	# vfs run above; here fentry/fexit forced for the same glob.
+	DTRACE_BPF_TRAMPOLINE_MAX=100000 dt vfsf -qn 'fbt::vfs_*:entry /pid == $target/ {
+	    @[probefunc] = count(); } dtrace:::END { printa("%s %@d\n", @); }' -c 'cat /etc/hostname'
+	check "fbt::vfs_*:entry on fentry: vfs_read fired" has "$w/vfsf.out" '^vfs_read [1-9]'
+	"$dtrace" -l -n 'fbt:vmlinux:vfs_*:entry' -n 'fbt:vmlinux:security_*:entry' >"$w/globs.l"
+	nvfs=$(grep -c ' vfs_.* entry$' "$w/globs.l")
+	# A glob of hundreds of functions (kprobes, the engine's choice).
+	nbig=$(grep -c ' security_.* entry$' "$w/globs.l")
+	dt big -qn 'fbt::security_*:entry /pid == $target/ { @ = count(); }
+	    dtrace:::END { printa("calls %@d\n", @); }' -c 'cat /etc/hostname'
+	check "fbt::security_*:entry ($nbig functions): exit 0" [ "$(rc big)" = 0 ]
+	check "fbt::security_*:entry: cat's calls counted" [ "$(val "$w/big.out" calls)" -gt 0 ]
+	echo "# attach+run+detach: fbt::vfs_*:entry ($nvfs functions) kprobes $(secs vfs) s," \
+		"fentry $(secs vfsf) s; fbt::security_*:entry ($nbig) kprobes $(secs big) s"
+fi
 if [ "$engine" = kmod ]; then
 	if [ -n "${BIG_GLOB:-}" ]; then
 		dt am -qn "$BIG_GLOB"' { @ = count(); } profile:::tick-1s { exit(0); } dtrace:::END { printa("calls %@d\n", @); }'

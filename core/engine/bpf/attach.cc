@@ -13,6 +13,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstddef>
+#include <cstdlib>
 #include <fstream>
 #include <sstream>
 
@@ -267,6 +268,14 @@ std::string unsupported(const attach_point &p)
 			return "argument context " + std::to_string(p.ctx) + " on a " +
 			       kind_name(p.kind) + " is not supported by the bpf engine";
 		return "";
+	case DT_BPF_ATTACH_FENTRY:
+	case DT_BPF_ATTACH_FEXIT:
+		if (p.target.empty() || p.offset == 0 || p.offset > UINT32_MAX)
+			return "the provider named no BTF function for its " + kind_name(p.kind);
+		if (p.ctx != DT_BPF_CTX_RAW || p.filter_arg >= 0 || !p.filter_steps.empty())
+			return "argument context " + std::to_string(p.ctx) + " on a " +
+			       kind_name(p.kind) + " is not supported by the bpf engine";
+		return "";
 	case DT_BPF_ATTACH_UPROBE:
 	case DT_BPF_ATTACH_URETPROBE:
 		if (p.target.empty())
@@ -303,8 +312,48 @@ enum bpf_prog_type prog_type_of(const attach_point &p)
 	case DT_BPF_ATTACH_UPROBE:
 	case DT_BPF_ATTACH_URETPROBE: return BPF_PROG_TYPE_KPROBE;
 	case DT_BPF_ATTACH_TRACEPOINT: return BPF_PROG_TYPE_TRACEPOINT;
+	case DT_BPF_ATTACH_FENTRY:
+	case DT_BPF_ATTACH_FEXIT: return BPF_PROG_TYPE_TRACING;
 	default: return BPF_PROG_TYPE_RAW_TRACEPOINT;
 	}
+}
+
+load_target load_target_of(const attach_point &p)
+{
+	if (p.kind == DT_BPF_ATTACH_FENTRY)
+		return {BPF_TRACE_FENTRY, static_cast<uint32_t>(p.offset)};
+	if (p.kind == DT_BPF_ATTACH_FEXIT)
+		return {BPF_TRACE_FEXIT, static_cast<uint32_t>(p.offset)};
+	return {};
+}
+
+size_t trampolines_max()
+{
+	const char *v = std::getenv("DTRACE_BPF_TRAMPOLINE_MAX");
+	if (v == nullptr || *v == '\0')
+		return k_trampolines_max;
+	char *end = nullptr;
+	unsigned long long n = std::strtoull(v, &end, 10);
+	return end != nullptr && *end == '\0' ? static_cast<size_t>(n) : k_trampolines_max;
+}
+
+bool have_kprobe_pmu()
+{
+	return access("/sys/bus/event_source/devices/kprobe/type", F_OK) == 0;
+}
+
+bool is_trampoline(const attach_point &p)
+{
+	return p.kind == DT_BPF_ATTACH_FENTRY || p.kind == DT_BPF_ATTACH_FEXIT;
+}
+
+attach_point kprobe_fallback(const attach_point &p)
+{
+	attach_point k;
+	k.target = p.target;
+	k.kind = p.kind == DT_BPF_ATTACH_FENTRY ? DT_BPF_ATTACH_KPROBE : DT_BPF_ATTACH_KRETPROBE;
+	k.ctx = p.kind == DT_BPF_ATTACH_FENTRY ? DT_BPF_CTX_REGS : DT_BPF_CTX_REGS_RETURN;
+	return k;
 }
 
 ctx_kind ctx_kind_of(const attach_point &p)
@@ -480,6 +529,20 @@ std::vector<unique_fd> attach(const attach_point &p, int prog_fd, const std::str
 		attr.sample_period = 1;
 		attr.wakeup_events = 1;
 		open_event(attr, -1, 0, "perf_event_open (kprobe)", true);
+		break;
+	}
+	case DT_BPF_ATTACH_FENTRY:
+	case DT_BPF_ATTACH_FEXIT: {
+		// A BPF trampoline: the program was loaded for the function
+		// (attach_btf_id); the link attaches it there.
+		enum bpf_attach_type t =
+			p.kind == DT_BPF_ATTACH_FENTRY ? BPF_TRACE_FENTRY : BPF_TRACE_FEXIT;
+		int fd = bpf_link_create(prog_fd, 0, t, nullptr);
+		if (fd < 0 && errno == EINVAL) // before BPF_LINK_CREATE (5.7)
+			fd = bpf_raw_tracepoint_open(nullptr, prog_fd);
+		if (fd < 0)
+			fail("bpf_link_create", errno);
+		fds.emplace_back(fd);
 		break;
 	}
 	case DT_BPF_ATTACH_CONSUMER: break;

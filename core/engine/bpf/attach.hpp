@@ -13,6 +13,15 @@
 //   TRACEPOINT      perf_event_open(tracepoint, the event's tracefs ID) on
 //                   CPU 0 (the program runs wherever the event fires);
 //                   PERF_EVENT_IOC_SET_BPF
+//   FENTRY, FEXIT   a BPF_PROG_TYPE_TRACING program loaded for the
+//                   function's BTF id (load_target_of()), attached with
+//                   bpf_link_create(): a BPF trampoline; its context is
+//                   the u64 array of the function's arguments (fexit: and
+//                   the return value after them), read as a raw
+//                   tracepoint's (DT_BPF_CTX_RAW, nargs slots). Where the
+//                   kernel refuses the program or the trampoline for a
+//                   function, the engine attaches a kprobe or kretprobe
+//                   there instead (kprobe_fallback()).
 //   CONSUMER        never attached: run_on_cpu() (BEGIN/END)
 //
 // Closing the returned fds detaches. ECBs whose attach points compare
@@ -121,6 +130,34 @@ constexpr size_t k_own_points_max = 0;
 
 [[nodiscard]] enum bpf_prog_type prog_type_of(const attach_point &p);
 [[nodiscard]] ctx_kind ctx_kind_of(const attach_point &p);
+
+// What a program must be loaded for (BPF_PROG_TYPE_TRACING: the attach
+// type and the function's BTF id); {} for every other kind.
+struct load_target {
+	enum bpf_attach_type type = static_cast<enum bpf_attach_type>(0);
+	uint32_t btf_id = 0;
+};
+[[nodiscard]] load_target load_target_of(const attach_point &p);
+
+// More fentry/fexit attach points than this in one enabling are attached
+// as kprobes/kretprobes, where the kernel has them: each trampoline costs
+// a program load (the kernel loads a tracing program for one function)
+// and an attach and detach that together took ~1.7 times a kprobe's
+// (docs/perf.md: fbt::vfs_*:entry, 71 functions, 20.2 s against 11.6 s
+// on Debian 6.1 under TCG), while a call through a trampoline costs
+// less than through a kprobe (~570 against ~800 ns there): few
+// functions, traced often, gain from fentry; large globs attach sooner
+// as kprobes. DTRACE_BPF_TRAMPOLINE_MAX=<n> sets it (benches, tests).
+constexpr size_t k_trampolines_max = 8;
+[[nodiscard]] size_t trampolines_max();
+
+// Does this kernel have kprobes (the perf kprobe PMU)?
+[[nodiscard]] bool have_kprobe_pmu();
+
+// FENTRY or FEXIT, and the kprobe (entry) or kretprobe (return) on the
+// same function that replaces it where the trampoline cannot be had.
+[[nodiscard]] bool is_trampoline(const attach_point &p);
+[[nodiscard]] attach_point kprobe_fallback(const attach_point &p);
 
 // Attach prog_fd; throws engine_error naming `what` (a probe) on failure.
 [[nodiscard]] std::vector<unique_fd> attach(const attach_point &p, int prog_fd,

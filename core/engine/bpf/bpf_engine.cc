@@ -147,7 +147,14 @@ private:
 	void match(const enabling &en);
 	probe_spec spec_for(const group &g);
 	probe_spec consumer_spec(gate when, const std::vector<uint32_t> &epids) const;
-	unique_fd load(const probe_spec &spec, enum bpf_prog_type type, const std::string &name);
+	unique_fd load(const probe_spec &spec, enum bpf_prog_type type, const std::string &name,
+		       load_target lt = {});
+	// A group's program, loaded for its attach point; a fentry/fexit
+	// program the kernel refuses becomes a kprobe/kretprobe one
+	// (attach.hpp kprobe_fallback()).
+	void load_group(group &g, size_t i);
+	// Attach a group; a trampoline the kernel refuses: again as a kprobe.
+	void attach_group(group &g, size_t i);
 	// Run BEGIN or END until the activity leaves `from` (a program that
 	// was preempted on that CPU makes the run a nested drop: try again).
 	void run_consumer_probe(int prog_fd, uint64_t from);
@@ -293,6 +300,14 @@ void bpf_engine::match(const enabling &en)
 		}
 		groups_[it->second].members.push_back(x.m);
 	}
+	// Many trampolines: kprobes attach sooner (attach.hpp).
+	if (std::count_if(groups_.begin(), groups_.end(),
+			  [](const group &g) { return is_trampoline(g.at); }) >
+		    static_cast<std::ptrdiff_t>(trampolines_max()) &&
+	    have_kprobe_pmu())
+		for (group &g : groups_)
+			if (is_trampoline(g.at))
+				g.at = kprobe_fallback(g.at);
 	error_set_.insert(error_.begin(), error_.end());
 }
 
@@ -395,7 +410,8 @@ probe_spec bpf_engine::spec_for(const group &g)
 	return s;
 }
 
-unique_fd bpf_engine::load(const probe_spec &spec, enum bpf_prog_type type, const std::string &name)
+unique_fd bpf_engine::load(const probe_spec &spec, enum bpf_prog_type type, const std::string &name,
+			   load_target lt)
 {
 	translated t;
 	try {
@@ -403,7 +419,41 @@ unique_fd bpf_engine::load(const probe_spec &spec, enum bpf_prog_type type, cons
 	} catch (const translate_error &e) {
 		throw engine_error(e.what());
 	}
-	return load_program(type, name, prog_, t);
+	return load_program(type, name, prog_, t, lt.type, lt.btf_id);
+}
+
+void bpf_engine::load_group(group &g, size_t i)
+{
+	const std::string name = "dt_p" + std::to_string(i + 1);
+	if (is_trampoline(g.at)) {
+		try {
+			g.prog = load(spec_for(g), prog_type_of(g.at), name, load_target_of(g.at));
+			return;
+		} catch (const privilege_error &) {
+			throw;
+		} catch (const engine_error &) {
+			// Not this function's trampoline (too many arguments
+			// for this kernel's, a function it will not trace):
+			// its kprobe, whose failure is the one reported.
+			g.at = kprobe_fallback(g.at);
+		}
+	}
+	g.prog = load(spec_for(g), prog_type_of(g.at), name);
+}
+
+void bpf_engine::attach_group(group &g, size_t i)
+{
+	if (is_trampoline(g.at)) {
+		try {
+			g.links = attach(g.at, g.prog.get(), g.first_probe);
+			return;
+		} catch (const engine_error &) {
+			g.at = kprobe_fallback(g.at);
+			g.prog = load(spec_for(g), prog_type_of(g.at),
+				      "dt_p" + std::to_string(i + 1));
+		}
+	}
+	g.links = attach(g.at, g.prog.get(), g.first_probe);
 }
 
 std::vector<enabled_probe> bpf_engine::enable(const program &p, const enabling &en)
@@ -426,10 +476,8 @@ std::vector<enabled_probe> bpf_engine::enable(const program &p, const enabling &
 	// dtrace_go(): nothing of it will run, so nothing is loaded (the
 	// kernel may not even allow its helpers: bpf_probe_write_user).
 	const bool refused = !destructive_allowed();
-	for (size_t i = 0; i < groups_.size() && !refused; i++) {
-		group &g = groups_[i];
-		g.prog = load(spec_for(g), prog_type_of(g.at), "dt_p" + std::to_string(i + 1));
-	}
+	for (size_t i = 0; i < groups_.size() && !refused; i++)
+		load_group(groups_[i], i);
 	if (!begin_.empty() && !refused)
 		begin_prog_ = load(consumer_spec(gate::begin, begin_), BPF_PROG_TYPE_RAW_TRACEPOINT,
 				   "dt_begin");
@@ -465,8 +513,8 @@ void bpf_engine::go()
 	// As illumos' dtrace_go() and the user engine: refused without -w.
 	if (!destructive_allowed())
 		throw engine_error("Destructive actions not allowed");
-	for (group &g : groups_)
-		g.links = attach(g.at, g.prog.get(), g.first_probe);
+	for (size_t i = 0; i < groups_.size(); i++)
+		attach_group(groups_[i], i);
 	started_ = true;
 	if (begin_prog_)
 		run_consumer_probe(begin_prog_.get(), DT_BPF_INACTIVE);

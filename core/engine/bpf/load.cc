@@ -14,10 +14,13 @@
 namespace dt::engines::bpf {
 
 unique_fd load_program(enum bpf_prog_type type, const std::string &name, const program &p,
-		       const translated &t)
+		       const translated &t, enum bpf_attach_type attach_type,
+		       uint32_t attach_btf_id)
 {
 	// First without a log (the verifier is faster without one).
 	LIBBPF_OPTS(bpf_prog_load_opts, o);
+	o.expected_attach_type = attach_type;
+	o.attach_btf_id = attach_btf_id;
 	auto n = static_cast<size_t>(t.insns.size());
 	int fd = bpf_prog_load(type, name.c_str(), k_license, t.insns.data(), n, &o);
 	if (fd >= 0)
@@ -34,6 +37,8 @@ unique_fd load_program(enum bpf_prog_type type, const std::string &name, const p
 	// last lines are the ones that say what was refused.
 	std::vector<char> log(16 << 20, '\0');
 	LIBBPF_OPTS(bpf_prog_load_opts, lo);
+	lo.expected_attach_type = attach_type;
+	lo.attach_btf_id = attach_btf_id;
 	lo.log_level = 1;
 	lo.log_size = static_cast<__u32>(log.size());
 	lo.log_buf = log.data();

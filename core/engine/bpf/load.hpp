@@ -24,8 +24,11 @@ namespace dt::engines::bpf {
 inline constexpr const char *k_license = "Dual MIT/GPL";
 
 // Throws privilege_error (EPERM) or engine_error (the verifier's message
-// explained, or the errno).
-[[nodiscard]] unique_fd load_program(enum bpf_prog_type type, const std::string &name,
-				     const program &p, const translated &t);
+// explained, or the errno). BPF_PROG_TYPE_TRACING programs are loaded for
+// `attach_type` at the kernel function `attach_btf_id` (vmlinux BTF).
+[[nodiscard]] unique_fd load_program(
+	enum bpf_prog_type type, const std::string &name, const program &p, const translated &t,
+	enum bpf_attach_type attach_type = static_cast<enum bpf_attach_type>(0),
+	uint32_t attach_btf_id = 0);
 
 } // namespace dt::engines::bpf

@@ -220,13 +220,24 @@ enum dt_bpf_attach_kind {
 	DT_BPF_ATTACH_RAW_TRACEPOINT, /* target "event" */
 	DT_BPF_ATTACH_KPROBE,	      /* target symbol, offset */
 	DT_BPF_ATTACH_KRETPROBE,      /* target symbol */
-	DT_BPF_ATTACH_FENTRY,	      /* target symbol (BTF) */
-	DT_BPF_ATTACH_FEXIT,	      /* target symbol (BTF) */
+	DT_BPF_ATTACH_FENTRY,	      /* target symbol (BTF), see below */
+	DT_BPF_ATTACH_FEXIT,	      /* target symbol (BTF), see below */
 	DT_BPF_ATTACH_UPROBE,	      /* target path, offset, pid */
 	DT_BPF_ATTACH_URETPROBE,      /* target path, offset, pid */
 	DT_BPF_ATTACH_PERF_EVENT,     /* period_ns, cpu (-1: every CPU) */
 	DT_BPF_ATTACH_CONSUMER,	      /* fired by the consumer (BEGIN/END) */
 };
+
+/*
+ * FENTRY and FEXIT (BPF trampolines): `target` is a vmlinux function and
+ * `offset` its BTF FUNC id in /sys/kernel/btf/vmlinux; ctx is
+ * DT_BPF_CTX_RAW over the trampoline's context, an array of `nargs` u64
+ * slots: the function's arguments, and for FEXIT the return value after
+ * them (argmap picks args[i] from the slots, -1: 0). A host that cannot
+ * have the trampoline for a function attaches a kprobe (FENTRY, with
+ * DT_BPF_CTX_REGS) or kretprobe (FEXIT, DT_BPF_CTX_REGS_RETURN) on
+ * `target` instead.
+ */
 
 /*
  * One argument of a USDT probe site (DT_BPF_CTX_USDT), from a stapsdt

@@ -369,8 +369,29 @@ TEST(attach_point_of, kinds_this_engine_cannot_attach_say_so)
 	attach_point k;
 	k.kind = DT_BPF_ATTACH_FENTRY;
 	k.target = "vfs_read";
-	EXPECT_EQ(unsupported(k), "fentry probes are not supported by the bpf engine yet");
+	// fentry needs the function's BTF id (offset) and the raw context.
+	EXPECT_EQ(unsupported(k), "the provider named no BTF function for its fentry");
+	k.offset = 1234;
+	EXPECT_EQ(unsupported(k), "");
+	EXPECT_EQ(prog_type_of(k), BPF_PROG_TYPE_TRACING);
+	EXPECT_EQ(load_target_of(k).type, BPF_TRACE_FENTRY);
+	EXPECT_EQ(load_target_of(k).btf_id, 1234u);
+	k.ctx = DT_BPF_CTX_REGS;
+	EXPECT_NE(unsupported(k), "");
+	// Where the trampoline cannot be had: a kprobe, a kretprobe for fexit.
+	k.kind = DT_BPF_ATTACH_FEXIT;
+	attach_point f = kprobe_fallback(k);
+	EXPECT_EQ(f.kind, DT_BPF_ATTACH_KRETPROBE);
+	EXPECT_EQ(f.ctx, DT_BPF_CTX_REGS_RETURN);
+	EXPECT_EQ(f.target, "vfs_read");
+	EXPECT_EQ(f.offset, 0u);
+	EXPECT_EQ(unsupported(f), "");
+	k.kind = DT_BPF_ATTACH_FENTRY;
+	EXPECT_EQ(kprobe_fallback(k).kind, DT_BPF_ATTACH_KPROBE);
+	EXPECT_EQ(kprobe_fallback(k).ctx, DT_BPF_CTX_REGS);
 	// kprobes are (fbt), with the pt_regs contexts only.
+	k = attach_point{};
+	k.target = "vfs_read";
 	k.kind = DT_BPF_ATTACH_KPROBE;
 	EXPECT_EQ(unsupported(k), "argument context 0 on a kprobe is not supported by the bpf engine");
 	attach_point r;
