@@ -14,6 +14,35 @@
  */
 #pragma D depends_on module vmlinux
 
+/*
+ * The IP protocol numbers (illumos ip.d's IPPROTO_* inlines, the values
+ * of Linux's include/uapi/linux/in.h and in6.h, which are IANA's), for
+ * ipv4_protocol and ipv6_nexthdr.
+ */
+inline int IPPROTO_IP = 0;
+inline int IPPROTO_HOPOPTS = 0;
+inline int IPPROTO_ICMP = 1;
+inline int IPPROTO_IGMP = 2;
+inline int IPPROTO_ENCAP = 4;
+inline int IPPROTO_TCP = 6;
+inline int IPPROTO_EGP = 8;
+inline int IPPROTO_PUP = 12;
+inline int IPPROTO_UDP = 17;
+inline int IPPROTO_IDP = 22;
+inline int IPPROTO_IPV6 = 41;
+inline int IPPROTO_ROUTING = 43;
+inline int IPPROTO_FRAGMENT = 44;
+inline int IPPROTO_RSVP = 46;
+inline int IPPROTO_ESP = 50;
+inline int IPPROTO_AH = 51;
+inline int IPPROTO_ICMPV6 = 58;
+inline int IPPROTO_NONE = 59;
+inline int IPPROTO_DSTOPTS = 60;
+inline int IPPROTO_PIM = 103;
+inline int IPPROTO_SCTP = 132;
+inline int IPPROTO_RAW = 255;
+inline int IPPROTO_MAX = 256;
+
 typedef struct ifinfo {
 	string if_name;			/* interface name */
 	int8_t if_local;		/* is delivered locally (loopback) */
@@ -63,7 +92,11 @@ translator ifinfo_t < struct sk_buff *S > {
 	if_addr = (uintptr_t)S->dev;
 };
 
-/* The header's fields, by byte offset where D cannot name them (bit fields). */
+/*
+ * The header's fields, by byte offset where D cannot name them (bit
+ * fields). ipv4_flags is the top nibble of the flags and fragment offset
+ * word, as illumos ip.d takes it: 4 is Don't Fragment, 2 More Fragments.
+ */
 translator ipv4info_t < struct sk_buff *S > {
 	ipv4_ver = (*(uint8_t *)(S->head + S->network_header) >> 4) == 4 ? 4 : 0;
 	ipv4_ihl = (*(uint8_t *)(S->head + S->network_header) >> 4) == 4 ?
@@ -75,7 +108,7 @@ translator ipv4info_t < struct sk_buff *S > {
 	ipv4_ident = (*(uint8_t *)(S->head + S->network_header) >> 4) == 4 ?
 	    ntohs(((struct iphdr *)(S->head + S->network_header))->id) : 0;
 	ipv4_flags = (*(uint8_t *)(S->head + S->network_header) >> 4) == 4 ?
-	    ntohs(((struct iphdr *)(S->head + S->network_header))->frag_off) >> 13 : 0;
+	    (ntohs(((struct iphdr *)(S->head + S->network_header))->frag_off) & 0xe000) >> 12 : 0;
 	ipv4_offset = (*(uint8_t *)(S->head + S->network_header) >> 4) == 4 ?
 	    ntohs(((struct iphdr *)(S->head + S->network_header))->frag_off) & 0x1fff : 0;
 	ipv4_ttl = (*(uint8_t *)(S->head + S->network_header) >> 4) == 4 ?

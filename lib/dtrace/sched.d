@@ -7,7 +7,10 @@
  * -1 (PS_NONE), as for a CPU in no set on illumos. The chip, locality group
  * and processor_info_t of a CPU are per-CPU data BTF does not reach: those
  * members are declared but not translated, and naming one is the error
- * "translator does not define conversion for member" [D_XLATE_NOCONV].
+ * "translator does not define conversion for member" [D_XLATE_NOCONV]; so
+ * are illumos' chip and lgrp inlines, which would stand for them (Linux keeps
+ * a CPU's package and NUMA node in per-CPU variables, cpu_info and
+ * numa_node, that a translator of the thread cannot reach).
  */
 #pragma D depends_on module vmlinux
 
@@ -36,3 +39,6 @@ translator cpuinfo_t < struct task_struct *T > {
 };
 
 inline cpuinfo_t *curcpu = xlate <cpuinfo_t *> (curthread);
+
+/* illumos sched.d: the current CPU's processor set (cpu is a built-in). */
+inline psetid_t pset = curcpu->cpu_pset;

@@ -23,7 +23,8 @@
 // not fire; on receive the header is read at skb->network_header, which
 // GRO and loopback set before the tracepoint (a driver that passes
 // packets with neither may leave it unset there: such packets are not
-// seen). No kernel half: the kmod engine has no ip probes.
+// seen). The kernel half (plugins/ip/kernel, the kmod engine) fires the
+// same probes from the same tracepoints with the same arguments.
 #include "net_filter.hpp"
 
 #include <dtrace/plugin.hpp>
@@ -50,12 +51,14 @@ constexpr tp_probe k_probes[] = {
 	 .args = k_args,
 	 .event = "netif_receive_skb",
 	 .nargs = 1,
-	 .argmap = {0, 0, 0, 0, 0, 0}},
+	 .argmap = {0, 0, 0, 0, 0, 0},
+	 .kmod = true},
 	{.name = "send",
 	 .args = k_args,
 	 .event = "net_dev_queue",
 	 .nargs = 1,
-	 .argmap = {0, 0, 0, 0, 0, 0}},
+	 .argmap = {0, 0, 0, 0, 0, 0},
+	 .kmod = true},
 };
 
 constexpr dt::sdk::tracepoint_provider k_ip = {"ip", "vmlinux", k_probes};
@@ -71,6 +74,14 @@ int bpf_attach(void *st, const dt_probe_info_t *probe, dt_bpf_attach_t *out)
 		},
 		[](size_t) { return int64_t{4}; });
 }
+
+// kmod engine: the kernel half, plugins/ip/kernel (dtrace_ip.ko): both
+// rows, with the same native arguments and filter.
+const dt_plugin_kmod_ops_t k_ip_kmod_ops = {
+	.sz = sizeof(dt_plugin_kmod_ops_t),
+	.module = "dtrace_ip",
+	.kernel_provider = nullptr,
+};
 
 constexpr dt_plugin_bpf_ops_t k_bpf_ops = {
 	.sz = sizeof(dt_plugin_bpf_ops_t),
@@ -95,7 +106,7 @@ const dt_plugin_ops_t k_ip_ops = {
 	.fini = ops::fini,
 	.probes = ops::probes,
 	.probe_args = ops::probe_args,
-	.kmod = nullptr,
+	.kmod = &k_ip_kmod_ops,
 	.bpf = &k_bpf_ops,
 	.fires = ops::fires,
 };

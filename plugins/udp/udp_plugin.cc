@@ -17,7 +17,8 @@
 // receive), ipinfo_t, udpsinfo_t (the socket's view, from the headers)
 // and udpinfo_t. A datagram sent with UDP GSO is one firing; an IPv6
 // datagram behind extension headers, or an IPv4 fragment after the
-// first, is not seen. No kernel half: the kmod engine has no udp probes.
+// first, is not seen. The kernel half (plugins/udp/kernel, the kmod
+// engine) fires the same probes from the same tracepoints and filter.
 #include "net_filter.hpp"
 
 #include <dtrace/plugin.hpp>
@@ -44,12 +45,14 @@ constexpr tp_probe k_probes[] = {
 	 .args = k_args,
 	 .event = "netif_receive_skb",
 	 .nargs = 1,
-	 .argmap = {0, 0, 0, 0, 0, -1}},
+	 .argmap = {0, 0, 0, 0, 0, -1},
+	 .kmod = true},
 	{.name = "send",
 	 .args = k_args,
 	 .event = "net_dev_queue",
 	 .nargs = 1,
-	 .argmap = {0, 0, 0, 0, 0, -1}},
+	 .argmap = {0, 0, 0, 0, 0, -1},
+	 .kmod = true},
 };
 
 constexpr dt::sdk::tracepoint_provider k_udp = {"udp", "vmlinux", k_probes};
@@ -65,6 +68,14 @@ int bpf_attach(void *st, const dt_probe_info_t *probe, dt_bpf_attach_t *out)
 		},
 		[](size_t) { return net::k_ipproto_udp; });
 }
+
+// kmod engine: the kernel half, plugins/udp/kernel (dtrace_udp.ko): both
+// rows, with the same native arguments and filter.
+const dt_plugin_kmod_ops_t k_udp_kmod_ops = {
+	.sz = sizeof(dt_plugin_kmod_ops_t),
+	.module = "dtrace_udp",
+	.kernel_provider = nullptr,
+};
 
 constexpr dt_plugin_bpf_ops_t k_bpf_ops = {
 	.sz = sizeof(dt_plugin_bpf_ops_t),
@@ -89,7 +100,7 @@ const dt_plugin_ops_t k_udp_ops = {
 	.fini = ops::fini,
 	.probes = ops::probes,
 	.probe_args = ops::probe_args,
-	.kmod = nullptr,
+	.kmod = &k_udp_kmod_ops,
 	.bpf = &k_bpf_ops,
 	.fires = ops::fires,
 };

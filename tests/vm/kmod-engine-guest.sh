@@ -231,7 +231,7 @@ check "kill -9: no consumer left open on dtrace.ko" [ "$(consumers)" = 0 ]
 echo "# refcnt after kill -9: dtrace $(refcnt dtrace), dtrace_syscall $(refcnt dtrace_syscall)"
 check "kill -9: rmmod dtrace_syscall" rmmod dtrace_syscall
 # A name-only description (BEGIN) loads every provider module (profile, proc).
-for m in dtrace_fbt dtrace_pid dtrace_profile dtrace_proc dtrace_tcp dtrace_io dtrace_sched dtrace_lockstat; do if loaded $m; then rmmod $m; fi; done
+for m in dtrace_fbt dtrace_pid dtrace_udp dtrace_ip dtrace_profile dtrace_proc dtrace_tcp dtrace_io dtrace_sched dtrace_lockstat; do if loaded $m; then rmmod $m; fi; done
 check "kill -9: rmmod dtrace" rmmod dtrace
 check "no module left" bash -c '! grep -q "^dtrace" /proc/modules'
 

@@ -36,12 +36,12 @@ mkdir -p "$mods"
 cp "$vm_work/build/core/dtrace.ko" "$vm_work/build/syscall/dtrace_syscall.ko" "$mods/"
 # Every provider kernel half (kmod-providers-guest.sh; `dtrace -l` on the kmod
 # engine loads each one).
-for p in profile proc tcp io sched lockstat pid fbt; do
+for p in profile proc tcp ip udp io sched lockstat pid fbt; do
 	kbuild "$top/plugins/$p/kernel" "$vm_work/build/$p" DTRACE_TOP="$top" \
 		KBUILD_EXTRA_SYMBOLS="$vm_work/build/core/Module.symvers"
 	cp "$vm_work/build/$p/dtrace_$p.ko" "$mods/"
 done
-for p in profile proc tcp io sched lockstat pid fbt usdt; do
+for p in profile proc tcp ip udp io sched lockstat pid fbt usdt; do
 	[ -f "$plugdir/dt_$p.so" ] || vm_fail "no $p plugin in $plugdir (build dt_$p)"
 done
 

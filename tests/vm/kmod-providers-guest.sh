@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Runs inside the VM guest, in the same boot as kmod-engine-guest.sh
-# (tests/vm/kmod-engine-test.sh): the profile, proc and tcp providers'
-# kernel halves (dtrace_profile.ko, dtrace_proc.ko, dtrace_tcp.ko) through
+# (tests/vm/kmod-engine-test.sh): the profile, proc, tcp, udp and ip
+# providers' kernel halves (dtrace_profile.ko, dtrace_proc.ko,
+# dtrace_tcp.ko, dtrace_udp.ko, dtrace_ip.ko) through
 # bin/dtrace on the kmod engine, and `dtrace -l` listing the kernel's probes. Each case shows
 # dtrace's output ("| " stdout, "! " stderr) and then "ok - ..." or
 # "not ok - ..." lines; the last line is "PROVIDERS DONE".
@@ -172,23 +173,29 @@ else
 	echo "# no python3: lwp-create/lwp-exit not checked"
 fi
 
-# ---- tcp ----------------------------------------------------------------
+# ---- tcp, udp, ip ---------------------------------------------------------
 
 # 10a. dtrace_tcp.ko: every tcp probe over loopback connections (IPv4,
 #    IPv6; connect, accept, refused, bytes each way, state changes)
-#    checked against the sockets' own view, and the Guide's tcp examples:
-#    the host tier's net_host_test.py with -x engine=kmod.
+#    checked against the sockets' own view; dtrace_udp.ko and dtrace_ip.ko:
+#    a datagram each way (IPv4, IPv6), its bytes, ports and addresses, the
+#    socket's view (udpsinfo_t) and the packets on lo (ipv4info_t,
+#    ipv6info_t); and the Guide's tcp, udp and ip examples: the host
+#    tier's net_host_test.py with -x engine=kmod.
 top=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 ip link set lo up 2>/dev/null # the guest boots with loopback down
 if command -v python3 >/dev/null; then
 	python3 "$top/plugins/tcp/tests/net_host_test.py" "$dtrace" \
 		"$top/plugins/tcp/tests/net_workload.py" kmod >"$w/tcp.out" 2>&1
 	sed 's/^/| /' "$w/tcp.out" | head -60
-	check "tcp: net_host_test.py on the kmod engine" grep -q '^PASS: tcp' "$w/tcp.out"
-	check "dtrace loaded dtrace_tcp.ko" grep -q '^dtrace_tcp ' /proc/modules
-	check "no enabled tcp probe left (refcnt 0)" [ "$(refcnt dtrace_tcp)" = 0 ]
+	check "tcp, udp, ip: net_host_test.py on the kmod engine" \
+		grep -q '^PASS: tcp, udp and ip' "$w/tcp.out"
+	for m in dtrace_tcp dtrace_udp dtrace_ip; do
+		check "dtrace loaded $m.ko" grep -q "^$m " /proc/modules
+		check "no enabled ${m#dtrace_} probe left (refcnt 0)" [ "$(refcnt $m)" = 0 ]
+	done
 else
-	echo "# no python3: tcp not checked"
+	echo "# no python3: tcp, udp and ip not checked"
 fi
 
 # ---- dtrace -l from the kernel ------------------------------------------
@@ -210,6 +217,13 @@ check "-l -P tcp: exit 0" [ "$(rc ltcp)" = 0 ]
 for p in accept-established accept-refused connect-request connect-established connect-refused send receive state-change; do
 	check "-l -P tcp: $p" has "$w/ltcp.out" "^ *[0-9]+ +tcp +vmlinux +$p\$"
 done
+for n in ip udp; do
+	dt l$n -l -P $n
+	check "-l -P $n: exit 0" [ "$(rc l$n)" = 0 ]
+	for p in send receive; do
+		check "-l -P $n: $p" has "$w/l$n.out" "^ *[0-9]+ +$n +vmlinux +$p\$"
+	done
+done
 dt lprocv -lv -n 'proc:::create'
 check "-lv proc:::create: args[0] is psinfo_t *" has "$w/lprocv.out" 'args\[0\]: psinfo_t \*'
 check "-lv proc:::create: attributes" has "$w/lprocv.out" 'Identifier Names: +Evolving'
@@ -224,7 +238,7 @@ check "-l proc:::start: no kernel probe, DTrace's message" \
 	has "$w/lnone.err" '^dtrace: failed to match proc:::start: No probe matches description$'
 
 # 11. Everything unloads once no consumer is left.
-for m in dtrace_fbt dtrace_pid dtrace_lockstat dtrace_sched dtrace_io dtrace_tcp dtrace_proc dtrace_profile dtrace_syscall dtrace; do
+for m in dtrace_fbt dtrace_pid dtrace_udp dtrace_ip dtrace_lockstat dtrace_sched dtrace_io dtrace_tcp dtrace_proc dtrace_profile dtrace_syscall dtrace; do
 	if grep -q "^$m " /proc/modules; then check "rmmod $m" rmmod $m; fi
 done
 check "no module left" bash -c '! grep -q "^dtrace" /proc/modules'

@@ -214,7 +214,7 @@ check "torture: every dtrace -l succeeded" [ ! -s "$w/tlist.err" ]
 sleep 1
 check "torture: no consumer left open" [ "$(consumers)" = 0 ]
 check "torture: nothing enabled (dtrace_syscall refcnt 0)" [ "$(refcnt dtrace_syscall)" -le 0 ]
-for m in dtrace_fbt dtrace_pid dtrace_lockstat dtrace_sched dtrace_io dtrace_tcp dtrace_proc dtrace_profile dtrace_syscall dtrace; do
+for m in dtrace_fbt dtrace_pid dtrace_udp dtrace_ip dtrace_lockstat dtrace_sched dtrace_io dtrace_tcp dtrace_proc dtrace_profile dtrace_syscall dtrace; do
 	if loaded $m; then check "torture: rmmod $m" rmmod $m; fi
 done
 check "torture: no module left" bash -c '! grep -q "^dtrace" /proc/modules'

@@ -752,11 +752,14 @@ uint8_t expr_gen::gen_call(expr &e)
 // xlate<struct T>(x) as a whole value (a structure assignment): as
 // illumos dt_cg_asgn_op(), a zeroed scratch object (alloca) in which each
 // member the translator defines is computed and stored; the value is its
-// address, as for any struct.
+// address, as for any struct. xlate<struct T *>(x) as a value (a pointer
+// stored in a variable: `c = curcpu;`) is the same object's address, as
+// illumos dt_cg_xlate_expand() makes it: scratch memory, valid until the
+// clause ends.
 uint8_t expr_gen::gen_xlate(expr &e)
 {
 	const translator_info &x = syms_.xlators[e.s.id];
-	const type_ref &out = e.s.type;
+	const type_ref &out = e.s.type->is_ptr() && e.s.type->ref ? e.s.type->ref : e.s.type;
 	if (out->is_ptr())
 		fail(tag::D_CG_DYN, e.line, "pointer to translated data cannot be used as a value");
 	uint8_t obj = b_.alloc(e.line);

@@ -17,6 +17,7 @@
 #include <map>
 #include <sstream>
 #include <string>
+#include <vector>
 
 namespace {
 
@@ -105,6 +106,27 @@ TEST(SchedBpf, OffCpuTimeOfASleepingProcess)
 	EXPECT_GE(ns, 500'000'000LL) << r.out;
 	EXPECT_LT(ns, 3'000'000'000LL) << r.out;
 	EXPECT_GE(n, 1) << r.out;
+}
+
+// curcpu kept in a variable (sched.d's cpuinfo_t *, translated into
+// scratch memory as illumos does): its cpu_id is the CPU the probe fired
+// on, in every firing; cpu_pset and illumos' pset inline are -1.
+TEST(SchedBpf, CurcpuStoredInAVariable)
+{
+	if (!dt::test::is_root())
+		GTEST_SKIP() << "needs root (the bpf engine)";
+	auto r = dt::test::dtrace(
+		{"-q", "-n",
+		 "profile-997 { c = curcpu; @[c->cpu_id == cpu, c->cpu_pset, pset] = count(); }",
+		 "-n", "tick-300ms { exit(0); }", "-n",
+		 "END { printa(\"same %d pset %d %d n %@d\\n\", @); }"});
+	ASSERT_EQ(r.status, 0) << r.err;
+	std::vector<std::string> out;
+	for (const std::string &l : dt::test::lines(r.out))
+		if (!l.empty())
+			out.push_back(l);
+	ASSERT_EQ(out.size(), 1u) << r.out;
+	EXPECT_EQ(out[0].rfind("same 1 pset -1 -1 n ", 0), 0u) << r.out;
 }
 
 // More of the Guide's sched idioms: where a thread goes to sleep (its

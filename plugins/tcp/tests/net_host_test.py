@@ -18,8 +18,8 @@
 #
 # Usage: net_host_test.py DTRACE WORKLOAD [ENGINE]
 # With ENGINE (kmod: the VM tier, tests/vm/kmod-providers-guest.sh),
-# dtrace runs with -x engine=ENGINE and only tcp is checked (ip and udp
-# have no kernel half).
+# dtrace runs with -x engine=ENGINE: the same checks of the providers'
+# kernel halves (plugins/{tcp,udp,ip}/kernel).
 import os
 import subprocess
 import sys
@@ -128,8 +128,7 @@ def run(dtrace, workload, args):
 
 def main():
     dtrace, workload = sys.argv[1], sys.argv[2]
-    net = len(sys.argv) < 4
-    if not net:
+    if len(sys.argv) > 3:
         ENGINE.extend(["-x", "engine=" + sys.argv[3]])
     if os.geteuid() != 0:
         print("SKIP: needs root (bpf)")
@@ -137,7 +136,7 @@ def main():
     # The VM guest's /tmp is read-only: $TMPDIR, or /run there.
     tmp = os.environ.get("TMPDIR") or ("/tmp" if os.access("/tmp", os.W_OK) else "/run")
     with open(os.path.join(tmp, "dt-net-host-%d.d" % os.getpid()), "w") as f:
-        f.write(SCRIPT + (NET_SCRIPT if net else "") + TCP_END)
+        f.write(SCRIPT + NET_SCRIPT + TCP_END)
         path = f.name
     try:
         r = run(dtrace, workload, ["-s", path])
@@ -218,7 +217,7 @@ def main():
                    if c[3] == port and c[0] == addr]
             check(len(crc) == 1 and crc[0][4] == "2",
                   "connect-refused tcpsinfo %s: %s" % (port, events("C", "connect-refused")))
-        elif f[0] == "udp" and net:
+        elif f[0] == "udp":
             sport, dport, saddr, daddr, n = f[3], f[4], f[5], f[6], int(f[7])
             for probe in ("send", "receive"):
                 got = ub.get((probe, saddr, sport, daddr, dport))
@@ -232,7 +231,7 @@ def main():
                 check(got is not None and got >= n + 8,
                       "ip:::%s %s: %s, want >= %d" % (probe, f, got, n + 8))
 
-    for prog in GUIDE + (NET_GUIDE if net else []):
+    for prog in GUIDE + NET_GUIDE:
         g = run(dtrace, workload, ["-q", "-n", prog])
         check(g.returncode == 0 and "error" not in g.stderr,
               "Guide example %r: exit %d %s" % (prog, g.returncode, g.stderr))
@@ -242,9 +241,8 @@ def main():
             print("FAIL:", f)
         print(r.stdout)
         return 1
-    print("PASS: %s on %d facts, %d Guide examples" %
-          ("tcp, udp and ip" if net else "tcp", len(facts),
-           len(GUIDE) + (len(NET_GUIDE) if net else 0)))
+    print("PASS: tcp, udp and ip on %d facts, %d Guide examples%s" %
+          (len(facts), len(GUIDE) + len(NET_GUIDE), " (" + " ".join(ENGINE) + ")" if ENGINE else ""))
     return 0
 
 
