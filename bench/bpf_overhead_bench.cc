@@ -646,6 +646,21 @@ void BM_all_entry_bpftrace(benchmark::State &st)
 		poke_getppid);
 }
 
+// ustack() per event (issue 14, item 6): the frame pointer walk in the
+// probe, then -x ustackbytes=8k (registers and 8 KiB of stack copied in the
+// probe, unwound by the dtrace process: docs/ustack.md); output to a file.
+const char *const k_d_ustack = "syscall::getppid:entry { ustack(); }";
+void BM_getppid_dtrace_ustack_fp(benchmark::State &st)
+{
+	traced(st, "dtrace", dtrace_cmd(k_d_ustack), true);
+}
+void BM_getppid_dtrace_ustack_dwarf(benchmark::State &st)
+{
+	auto argv = dtrace_cmd(k_d_ustack);
+	argv.insert(argv.begin() + 1, {"-x", "ustackbytes=8k"});
+	traced(st, "dtrace", argv, true);
+}
+
 } // namespace
 
 BENCHMARK(BM_getppid_untraced)->UseRealTime();
@@ -671,5 +686,8 @@ BENCHMARK(BM_one_probe_dtrace)->Unit(benchmark::kMillisecond)->UseRealTime()->It
 BENCHMARK(BM_one_probe_bpftrace)->Unit(benchmark::kMillisecond)->UseRealTime()->Iterations(5);
 BENCHMARK(BM_all_entry_dtrace)->Unit(benchmark::kMillisecond)->UseRealTime()->Iterations(5);
 BENCHMARK(BM_all_entry_bpftrace)->Unit(benchmark::kMillisecond)->UseRealTime()->Iterations(2);
+
+BENCHMARK(BM_getppid_dtrace_ustack_fp)->UseRealTime()->Iterations(k_printf);
+BENCHMARK(BM_getppid_dtrace_ustack_dwarf)->UseRealTime()->Iterations(k_printf);
 
 BENCHMARK_MAIN();

@@ -11,6 +11,9 @@ packages=(
 	libpoco-dev libelf-dev libdw-dev libbpf-dev libcapstone-dev
 	# tests and benchmarks (jq reads -x oformat=json output: tests/cli/json_host_test.cc)
 	googletest libgtest-dev libbenchmark-dev binutils jq
+	# libc's split debug info: ustack() names its internal functions
+	# (tests/consumer/ustack_dwarf_host_test.cc, docs/ustack.md)
+	libc6-dbg
 	# the kernel side: BPF objects are built with clang
 	clang
 	# fuzzing (tools/fuzz.sh): libFuzzer and the sanitizer runtimes of clang-14

@@ -36,6 +36,12 @@ state::state(const program &p, std::vector<enabled_probe> e, consumer_settings s
 		for (size_t i = 0; i < a.keys.size() && i < a.key_offsets.size(); i++) {
 			const value_type &t = a.keys[i];
 			size_t off = a.key_offsets[i];
+			// A ustack() capture becomes its pcs here, before keys
+			// compare: one entry per stack, not per firing.
+			if (t.k == k::ustack && off + t.size <= key.size()) {
+				unwind.rewrite(key.data() + off, t.size, ustack_frames(*this));
+				continue;
+			}
 			bool user = t.k == k::usym || t.k == k::umod;
 			if ((t.k != k::sym && t.k != k::mod && !user) ||
 			    off + (user ? 16 : 8) > key.size())
@@ -115,6 +121,8 @@ bool state::set_option(const std::string &name, const std::string &value)
 		opt.aggzoom = on;
 	else if (name == "rawbytes")
 		opt.rawbytes = on;
+	else if (name == "noresolve")
+		opt.noresolve = on;
 	else if (name == "droptags")
 		opt.droptags = on;
 	else if (name == "aggsortpos")

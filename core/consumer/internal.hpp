@@ -18,6 +18,7 @@
 #include "../program/printf_format.hpp"
 #include "aggregate.hpp"
 #include "symbols.hpp"
+#include "unwind.hpp"
 
 #include <dtrace/consumer.hpp>
 
@@ -34,6 +35,9 @@ namespace dt::consumer_impl {
 
 // printf(3) into a std::string.
 std::string strf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+struct state;
+// The ustackframes option (frames a ustack() capture unwinds to).
+uint32_t ustack_frames(const state &st);
 
 // One value as recorded: what a conversion, trace() or a key prints.
 struct datum {
@@ -46,6 +50,7 @@ struct datum {
 	const aggregation *agg = nullptr;
 	uint64_t normal = 1;
 	uint32_t strsize = 0; // ustack: bytes of jstack strings after the pcs
+	uint32_t nframes = 0; // ustack(n): n (0: ustackframes)
 };
 
 // Options that change output, from the program and setopt() at run time.
@@ -58,7 +63,8 @@ struct out_options {
 	bool agghist = false;
 	bool aggzoom = false;
 	bool rawbytes = false;
-	bool droptags = false; // drop messages begin with their [DTRACEDROP_*] tag
+	bool noresolve = false; // ustack() frames as addresses
+	bool droptags = false;	// drop messages begin with their [DTRACEDROP_*] tag
 	int aggsortpos = 0;
 	int aggsortkeypos = 0;
 	int stackindent = 14; // illumos _dtrace_stkindent
@@ -82,6 +88,7 @@ struct state {
 	bool cli_quiet = false;
 	bool cli_flowindent = false;
 	symbols syms;
+	unwinder unwind; // ustack() captures (-x ustackbytes) to pcs
 	agg_store aggs;
 	std::optional<int> exit_status;
 	bool heading = false;

@@ -135,6 +135,11 @@ bool tracing_frame(state &st, uint64_t pc)
 
 } // namespace
 
+uint32_t ustack_frames(const state &st)
+{
+	return resolve_options(st.prog.options).ustackframes;
+}
+
 // The frames of a stack() or ustack() record, leaf first, as
 // dt_print_stack() / dt_print_ustack() walk them.
 std::vector<stack_frame> stack_frames(state &st, const datum &d)
@@ -143,6 +148,22 @@ std::vector<stack_frame> stack_frames(state &st, const datum &d)
 	if (d.kind == value_type::kind::ustack) {
 		if (d.size < 16)
 			return v;
+		if (unwinder::is_capture(d.p, d.size)) {
+			auto pid = static_cast<pid_t>(bytes::load_uint(d.p, 8));
+			uint32_t max = d.nframes ? d.nframes : ustack_frames(st);
+			for (uint64_t pc : st.unwind.unwind(d.p, d.size, max)) {
+				stack_frame f;
+				f.pc = pc;
+				f.pid = pid;
+				f.user = true;
+				f.text = st.opt.noresolve
+						 ? strf("0x%llx",
+							static_cast<unsigned long long>(pc))
+						 : st.syms.uframe(pid, pc);
+				v.push_back(std::move(f));
+			}
+			return v;
+		}
 		uint32_t strsize = d.strsize <= d.size ? d.strsize : 0;
 		uint32_t depth = (d.size - strsize) / 8 - 1;
 		auto pid = static_cast<pid_t>(bytes::load_uint(d.p, 8));
@@ -157,7 +178,9 @@ std::vector<stack_frame> stack_frames(state &st, const datum &d)
 			f.pid = pid;
 			f.user = true;
 			auto s = st.syms.user(pid, pc);
-			if (s && !s->name.empty())
+			if (st.opt.noresolve)
+				f.text = strf("0x%llx", static_cast<unsigned long long>(pc));
+			else if (s && !s->name.empty())
 				f.text = st.syms.uframe(pid, pc);
 			else if (str && str[0] != '\0' && str[0] != '@')
 				f.text = std::string(
@@ -369,8 +392,10 @@ std::vector<datum> arg_datums(const action &a, const uint8_t *firing, size_t len
 	std::vector<datum> v;
 	for (const auto &r : a.args) {
 		datum d = record_datum(r, firing, len);
-		if (d.p && a.kind == DTRACEACT_USTACK)
+		if (d.p && a.kind == DTRACEACT_USTACK) {
 			d.strsize = a.strsize;
+			d.nframes = a.nframes;
+		}
 		v.push_back(d);
 	}
 	return v;

@@ -5,6 +5,7 @@
 // dt_subr.c dtrace_addr2str()/dtrace_uaddr2str() and dt_consume.c.
 #include "symbols.hpp"
 
+#include <elfutils/libdwelf.h>
 #include <fcntl.h>
 #include <gelf.h>
 #include <libelf.h>
@@ -13,6 +14,7 @@
 #include <algorithm>
 #include <cinttypes>
 #include <cstdio>
+#include <cstring>
 #include <fstream>
 #include <sstream>
 
@@ -82,9 +84,43 @@ void read_symtab(Elf *e, elf_file &f, Elf64_Word want)
 			const char *nm = elf_strptr(e, sh.sh_link, s.st_name);
 			if (!nm || !*nm)
 				continue;
-			f.syms.push_back({s.st_value, s.st_size, nm});
+			// A versioned definition in a debug file's .symtab
+			// ("__libc_start_main@GLIBC_2.2.5"): the name alone.
+			const char *at = std::strchr(nm, '@');
+			f.syms.push_back({s.st_value, s.st_size,
+					  at && at != nm ? std::string(nm, at) : std::string(nm)});
 		}
 	}
+}
+
+// A stripped object's .symtab from its split debug info, found by build id
+// where Debian's -dbg and -dbgsym packages put it
+// (/usr/lib/debug/.build-id/xx/rest.debug); its values are the object's.
+void read_debug_symtab(Elf *e, elf_file &f)
+{
+	const void *id = nullptr;
+	ssize_t n = dwelf_elf_gnu_build_id(e, &id);
+	if (n < 2)
+		return;
+	const auto *b = static_cast<const unsigned char *>(id);
+	std::string path = "/usr/lib/debug/.build-id/";
+	char x[3];
+	for (ssize_t i = 0; i < n; i++) {
+		std::snprintf(x, sizeof x, "%02x", b[i]);
+		path += x;
+		if (i == 0)
+			path += '/';
+	}
+	path += ".debug";
+	int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return;
+	if (Elf *d = elf_begin(fd, ELF_C_READ, nullptr)) {
+		if (elf_kind(d) == ELF_K_ELF)
+			read_symtab(d, f, SHT_SYMTAB);
+		elf_end(d);
+	}
+	::close(fd);
 }
 
 elf_file load_elf(const std::string &path)
@@ -109,6 +145,8 @@ elf_file load_elf(const std::string &path)
 			}
 			read_symtab(e, f, SHT_SYMTAB);
 			if (f.syms.empty())
+				read_debug_symtab(e, f);
+			if (f.syms.empty())
 				read_symtab(e, f, SHT_DYNSYM);
 			std::sort(f.syms.begin(), f.syms.end(), [](const auto &a, const auto &b) {
 				return a.value < b.value || (a.value == b.value && a.size > b.size);
@@ -123,8 +161,34 @@ elf_file load_elf(const std::string &path)
 
 } // namespace
 
+// /tmp/perf-PID.map: "START SIZE NAME" lines (hex) that JIT compilers
+// (the JVM with -XX:+DumpPerfMapAtExit or perf-map-agent, node --perf-basic-prof,
+// Python 3.12's -X perf) write for code they generate.
+std::vector<elf_sym> load_perf_map(pid_t pid)
+{
+	std::vector<elf_sym> v;
+	std::ifstream in("/tmp/perf-" + std::to_string(pid) + ".map");
+	std::string line;
+	while (std::getline(in, line)) {
+		char *end = nullptr;
+		uint64_t start = std::strtoull(line.c_str(), &end, 16);
+		if (!end || *end != ' ')
+			continue;
+		uint64_t size = std::strtoull(end + 1, &end, 16);
+		if (!end || *end != ' ' || end[1] == '\0')
+			continue;
+		v.push_back({start, size, std::string(end + 1)});
+	}
+	std::sort(v.begin(), v.end(),
+		  [](const elf_sym &a, const elf_sym &b) { return a.value < b.value; });
+	return v;
+}
+
 struct symbols::impl {
 	bool kloaded = false;
+	// pid -> its perf map (empty if none), read on the first miss of an
+	// address outside every file.
+	std::map<pid_t, std::vector<elf_sym>> perf_maps;
 	std::vector<ksym_ent> ktab; // sorted by address; empty without privilege
 	std::map<std::string, elf_file> elves;
 	std::map<pid_t, std::vector<mapping>> maps;
@@ -246,7 +310,7 @@ std::optional<sym_info> symbols::user(pid_t pid, uint64_t addr)
 		return std::nullopt;
 	const mapping *m = impl_->find_map(pid, addr);
 	if (!m || m->path.empty() || m->path[0] != '/')
-		return std::nullopt;
+		return jit(pid, addr);
 	sym_info si;
 	si.object = basename_of(m->path);
 	const elf_file &f = impl_->elf(m->path);
@@ -277,6 +341,29 @@ std::optional<sym_info> symbols::user(pid_t pid, uint64_t addr)
 		if (it->size != 0 || it->value != vaddr)
 			break;
 	}
+	return si;
+}
+
+// Code outside every file: a JIT's, named in /tmp/perf-PID.map (the file
+// is read once per pid; a JIT that writes it later is not seen).
+std::optional<sym_info> symbols::jit(pid_t pid, uint64_t addr)
+{
+	auto it = impl_->perf_maps.find(pid);
+	if (it == impl_->perf_maps.end())
+		it = impl_->perf_maps.emplace(pid, load_perf_map(pid)).first;
+	const auto &s = it->second;
+	auto e = std::upper_bound(s.begin(), s.end(), addr,
+				  [](uint64_t a, const elf_sym &x) { return a < x.value; });
+	if (e == s.begin())
+		return std::nullopt;
+	--e;
+	if (addr >= e->value + std::max<uint64_t>(e->size, 1))
+		return std::nullopt;
+	sym_info si;
+	si.object = "perf-" + std::to_string(pid) + ".map";
+	si.name = e->name;
+	si.value = e->value;
+	si.size = e->size;
 	return si;
 }
 

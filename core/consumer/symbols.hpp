@@ -8,7 +8,9 @@
 //           addresses print as 0x...). Core symbols live in "vmlinux",
 //           module symbols in their module.
 //   user:   /proc/PID/maps for the objects mapped, libelf for each object's
-//           .symtab (else .dynsym); objects are named by basename.
+//           .symtab, else the .symtab of its split debug info
+//           (/usr/lib/debug/.build-id/), else .dynsym; objects are named by
+//           basename. Code in no file: /tmp/perf-PID.map (JIT compilers).
 //
 // Lookups never throw; a miss is std::nullopt. Tables are loaded lazily and
 // cached (kernel once; each ELF file once).
@@ -66,6 +68,7 @@ public:
 	[[nodiscard]] std::string uframe(pid_t pid, uint64_t pc);      // a ustack() frame
 
 private:
+	[[nodiscard]] std::optional<sym_info> jit(pid_t pid, uint64_t addr);
 	struct impl;
 	std::unique_ptr<impl> impl_;
 };

@@ -99,6 +99,7 @@ constexpr option_info k_options[] = {
 	{"udefs", ok::text, op::compile, 0, 0, 0, k_max},
 	{"undef", ok::text, op::compile, 0, 0, 0, k_max},
 	{"unodefs", ok::text, op::compile, 0, 0, 0, k_max},
+	{"ustackbytes", ok::size, op::compile, k_read_compiler, 0, 0, 16384},
 	{"ustackframes", ok::runtime, op::compile, k_read_compiler, 100, 0, k_max32},
 	{"verbose", ok::text, op::compile, 0, 0, 0, k_max},
 	{"version", ok::text, op::compile, 0, 0, 0, k_max},

@@ -13,6 +13,7 @@
 #include "util/assert.hpp"
 
 #include <dtrace/options.hpp>
+#include <dtrace/ustack_capture.hpp>
 
 extern "C" {
 #include "dif_agg.h"
@@ -128,6 +129,12 @@ void clause_checker::check_value(expr &e)
 		uint32_t ss = frames(1, j ? ro.jstackstrsize : 0, 0);
 		t->rec_kind = value_type::kind::ustack;
 		t->size = ((n + 1) * 8 + ss + 7) & ~7u;
+		// A key of registers and stack copy (docs/ustack.md): at most
+		// what fits the bpf engine's 2 KiB aggregation key.
+		if (!j && ss == 0 && ustack_bytes(ctx_.options) != 0)
+			t->size = std::max(
+				t->size, ustack_capture_size(std::min<uint32_t>(
+						 ustack_bytes(ctx_.options), k_ustack_key_bytes)));
 		break;
 	}
 	case act::sym:
@@ -739,6 +746,8 @@ void clause_checker::action(expr &s, const action_def &a)
 		p.strsize = s.kids.size() > 1 ? frames(1, 0) : (j ? ro.jstackstrsize : 0);
 		uint32_t sz = (p.nframes + 1) * 8 + p.strsize;
 		sz = (sz + 7) & ~7u;
+		if (!j && p.strsize == 0 && ustack_bytes(ctx_.options) != 0)
+			sz = std::max(sz, ustack_capture_size(ustack_bytes(ctx_.options)));
 		stack_rec(value_type::kind::ustack, sz);
 		break;
 	}

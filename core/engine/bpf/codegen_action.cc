@@ -19,6 +19,9 @@
 //   exit() then takes effect (dt_exit).
 #include "codegen.hpp"
 
+#include <dtrace/options.hpp>
+#include <dtrace/ustack_capture.hpp>
+
 #include <algorithm>
 #include <climits>
 
@@ -89,11 +92,15 @@ void codegen::write_record(const record &r, const action &act)
 		bool user = r.type.k == value_type::kind::ustack;
 		uint32_t room = (r.size - (user ? 8 : 0)) / 8;
 		uint32_t nframes = act.nframes ? std::min(act.nframes, room) : room;
+		// -x ustackbytes: registers and stack for the consumer to unwind.
+		uint32_t ub = ustack_bytes(p_.options);
+		bool regs = user && act.kind == DTRACEACT_USTACK && act.strsize == 0 && ub != 0 &&
+			    r.size >= ustack_capture_size(ub);
 		a.mov_reg(BPF_REG_1, BPF_REG_6);
 		a.mov_reg(BPF_REG_2, BPF_REG_7);
 		a.mov_imm(BPF_REG_3, off);
-		a.mov_imm(BPF_REG_4, static_cast<int32_t>(nframes));
-		a.call_sym(user ? "dt_rec_ustack" : "dt_rec_stack");
+		a.mov_imm(BPF_REG_4, static_cast<int32_t>(regs ? r.size : nframes));
+		a.call_sym(regs ? "dt_rec_ustack_regs" : user ? "dt_rec_ustack" : "dt_rec_stack");
 		return;
 	}
 	case value_type::kind::usym:
@@ -157,12 +164,18 @@ void codegen::write_key(const record &k, const aggregation &agg, size_t j)
 		uint32_t tmp = 8 + ((cur_->size + 7) & ~7u);
 		if (tmp + size > DT_BPF_BUF_SIZE)
 			refuse("a stack() key does not fit the bpf engine's buffer");
-		// dt_rec_ustack writes the pid at tmp itself, the pcs after it.
+		// dt_rec_ustack writes the pid at tmp itself, the pcs after it;
+		// with -x ustackbytes, the registers and stack the consumer
+		// unwinds (and rewrites to pcs before it compares keys).
+		uint32_t ub = ustack_bytes(p_.options);
+		bool regs = user && ub != 0 &&
+			    size >= ustack_capture_size(std::min(ub, k_ustack_key_bytes));
 		a.mov_reg(BPF_REG_1, BPF_REG_6);
 		a.mov_reg(BPF_REG_2, BPF_REG_7);
 		a.mov_imm(BPF_REG_3, static_cast<int32_t>(tmp));
-		a.mov_imm(BPF_REG_4, static_cast<int32_t>((size - (user ? 8 : 0)) / 8));
-		a.call_sym(user ? "dt_rec_ustack" : "dt_rec_stack");
+		a.mov_imm(BPF_REG_4,
+			  static_cast<int32_t>(regs ? size : (size - (user ? 8 : 0)) / 8));
+		a.call_sym(regs ? "dt_rec_ustack_regs" : user ? "dt_rec_ustack" : "dt_rec_stack");
 		mem_off_ptr(BPF_REG_1, DT_M(key) + static_cast<int32_t>(off));
 		mem_off_ptr(BPF_REG_3, DT_M(buf) + static_cast<int32_t>(tmp));
 		copy_mem(BPF_REG_1, BPF_REG_3, size);

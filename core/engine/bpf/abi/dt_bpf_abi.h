@@ -54,6 +54,15 @@ typedef long long int64_t;
 #define DT_BPF_STRSIZE_MAX 1024	  /* largest strsize the engine accepts */
 #define DT_BPF_NARGS 10
 
+/*
+ * ustack() for DWARF unwinding (dt_rec_ustack_regs; the layout is
+ * dtrace/program.hpp's k_ustack_capture_*): pid, magic | bytes copied, ip,
+ * sp, bp, then the user stack from sp.
+ */
+#define DT_BPF_USTACK_MAGIC 0xd7ace00000000000ULL
+#define DT_BPF_USTACK_HDR 40
+#define DT_BPF_USTACK_CHUNK 256 /* copied in aligned pieces: a page's end stops it */
+
 /* Fault state (DTRACEFLT_* codes from uapi/dtrace/actions.h / dif.h). */
 struct dt_bpf_fault_state {
 	uint32_t code;	 /* 0: no fault */

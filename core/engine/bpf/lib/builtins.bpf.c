@@ -197,3 +197,55 @@ DT_API u64 dt_rec_ustack(void *ctx, struct dt_bpf_mem *m, u64 off, u64 nframes)
 			      BPF_F_USER_STACK);
 	return 0;
 }
+
+/*
+ * ustack() for the consumer's DWARF unwinder (-x ustackbytes, as perf's
+ * --call-graph dwarf): the user registers the task entered the kernel
+ * with (a uprobe's trap, a profile interrupt from user mode, a system
+ * call) and size - DT_BPF_USTACK_HDR bytes of its stack from sp. The
+ * copy goes in pieces aligned to DT_BPF_USTACK_CHUNK, so that the end of
+ * the stack's mapping (a page boundary) ends it rather than failing it
+ * whole; word 1 says how many bytes came. A task without user registers
+ * (a kernel thread) records the pid and zeros: no frames.
+ */
+DT_API u64 dt_rec_ustack_regs(void *ctx, struct dt_bpf_mem *m, u64 off, u64 size)
+{
+	u64 regs, sp = 0, want, done = 0, chunk, i;
+	u64 *h;
+
+	if (size < DT_BPF_USTACK_HDR || off > DT_BPF_BUF_SIZE || size > DT_BPF_BUF_SIZE + 16 - off)
+		return dt_fault(m, DTRACEFLT_ILLOP, off);
+	off = DT_CLAMP(off, DT_BPF_BUF_SIZE - DT_BPF_USTACK_HDR);
+	h = (u64 *)&m->buf[off];
+	h[0] = bpf_get_current_pid_tgid() >> 32;
+	h[1] = DT_BPF_USTACK_MAGIC;
+	h[2] = h[3] = h[4] = 0;
+	regs = (u64)bpf_task_pt_regs(bpf_get_current_task_btf());
+	/* struct pt_regs (x86_64): bp is word 4, ip 16, sp 19. */
+	if (!regs || bpf_probe_read_kernel(&h[2], 8, (void *)(regs + 16 * 8)) ||
+	    bpf_probe_read_kernel(&sp, 8, (void *)(regs + 19 * 8)) ||
+	    bpf_probe_read_kernel(&h[4], 8, (void *)(regs + 4 * 8)))
+		return 0;
+	h[3] = sp;
+	want = size - DT_BPF_USTACK_HDR;
+	for (i = 0; i < DT_BPF_BUF_SIZE / DT_BPF_USTACK_CHUNK + 1; i++) {
+		if (done >= want)
+			break;
+		chunk = DT_BPF_USTACK_CHUNK - ((sp + done) & (DT_BPF_USTACK_CHUNK - 1));
+		if (chunk > want - done)
+			chunk = want - done;
+		chunk = DT_CLAMP(chunk, DT_BPF_USTACK_CHUNK);
+		/* A last piece closer to the buffer's end than a whole one is
+		 * left out: the verifier knows one bound for all. */
+		if (chunk == 0 ||
+		    off + DT_BPF_USTACK_HDR + done > DT_BPF_BUF_SIZE + 16 - DT_BPF_USTACK_CHUNK ||
+		    bpf_probe_read_user(
+			    &m->buf[DT_CLAMP(off + DT_BPF_USTACK_HDR + done,
+					     DT_BPF_BUF_SIZE + 16 - DT_BPF_USTACK_CHUNK)],
+			    chunk, (void *)(sp + done)))
+			break;
+		done += chunk;
+	}
+	h[1] = DT_BPF_USTACK_MAGIC | done;
+	return 0;
+}

@@ -84,6 +84,9 @@ u64 dt_uregs(struct dt_bpf_mem *m, u64 i);
 /* stack()/ustack(): nframes pcs at m->buf[off], 0-terminated. */
 u64 dt_rec_stack(void *ctx, struct dt_bpf_mem *m, u64 off, u64 nframes);
 u64 dt_rec_ustack(void *ctx, struct dt_bpf_mem *m, u64 off, u64 nframes);
+/* ustack() with -x ustackbytes: registers and a copy of the user stack in
+ * a record of size bytes at m->buf[off] (DT_BPF_USTACK_*). */
+u64 dt_rec_ustack_regs(void *ctx, struct dt_bpf_mem *m, u64 off, u64 size);
 
 /*
  * Dynamic variables. The tuple (assoc array keys) is staged in m->key

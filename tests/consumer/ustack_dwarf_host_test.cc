@@ -1,0 +1,157 @@
+// SPDX-License-Identifier: MIT
+// Whole user stacks without frame pointers (-x ustackbytes, bpf engine;
+// docs/ustack.md): the probe captures the registers and a copy of the user
+// stack, the consumer unwinds it by CFI. dt_ustack_target (ustack_target.c,
+// -O2 -fomit-frame-pointer) spins in main -> dt_ustack_outer ->
+// dt_ustack_mid -> dt_ustack_leaf; a profile and a pid probe must see every
+// one of those frames and libc's __libc_start_call_main below main. Debian's
+// /usr/bin/sleep (no frame pointers either) shows its frames into libc.
+#include "child_process.hpp"
+#include "cli_support.hpp"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <sstream>
+#include <string>
+#include <vector>
+
+namespace {
+
+using dt::test::child;
+using dt::test::bpf_cli::bpf;
+using dt::test::bpf_cli::dtrace;
+
+// A frame line "obj`func+0x1a" -> "obj`func" (an address stays whole).
+std::string frame_name(const std::string &line)
+{
+	std::string w;
+	std::istringstream(line) >> w;
+	return w.substr(0, w.find("+0x"));
+}
+
+// The stacks in dtrace's output, each a list of frames, leaf first: the
+// frame lines of a ustack() record (or of an aggregation key, closed by its
+// count). Blank lines and numbers end a stack.
+std::vector<std::vector<std::string>> stacks(const std::string &out)
+{
+	std::vector<std::vector<std::string>> v(1);
+	std::istringstream in(out);
+	for (std::string l; std::getline(in, l);) {
+		std::string w = frame_name(l);
+		bool number = !w.empty() && w.find_first_not_of("0123456789") == std::string::npos;
+		if (w.empty() || number) {
+			if (!v.back().empty())
+				v.emplace_back();
+			continue;
+		}
+		v.back().push_back(w);
+	}
+	if (v.back().empty())
+		v.pop_back();
+	return v;
+}
+
+// Does s hold want's frames in order, each in a frame that contains it?
+bool has_in_order(const std::vector<std::string> &s, const std::vector<std::string> &want)
+{
+	size_t j = 0;
+	for (const auto &f : s)
+		if (j < want.size() && f.find(want[j]) != std::string::npos)
+			j++;
+	return j == want.size();
+}
+
+// libc's internal functions are named from its split debug info
+// (libc6-dbg, tools/install-deps.sh); without it the frame is libc's.
+bool libc_debug_info()
+{
+	return std::filesystem::exists("/usr/lib/debug/.build-id");
+}
+
+const std::vector<std::string> k_chain = {
+	"`dt_ustack_leaf", "`dt_ustack_mid", "`dt_ustack_outer", "target`main",
+	libc_debug_info() ? "libc.so.6`__libc_start_call_main" : "libc.so.6`"};
+
+TEST(UstackDwarf, ProfileOfProgramWithoutFramePointersReachesLibcStart)
+{
+	REQUIRE_BPF();
+	child target({DT_USTACK_TARGET});
+	ASSERT_NE(target.read_until("ready\n").find("ready"), std::string::npos);
+	auto r = dtrace(bpf({"-x", "ustackbytes=8k", "-p", std::to_string(target.pid), "-n",
+			     "profile-997 /pid == $target/ { @[ustack()] = count(); }", "-n",
+			     "tick-2s { exit(0); }"}));
+	ASSERT_EQ(r.status, 0) << r.err;
+	bool whole = false;
+	for (const auto &s : stacks(r.out))
+		whole = whole || has_in_order(s, k_chain);
+	EXPECT_TRUE(whole) << r.out;
+}
+
+// Without the option the stacks are the frame pointer walk's: the same
+// program shows no main there (what this feature is for).
+TEST(UstackDwarf, FramePointerWalkAloneDoesNotReachMain)
+{
+	REQUIRE_BPF();
+	child target({DT_USTACK_TARGET});
+	ASSERT_NE(target.read_until("ready\n").find("ready"), std::string::npos);
+	auto r = dtrace(bpf({"-p", std::to_string(target.pid), "-n",
+			     "profile-997 /pid == $target/ { @[ustack()] = count(); }", "-n",
+			     "tick-1s { exit(0); }"}));
+	ASSERT_EQ(r.status, 0) << r.err;
+	for (const auto &s : stacks(r.out))
+		EXPECT_FALSE(has_in_order(s, k_chain)) << r.out;
+}
+
+TEST(UstackDwarf, PidEntryProbeHasEveryCaller)
+{
+	REQUIRE_BPF();
+	child target({DT_USTACK_TARGET});
+	ASSERT_NE(target.read_until("ready\n").find("ready"), std::string::npos);
+	auto r = dtrace(bpf({"-x", "ustackbytes=4k", "-p", std::to_string(target.pid), "-n",
+			     "pid$target::dt_ustack_leaf:entry { ustack(); exit(0); }"}));
+	ASSERT_EQ(r.status, 0) << r.err;
+	auto s = stacks(r.out);
+	ASSERT_EQ(s.size(), 1u) << r.out;
+	EXPECT_TRUE(has_in_order(s[0], k_chain)) << r.out;
+	EXPECT_EQ(s[0].front(), "dt_ustack_target`dt_ustack_leaf") << r.out;
+	// ustack(n) and ustackframes cut the unwound stack.
+	auto r2 = dtrace(bpf(
+		{"-x", "ustackbytes=4k", "-x", "ustackframes=2", "-p", std::to_string(target.pid),
+		 "-n", "pid$target::dt_ustack_leaf:entry { ustack(); ustack(3); exit(0); }"}));
+	ASSERT_EQ(r2.status, 0) << r2.err;
+	auto s2 = stacks(r2.out);
+	ASSERT_EQ(s2.size(), 2u) << r2.out;
+	EXPECT_EQ(s2[0].size(), 2u) << r2.out;
+	EXPECT_EQ(s2[1].size(), 3u) << r2.out;
+	// noresolve: addresses.
+	auto r3 = dtrace(
+		bpf({"-x", "ustackbytes=4k", "-x", "noresolve", "-p", std::to_string(target.pid),
+		     "-n", "pid$target::dt_ustack_leaf:entry { ustack(); exit(0); }"}));
+	ASSERT_EQ(r3.status, 0) << r3.err;
+	auto s3 = stacks(r3.out);
+	ASSERT_EQ(s3.size(), 1u) << r3.out;
+	EXPECT_GE(s3[0].size(), k_chain.size()) << r3.out;
+	for (const auto &f : s3[0])
+		EXPECT_EQ(f.rfind("0x", 0), 0u) << r3.out;
+}
+
+TEST(UstackDwarf, DebianSleepShowsItsFramesIntoLibc)
+{
+	REQUIRE_BPF();
+	auto r = dtrace(bpf({"-x", "ustackbytes=8k", "-n",
+			     "syscall::clock_nanosleep:entry /pid == $target/ { ustack(); }", "-c",
+			     "/usr/bin/sleep 0.1"}));
+	ASSERT_EQ(r.status, 0) << r.err;
+	auto s = stacks(r.out);
+	ASSERT_EQ(s.size(), 1u) << r.out;
+	ASSERT_GE(s[0].size(), 4u) << r.out;
+	EXPECT_EQ(s[0].front().rfind("libc.so.6`", 0), 0u) << r.out;
+	EXPECT_TRUE(has_in_order(s[0], {"libc.so.6`", "sleep`", "libc.so.6`"})) << r.out;
+	// libc's own symbols come from its split debug info (libc6-dbg).
+	if (libc_debug_info()) {
+		EXPECT_TRUE(has_in_order(s[0], {"`__libc_start_call_main"})) << r.out;
+	}
+}
+
+} // namespace
