@@ -91,6 +91,7 @@ protected:
 
 private:
 	void fire_due_ticks();
+	void snap_aggs();
 
 	state st_;
 
@@ -109,6 +110,7 @@ void user_engine::read_options()
 	st_.specsize = o.specsize;
 	st_.dynvarsize = o.dynvarsize;
 	st_.aggsize = o.aggsize;
+	st_.aggrate = o.aggrate;
 	// Option cpu: this engine's probes fire in this process, so tracing
 	// on one CPU is running there (read as dt_opt_runtime() reads it).
 	st_.cpu.reset();
@@ -312,6 +314,7 @@ void user_engine::go()
 {
 	if (st_.started || !st_.buf)
 		return;
+	st_.last_agg = mono_ns();
 	if (st_.prog.destructive() && !st_.settings.destructive && !st_.destructive)
 		throw engine_error("Destructive actions not allowed");
 	// illumos dtrace_state_buffer(), at DTRACEIOC_GO: no buffer below 8
@@ -373,7 +376,20 @@ void user_engine::wait(std::chrono::nanoseconds t)
 		fire_due_ticks();
 		if (exiting())
 			return;
+		if (mono_ns() - st_.last_agg >= st_.aggrate)
+			snap_aggs();
 	}
+}
+
+// dtrace_aggregate_snap() at aggrate: the deltas so far leave the
+// aggregation buffer (aggsize) for the next drain.
+void user_engine::snap_aggs()
+{
+	st_.last_agg = mono_ns();
+	for (auto &[k, v] : st_.aggs)
+		st_.agg_snaps.push_back({k.first, k.second, std::move(v)});
+	st_.aggs.clear();
+	st_.agg_bytes = 0;
 }
 
 void user_engine::fire_due_ticks()
@@ -435,6 +451,10 @@ void user_engine::drain(engine_sink &sink)
 			sink.drops("aggregation", n, cpu);
 	st_.agg_drops.clear();
 	st_.agg_bytes = 0;
+	for (const agg_data &d : st_.agg_snaps)
+		sink.aggregation(d);
+	st_.agg_snaps.clear();
+	st_.last_agg = mono_ns();
 	for (auto &[k, v] : st_.aggs) {
 		agg_data d;
 		d.aggid = k.first;
