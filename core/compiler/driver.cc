@@ -180,6 +180,7 @@ macro_values make_macros(const settings &s, const std::map<std::string, std::str
 	std::error_code ec;
 	m.named["cwd"] = std::filesystem::current_path(ec).string();
 	m.defaultargs = opts.count("defaultargs") != 0;
+	m.pspec = opts.count("pspec") != 0;
 	return m;
 }
 
@@ -357,6 +358,9 @@ program compile(const std::vector<input> &inputs, const settings &s)
 		static const std::regex defargs(R"(#\s*pragma\s+D\s+option\s+defaultargs\b)");
 		if (std::regex_search(text, defargs))
 			macros.defaultargs = true;
+		static const std::regex pspec(R"(#\s*pragma\s+D\s+option\s+pspec\b)");
+		if (std::regex_search(text, pspec))
+			macros.pspec = true;
 		// Kernel typedefs (BTF) are types in D, as illumos' kernel CTF.
 		extern_type_fn kernel_typedef = [&syms](const std::string &name) {
 			return syms.types.kernel().find_typedef(name) != nullptr;

@@ -137,6 +137,8 @@ bool state::set_option(const std::string &name, const std::string &value)
 		opt.json = value == "json";
 	else if (name == "stackfmt")
 		opt.folded = value == "folded";
+	else if (name == "switchrate")
+		switchrate = resolve_options({{name, value}}).switchrate;
 	else
 		return false;
 	return true;
@@ -214,6 +216,11 @@ void consumer::drops(std::string_view kind, uint64_t n, uint32_t cpu)
 std::optional<int> consumer::exit_status() const
 {
 	return impl_->st.exit_status;
+}
+
+std::optional<uint64_t> consumer::switchrate() const
+{
+	return impl_->st.switchrate;
 }
 
 void consumer::note_process(int32_t pid)

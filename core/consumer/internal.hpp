@@ -91,6 +91,9 @@ struct state {
 	unwinder unwind; // ustack() captures (-x ustackbytes) to pcs
 	agg_store aggs;
 	std::optional<int> exit_status;
+	// switchrate as a setopt() (or the program) last set it, in ns: the
+	// session drains at this rate (illumos dt_options.c's dynamic options).
+	std::optional<uint64_t> switchrate;
 	bool heading = false;
 	int stdout_fd = -1; // freopen(): the original output's fd
 	// Flow indent state (-F).

@@ -13,8 +13,11 @@
 //                 (only on this error path are engines built again).
 //   go            engine.go(): BEGIN
 //   work          first: mappings noted, -c processes released; then
-//                 drain ─► consumer; processes polled; stop on exit(),
-//                 ^C, a full fill buffer or the processes' end
+//                 drain ─► consumer; processes polled; stop on ^C or the
+//                 processes' end at once, on exit() or a full fill buffer
+//                 when the status is next checked (every statusrate, as
+//                 illumos dtrace_status(): END fires up to statusrate
+//                 after exit())
 #include <dtrace/consumer.hpp>
 #include <dtrace/options.hpp>
 #include <dtrace/provider.hpp>
@@ -26,12 +29,14 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <chrono>
 #include <cstdlib>
 #include <cstring>
-#include <map>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <sstream>
+#include <thread>
 
 namespace dt {
 
@@ -43,6 +48,28 @@ struct session::impl {
 	std::optional<engine_decision> decision;
 	std::unique_ptr<engine> eng;
 	uint64_t switchrate = 0; // set by enable()
+	uint64_t statusrate = 0; // set by enable()
+	// When the status (exit(), a full fill buffer) was last checked, on
+	// the steady clock; 0 before the first check.
+	std::chrono::steady_clock::time_point last_status{};
+	bool status_checked = false;
+
+	// illumos dtrace_status(): the status is looked at on the first call
+	// and then once per statusrate, on a fixed grid from the first.
+	bool status_due()
+	{
+		auto now = std::chrono::steady_clock::now();
+		auto rate = std::chrono::nanoseconds(statusrate);
+		if (!status_checked) {
+			status_checked = true;
+			last_status = now;
+			return true;
+		}
+		if (now - last_status < rate)
+			return false;
+		last_status += rate;
+		return true;
+	}
 	bool released = false;
 	bool stopped = false; // engine.stop() called: END has fired
 };
@@ -381,7 +408,9 @@ std::vector<size_t> session::enable()
 
 	// The options' table (dtrace/options.hpp) read them when they were
 	// set; with processes to watch, every 50 ms at least.
-	impl_->switchrate = resolve_options(prog_.options).switchrate;
+	const resolved_options ro = resolve_options(prog_.options);
+	impl_->switchrate = ro.switchrate;
+	impl_->statusrate = ro.statusrate;
 	if (!impl_->procs.empty())
 		impl_->switchrate = std::min<uint64_t>(impl_->switchrate, 50'000'000);
 	return matched_;
@@ -395,8 +424,19 @@ void session::go()
 
 void session::sleep()
 {
-	DT_ASSERT(impl_->eng);
-	impl_->eng->wait(std::chrono::nanoseconds(impl_->switchrate));
+	impl &m = *impl_;
+	DT_ASSERT(m.eng);
+	if (m.stopped || !m.status_checked || !m.eng->exiting()) {
+		m.eng->wait(std::chrono::nanoseconds(m.switchrate));
+		return;
+	}
+	// exit() has run (the engine no longer waits): sleep until the status
+	// is next due, as illumos dtrace_sleep() does, or the switchrate
+	// interval if that ends first (drops and output keep coming).
+	auto due = m.last_status + std::chrono::nanoseconds(m.statusrate);
+	auto until = std::min(due, std::chrono::steady_clock::now() +
+					   std::chrono::nanoseconds(m.switchrate));
+	std::this_thread::sleep_until(until);
 }
 
 bool session::work(consumer &c, bool stop, bool abandon)
@@ -411,8 +451,12 @@ bool session::work(consumer &c, bool stop, bool abandon)
 		m.procs.release();
 		m.released = true;
 		// What BEGIN traced is consumed at once, as dtrace_work() does
-		// on its first call, before the first sleep.
+		// on its first call, before the first sleep; the status is
+		// looked at then for the first time (dtrace_status()), and if
+		// BEGIN called exit() the next call stops.
 		m.eng->drain(c);
+		if (!m.eng->exiting() && !c.exit_status())
+			(void)m.status_due();
 		return true;
 	}
 	bool done = false;
@@ -425,23 +469,20 @@ bool session::work(consumer &c, bool stop, bool abandon)
 				s_.notice(n);
 		procs_gone = m.procs.live() == 0;
 	}
-	if (stop || procs_gone || m.eng->exiting() || c.exit_status()) {
+	// ^C and the processes' end stop at once (dtrace.c's main loop);
+	// exit() and a full fill buffer when the status says so
+	// (dtrace_work() -> dtrace_status() -> DTRACE_STATUS_EXITED/FILLED,
+	// which stops before it consumes).
+	if (stop || procs_gone || (m.status_due() && (m.eng->exiting() || c.exit_status()))) {
 		done = true;
 		stop_engine();
 	}
 	if (abandon)
 		return false;
 	m.eng->drain(c);
-	if (c.exit_status() && !m.stopped) {
-		// This drain consumed exit() before the engine said it was
-		// exiting: stop now, so that END fires, and take what it traced
-		// (illumos dtrace_status() stops on DTRACE_STATUS_EXITED before
-		// dtrace_work() consumes).
-		stop_engine();
-		m.eng->drain(c);
-	}
-	if (c.exit_status())
-		done = true;
+	// setopt("switchrate", ...) takes effect for the next sleep.
+	if (std::optional<uint64_t> r = c.switchrate())
+		m.switchrate = m.procs.empty() ? *r : std::min<uint64_t>(*r, 50'000'000);
 	return !done;
 }
 

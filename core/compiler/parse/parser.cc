@@ -299,7 +299,10 @@ translation_unit parser_impl::unit()
 			continue;
 		}
 		std::string w = lex_.peek_word();
-		if (!w.empty() && (k_decl_words.count(w) || typedefs_.count(w))) {
+		// illumos dt_lex.l: under DTRACE_C_PSPEC (-x pspec) a word at the
+		// start of a program statement is a probe description, never a
+		// declaration's keyword or type name.
+		if (!w.empty() && !macros_.pspec && (k_decl_words.count(w) || typedefs_.count(w))) {
 			if (w == "translator")
 				translator(u);
 			else if (w == "provider")

@@ -31,7 +31,8 @@ struct macro_values {
 	std::vector<std::string> args;		  // $0, $1 ...
 	std::map<std::string, std::string> named; // target, pid, ppid, uid, gid, cwd ...
 	bool defaultargs = false;		  // unset $N are 0 / ""
-	mutable std::vector<bool> referenced;	  // set by parse(): which $N the text used
+	bool pspec = false;		      // -x pspec: what may be a probe description is one
+	mutable std::vector<bool> referenced; // set by parse(): which $N the text used
 };
 
 class parser_impl;

@@ -1332,7 +1332,8 @@ void expr_checker::check_call(expr &e)
 	if (find_aggfunc(e.name))
 		fail(tag::D_AGG_FUNC, e.line,
 		     e.name + "( ) may only be used as the value of an aggregation");
-	fail(tag::D_IDENT_UNDEF, e.line, "failed to resolve " + e.name + ": Unknown function name");
+	// illumos dt_node_func(): a name nothing defines.
+	fail(tag::D_FUNC_UNDEF, e.line, "undefined function name: " + e.name);
 }
 
 } // namespace dt::compiler

@@ -79,9 +79,9 @@ struct state {
 	uint64_t specsize = 0;
 	uint64_t dynvarsize = 0;
 	std::optional<uint32_t> cpu; // option cpu: the one CPU tracing runs on
-	uint64_t end_reserve = 0; // bytes END clauses may record (fill policy)
-	uint64_t aggsize = 0;	  // bytes of new keys a drain's aggregation buffer holds
-	bool destructive = false; // option destructive: -w's effect
+	uint64_t end_reserve = 0;    // bytes END clauses may record (fill policy)
+	uint64_t aggsize = 0;	     // bytes of new keys a drain's aggregation buffer holds
+	bool destructive = false;    // option destructive: -w's effect
 
 	// Variables.
 	std::vector<uint64_t> globals, locals;
@@ -103,6 +103,11 @@ struct state {
 	std::map<std::pair<uint32_t, std::vector<uint8_t>>, std::vector<int64_t>> aggs;
 	uint64_t agg_bytes = 0;			// what aggs takes of aggsize
 	std::map<uint32_t, uint64_t> agg_drops; // by CPU: keys aggsize had no room for
+	// Deltas taken out of aggs at aggrate (dtrace_aggregate_snap()), for
+	// the next drain: aggsize bounds what accrues between two snapshots.
+	std::vector<agg_data> agg_snaps;
+	uint64_t aggrate = 0;  // ns
+	uint64_t last_agg = 0; // mono_ns() of the last snapshot
 	std::map<uint32_t, uint64_t> spec_drops;
 	uint64_t spec_unavail = 0;
 	uint64_t dblerrors = 0; // faults in ERROR clauses

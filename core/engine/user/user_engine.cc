@@ -9,8 +9,8 @@
 //                    nspec, specsize, dynvarsize) read; variable storage
 //                    laid out
 //   go()             BEGIN fires; tick-N timers armed
-//   wait(t)          sleeps until the next tick (fires every due tick and
-//                    returns), t, a signal, or returns at once once exit()
+//   wait(t)          fires the ticks that come due until t has passed
+//                    (or a signal, or exit()); returns at once once exit()
 //                    ran or tracing stopped
 //   stop()           END fires (once)
 //   drain(sink)      in dtrace_work()'s order: status drop counts
@@ -22,9 +22,9 @@
 // Aggregating actions take args[0] as the value (count(): none) and, for
 // the quantizations, args[1] as the increment (default 1); lquantize and
 // llquantize parameters come from aggregation::params.
-#include "util/assert.hpp"
 #include "../options.hpp"
 #include "state.hpp"
+#include "util/assert.hpp"
 
 #include <dtrace/provider.hpp>
 
@@ -63,7 +63,6 @@ bool sleep_until(uint64_t deadline)
 	return rc != EINTR;
 }
 
-
 bool is_byref(const dtrace_diftype_t &t)
 {
 	return t.dtdt_kind == DIF_TYPE_STRING || (t.dtdt_flags & DIF_TF_BYREF) != 0;
@@ -91,6 +90,9 @@ protected:
 	const engine_settings &settings() const override { return st_.settings; }
 
 private:
+	void fire_due_ticks();
+	void snap_aggs();
+
 	state st_;
 
 	void read_options();
@@ -108,6 +110,7 @@ void user_engine::read_options()
 	st_.specsize = o.specsize;
 	st_.dynvarsize = o.dynvarsize;
 	st_.aggsize = o.aggsize;
+	st_.aggrate = o.aggrate;
 	// Option cpu: this engine's probes fire in this process, so tracing
 	// on one CPU is running there (read as dt_opt_runtime() reads it).
 	st_.cpu.reset();
@@ -263,11 +266,12 @@ std::vector<enabled_probe> user_engine::enable(const program &p, const enabling 
 				e.kind = probe_kind::tick;
 				e.interval_ns = f.period_ns;
 			} else {
-				throw engine_error("the user engine cannot enable " + pd.str() +
-							   ": the " + en.probes[next]->prov->name() +
-							   " provider says it can, but it fires on a "
-							   "kernel event",
-						   ci);
+				throw engine_error(
+					"the user engine cannot enable " + pd.str() + ": the " +
+						en.probes[next]->prov->name() +
+						" provider says it can, but it fires on a "
+						"kernel event",
+					ci);
 			}
 			e.ep = en.eps[next];
 			st_.ecbs.push_back(e);
@@ -310,6 +314,7 @@ void user_engine::go()
 {
 	if (st_.started || !st_.buf)
 		return;
+	st_.last_agg = mono_ns();
 	if (st_.prog.destructive() && !st_.settings.destructive && !st_.destructive)
 		throw engine_error("Destructive actions not allowed");
 	// illumos dtrace_state_buffer(), at DTRACEIOC_GO: no buffer below 8
@@ -354,20 +359,44 @@ void user_engine::wait(std::chrono::nanoseconds t)
 {
 	if (!st_.started || st_.stopped || exiting())
 		return;
-	uint64_t now = mono_ns();
-	uint64_t until = now + static_cast<uint64_t>(std::max<int64_t>(t.count(), 0));
-	uint64_t next = UINT64_MAX;
-	for (const timer &tm : st_.timers)
-		next = std::min(next, tm.deadline);
-	if (next > until) {
-		sleep_until(until);
-		return;
+	uint64_t until = mono_ns() + static_cast<uint64_t>(std::max<int64_t>(t.count(), 0));
+	// Ticks fire as they come due for the whole of t, the consumer's
+	// switchrate interval: what they trace waits in the principal buffer
+	// for the next drain, as a kernel's buffers wait for dtrace_consume().
+	for (;;) {
+		uint64_t next = UINT64_MAX;
+		for (const timer &tm : st_.timers)
+			next = std::min(next, tm.deadline);
+		if (next > until) {
+			sleep_until(until);
+			return;
+		}
+		if (!sleep_until(next))
+			return; // a signal: the caller looks at it
+		fire_due_ticks();
+		if (exiting())
+			return;
+		if (mono_ns() - st_.last_agg >= st_.aggrate)
+			snap_aggs();
 	}
-	if (!sleep_until(next))
-		return;
+}
+
+// dtrace_aggregate_snap() at aggrate: the deltas so far leave the
+// aggregation buffer (aggsize) for the next drain.
+void user_engine::snap_aggs()
+{
+	st_.last_agg = mono_ns();
+	for (auto &[k, v] : st_.aggs)
+		st_.agg_snaps.push_back({k.first, k.second, std::move(v)});
+	st_.aggs.clear();
+	st_.agg_bytes = 0;
+}
+
+void user_engine::fire_due_ticks()
+{
 	// Fire every due tick, in deadline order, once per elapsed interval
 	// (at most 1000 catch-ups per timer, so a stall cannot storm).
-	now = mono_ns();
+	uint64_t now = mono_ns();
 	for (;;) {
 		timer *due = nullptr;
 		for (timer &tm : st_.timers)
@@ -422,6 +451,10 @@ void user_engine::drain(engine_sink &sink)
 			sink.drops("aggregation", n, cpu);
 	st_.agg_drops.clear();
 	st_.agg_bytes = 0;
+	for (const agg_data &d : st_.agg_snaps)
+		sink.aggregation(d);
+	st_.agg_snaps.clear();
+	st_.last_agg = mono_ns();
 	for (auto &[k, v] : st_.aggs) {
 		agg_data d;
 		d.aggid = k.first;

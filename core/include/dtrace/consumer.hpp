@@ -57,6 +57,9 @@ public:
 
 	// exit() was consumed: its status.
 	[[nodiscard]] std::optional<int> exit_status() const;
+	// switchrate (ns) as setopt("switchrate", ...) last set it while
+	// tracing: the caller consumes at that rate from then on.
+	[[nodiscard]] std::optional<uint64_t> switchrate() const;
 	// Read process pid's mappings now, so that its user addresses (ustack,
 	// usym, %A ...) still resolve once it has exited: illumos keeps a
 	// grabbed (-c/-p) process's handle and symbol tables. Call it while

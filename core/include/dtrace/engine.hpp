@@ -10,7 +10,8 @@
 //                                      counts, what matched nothing
 //   engine.enable(program, enabling)   create ECBs    -> enabled_probe[]
 //   engine.go()             BEGIN fires; probes are live
-//   loop: engine.wait(t)    sleep until data, a tick, or t
+//   loop: engine.wait(t)    sleep for t (switchrate), less if a buffer must
+//                           be drained, exit() ran or a signal came
 //         engine.drain(sink)  firings, aggregation deltas, faults, drops
 //   engine.stop()           END fires (unless already stopped)
 //   engine.drain(sink)      the rest
@@ -151,7 +152,9 @@ public:
 	std::vector<enabled_probe> enable(const program &p);
 	virtual void go() = 0;
 	virtual void stop() = 0;
-	// Block until something may be ready to drain, or for at most t.
+	// Block for t, the consumer's switchrate interval (the user engine fires
+	// its ticks meanwhile), or less if a buffer must be drained now, exit()
+	// ran or a signal came.
 	virtual void wait(std::chrono::nanoseconds t) = 0;
 	virtual void drain(engine_sink &sink) = 0;
 	// exit() ran: no more firings but END's.

@@ -1,0 +1,2 @@
+n is 3; END came more than a second after exit()
+
