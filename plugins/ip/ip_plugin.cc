@@ -81,6 +81,7 @@ const dt_plugin_kmod_ops_t k_ip_kmod_ops = {
 	.sz = sizeof(dt_plugin_kmod_ops_t),
 	.module = "dtrace_ip",
 	.kernel_provider = nullptr,
+	.provide = nullptr,
 };
 
 constexpr dt_plugin_bpf_ops_t k_bpf_ops = {

@@ -75,6 +75,7 @@ const dt_plugin_kmod_ops_t k_udp_kmod_ops = {
 	.sz = sizeof(dt_plugin_kmod_ops_t),
 	.module = "dtrace_udp",
 	.kernel_provider = nullptr,
+	.provide = nullptr,
 };
 
 constexpr dt_plugin_bpf_ops_t k_bpf_ops = {
