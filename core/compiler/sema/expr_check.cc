@@ -949,6 +949,11 @@ void expr_checker::check_index(expr &e, bool lvalue)
 		if (!cc_)
 			fail(tag::D_ARGS_NONE, e.line,
 			     "args[ ] may not be referenced outside of a probe clause");
+		if (others_differ_ && others_differ_())
+			fail(tag::D_ARGS_MULTI, e.line,
+			     "args[ ] may not be referenced because probe description " +
+				     (cc_->descs.empty() ? std::string("") : cc_->descs[0].str()) +
+				     " matches an unstable set of probes");
 		int64_t n = ix.s.value;
 		e.s.what = expr_sema::ref::args;
 		e.s.id = static_cast<uint32_t>(n);

@@ -20,6 +20,7 @@ extern "C" {
 
 #include <algorithm>
 #include <filesystem>
+#include <optional>
 #include <set>
 
 namespace dt::compiler {
@@ -1204,6 +1205,11 @@ void declare(sema_ctx &ctx, decl_ast &d)
 			syms.inlines["this->" + dc.name] = {t, nullptr, {}, {}};
 			continue;
 		}
+		// illumos dt_node_decl(): the built-in variables are global
+		// identifiers of generation 0, not to be declared again.
+		if (sc != "self" && find_builtin(dc.name))
+			fail(tag::D_DECL_IDRED, dc.line,
+			     "built-in identifier redeclared: " + dc.name);
 		auto &table = sc == "self" ? syms.tls : syms.globals;
 		auto it = table.find(dc.name);
 		if (it != table.end()) {
@@ -1299,6 +1305,25 @@ void check_clause(sema_ctx &ctx, clause_ast &c, std::vector<checked_clause> &out
 		}
 	}
 	expr_checker ec(ctx, &cc, args, have_probe);
+	if (matched.size() > 1) {
+		std::optional<bool> differ; // found out at the first args[]
+		ec.set_others([&ctx, &matched, &args, differ]() mutable {
+			if (!differ) {
+				auto same = [](const arg_desc &a, const arg_desc &b) {
+					return a.native == b.native && a.xlate == b.xlate &&
+					       a.mapping == b.mapping;
+				};
+				differ = false;
+				for (size_t i = 1; i < matched.size() && !*differ; i++) {
+					std::vector<arg_desc> o =
+						ctx.set.registry->args(*matched[i]);
+					differ = !std::equal(o.begin(), o.end(), args.begin(),
+							     args.end(), same);
+				}
+			}
+			return *differ;
+		});
+	}
 	auto check_predicate = [&] {
 		try {
 			ec.check(*c.predicate);

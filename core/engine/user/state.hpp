@@ -60,6 +60,7 @@ struct firing_env {
 	const ecb *e = nullptr;
 	std::array<uint64_t, 10> args{};
 	uint64_t timestamp = 0;
+	uint64_t vtimestamp = 0; // read at its first use in the firing
 	uint32_t cpu = 0;
 };
 
@@ -79,9 +80,9 @@ struct state {
 	uint64_t specsize = 0;
 	uint64_t dynvarsize = 0;
 	std::optional<uint32_t> cpu; // option cpu: the one CPU tracing runs on
-	uint64_t end_reserve = 0; // bytes END clauses may record (fill policy)
-	uint64_t aggsize = 0;	  // bytes of new keys a drain's aggregation buffer holds
-	bool destructive = false; // option destructive: -w's effect
+	uint64_t end_reserve = 0;    // bytes END clauses may record (fill policy)
+	uint64_t aggsize = 0;	     // bytes of new keys a drain's aggregation buffer holds
+	bool destructive = false;    // option destructive: -w's effect
 
 	// Variables.
 	std::vector<uint64_t> globals, locals;
