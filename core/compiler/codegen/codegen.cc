@@ -118,7 +118,7 @@ uint32_t need(const expr &e)
 // gen(e) while the values in the registers `held` stay live. Where e
 // needs more of DIF's seven registers than are left, the attempt is
 // undone and redone with the held values spilled to clause-local slots
-// (ids past the clause's own this-> variables) and loaded again after:
+// (spill_base()) and loaded again after:
 // their registers may change. Nested spills take the next slots.
 uint8_t expr_gen::gen_keeping(expr &e, const std::vector<uint8_t *> &held)
 {
@@ -149,11 +149,11 @@ uint8_t expr_gen::gen_keeping(expr &e, const std::vector<uint8_t *> &held)
 	return r;
 }
 
-// The first free spill slot: clause-local ids past the clause's own this->
-// variables.
+// The first free spill slot: clause-local ids past those of every clause's
+// this-> variables (a slot shares no id with one of them).
 uint32_t expr_gen::spill_base() const
 {
-	return DIF_VAR_OTHER_UBASE + static_cast<uint32_t>(cc_ ? cc_->locals.size() : 0) + spills_;
+	return syms_.first_spill + spills_;
 }
 
 // Register r to spill slot id (store) or back (load).
@@ -1144,6 +1144,10 @@ difo compile_expr(symbols &syms, const checked_clause *cc, expr &e, const type_r
 
 void generate(symbols &syms, std::vector<checked_clause> &clauses, program &out)
 {
+	for (const auto &cc : clauses)
+		syms.first_spill =
+			std::max(syms.first_spill,
+				 DIF_VAR_OTHER_UBASE + static_cast<uint32_t>(cc.locals.size()));
 	for (auto &cc : clauses) {
 		clause c;
 		c.descs = cc.descs;
@@ -1256,6 +1260,36 @@ void generate(symbols &syms, std::vector<checked_clause> &clauses, program &out)
 	add_vars(syms.tls);
 	for (const auto &cc : clauses)
 		add_vars(cc.locals);
+	// The spill slots codegen added (gen_keeping): clause-local scalars
+	// of the DIF objects' own tables, each id once.
+	auto add_spills = [&](const difo &d) {
+		for (const dtrace_difv_t &v : d.vartab) {
+			if (v.dtdv_scope != DIFV_SCOPE_LOCAL || v.dtdv_kind != DIFV_KIND_SCALAR ||
+			    d.strtab.compare(v.dtdv_name, 6, "%spill") != 0)
+				continue;
+			bool dup = false;
+			for (const auto &pv : out.variables)
+				dup = dup || (pv.id == v.dtdv_id && pv.scope == DIFV_SCOPE_LOCAL);
+			if (dup)
+				continue;
+			variable pv;
+			pv.name = d.strtab.c_str() + v.dtdv_name;
+			pv.id = v.dtdv_id;
+			pv.scope = DIFV_SCOPE_LOCAL;
+			pv.type = v.dtdv_type;
+			out.variables.push_back(pv);
+		}
+	};
+	for (const clause &c : out.clauses) {
+		if (c.predicate)
+			add_spills(*c.predicate);
+		for (const action &a : c.actions) {
+			for (const record &r : a.args)
+				add_spills(r.expr);
+			for (const record &r : a.keys)
+				add_spills(r.expr);
+		}
+	}
 }
 
 } // namespace dt::compiler

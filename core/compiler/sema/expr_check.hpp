@@ -25,10 +25,10 @@ public:
 	}
 
 	void check(expr &e);
-	// The probes the clause matched beyond the first (whose arguments
-	// are args_): args[] is refused unless they all agree (illumos
-	// dt_idcook_args(): D_ARGS_MULTI).
-	void set_others(std::function<bool()> others_differ)
+	// Whether the other probes the clause matched (args_ are the
+	// first's) have arguments other than args_ for a use of args[n]:
+	// args[] is then refused (D_ARGS_MULTI).
+	void set_others(std::function<bool(int64_t)> others_differ)
 	{
 		others_differ_ = std::move(others_differ);
 	}
@@ -80,7 +80,7 @@ private:
 	checked_clause *cc_;
 	std::vector<arg_desc> args_;
 	bool have_probe_;
-	std::function<bool()> others_differ_;
+	std::function<bool(int64_t)> others_differ_;
 	std::map<std::string, type_ref> xl_args_;
 };
 

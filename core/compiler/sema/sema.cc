@@ -20,7 +20,6 @@ extern "C" {
 
 #include <algorithm>
 #include <filesystem>
-#include <optional>
 #include <set>
 
 namespace dt::compiler {
@@ -1306,22 +1305,26 @@ void check_clause(sema_ctx &ctx, clause_ast &c, std::vector<checked_clause> &out
 	}
 	expr_checker ec(ctx, &cc, args, have_probe);
 	if (matched.size() > 1) {
-		std::optional<bool> differ; // found out at the first args[]
-		ec.set_others([&ctx, &matched, &args, differ]() mutable {
-			if (!differ) {
-				auto same = [](const arg_desc &a, const arg_desc &b) {
-					return a.native == b.native && a.xlate == b.xlate &&
-					       a.mapping == b.mapping;
-				};
-				differ = false;
-				for (size_t i = 1; i < matched.size() && !*differ; i++) {
-					std::vector<arg_desc> o =
-						ctx.set.registry->args(*matched[i]);
-					differ = !std::equal(o.begin(), o.end(), args.begin(),
-							     args.end(), same);
-				}
+		// illumos dt_idcook_args(): args[] is refused where the probes
+		// matched have other argument types (illumos refuses any args[]
+		// then; here only an args[n] that would be typed wrongly for one
+		// of them, as Linux providers have same-named probes of other
+		// types where illumos has one).
+		std::vector<std::vector<arg_desc>> all; // each matched probe's, once asked
+		ec.set_others([&ctx, &matched, all](int64_t n) mutable {
+			if (all.empty())
+				for (const probe *p : matched)
+					all.push_back(ctx.set.registry->args(*p));
+			const auto k = static_cast<size_t>(n);
+			for (size_t i = 1; i < all.size(); i++) {
+				if ((all[i].size() > k) != (all[0].size() > k))
+					return true;
+				if (all[0].size() > k && (all[i][k].native != all[0][k].native ||
+							  all[i][k].xlate != all[0][k].xlate ||
+							  all[i][k].mapping != all[0][k].mapping))
+					return true;
 			}
-			return *differ;
+			return false;
 		});
 	}
 	auto check_predicate = [&] {
