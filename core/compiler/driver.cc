@@ -438,9 +438,23 @@ program compile(const std::vector<input> &inputs, const settings &s)
 				}
 			}
 			macro_values macros;
-			std::unique_ptr<translation_unit> u =
-				ai < n_libs ? std::move(lib_units[ai])
-					    : parse_text(text, is_script, macros);
+			std::unique_ptr<translation_unit> u;
+			if (ai < n_libs)
+				u = std::move(lib_units[ai]);
+			else
+				try {
+					u = parse_text(text, is_script, macros);
+				} catch (const parse_error &pe) {
+					// What illumos acted on before the error, in
+					// order: an error there is the one reported.
+					translation_unit before;
+					for (item &i : pe.before->items)
+						if (i.k != item::kind::clause)
+							before.items.push_back(std::move(i));
+					std::vector<checked_clause> none;
+					check_unit(ctx, before, none, options);
+					throw d_error(pe);
+				}
 			// illumos dt_compile(): the last operand must be used (unless
 			// -x argref); raised at the end of the text, as yylineno is.
 			const size_t argc = macros.args.size();

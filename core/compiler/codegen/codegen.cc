@@ -10,6 +10,7 @@
 #include "dif_builder.hpp"
 
 #include <algorithm>
+#include <functional>
 
 namespace dt::compiler {
 
@@ -48,12 +49,18 @@ private:
 	void bind_params(expr &ix);
 	uint8_t arith(tk op, uint8_t a, uint8_t b, const type_ref &t, uint32_t line);
 	void gen_pair(expr &l, expr &r, uint8_t &a, uint8_t &b);
+	uint8_t gen_keeping(expr &e, const std::vector<uint8_t *> &held);
+	void gen_args(const std::vector<expr *> &args, const std::vector<size_t> &order,
+		      uint32_t line, const std::function<void(size_t, uint8_t)> &push);
+	[[nodiscard]] uint32_t spill_base() const;
+	void spill(uint32_t id, uint8_t r, bool store);
 
 	symbols &syms_;
 	const checked_clause *cc_;
 	type_table &types_;
 	dif_builder b_;
 	std::vector<std::pair<std::string, expr *>> xl_bind_; // translator inputs in scope
+	uint32_t spills_ = 0;				      // spill slots in use (gen_keeping)
 };
 
 // name[args] of an inline with parameters: each parameter names its
@@ -108,15 +115,66 @@ uint32_t need(const expr &e)
 	}
 }
 
+// gen(e) while the values in the registers `held` stay live. Where e
+// needs more of DIF's seven registers than are left, the attempt is
+// undone and redone with the held values spilled to clause-local slots
+// (spill_base()) and loaded again after:
+// their registers may change. Nested spills take the next slots.
+uint8_t expr_gen::gen_keeping(expr &e, const std::vector<uint8_t *> &held)
+{
+	const dif_builder::mark m = b_.here();
+	const size_t nbind = xl_bind_.size();
+	const uint32_t nspill = spills_;
+	try {
+		return gen(e);
+	} catch (const d_error &x) {
+		if (x.which != tag::EDT_NOREG || held.empty())
+			throw;
+		b_.rewind(m);
+		xl_bind_.resize(nbind);
+		spills_ = nspill;
+	}
+	const uint32_t base = spill_base();
+	for (size_t i = 0; i < held.size(); i++) {
+		spill(base + static_cast<uint32_t>(i), *held[i], true);
+		b_.free(*held[i]);
+	}
+	spills_ += static_cast<uint32_t>(held.size());
+	uint8_t r = gen(e);
+	spills_ = nspill;
+	for (size_t i = 0; i < held.size(); i++) {
+		*held[i] = b_.alloc(e.line);
+		spill(base + static_cast<uint32_t>(i), *held[i], false);
+	}
+	return r;
+}
+
+// The first free spill slot: clause-local ids past those of every clause's
+// this-> variables (a slot shares no id with one of them).
+uint32_t expr_gen::spill_base() const
+{
+	return syms_.first_spill + spills_;
+}
+
+// Register r to spill slot id (store) or back (load).
+void expr_gen::spill(uint32_t id, uint8_t r, bool store)
+{
+	dtrace_diftype_t t{};
+	t.dtdt_kind = DIF_TYPE_CTF;
+	t.dtdt_size = 8;
+	b_.use_var(id, DIFV_SCOPE_LOCAL, DIFV_KIND_SCALAR, "%spill" + std::to_string(id), t, store);
+	b_.emit(store ? DIF_INSTR_STV(DIF_OP_STLS, id, r) : DIF_INSTR_LDV(DIF_OP_LDLS, id, r));
+}
+
 // Both operands of a binary operator into registers, the costlier first.
 void expr_gen::gen_pair(expr &l, expr &r, uint8_t &a, uint8_t &b)
 {
 	if (need(r) > need(l)) {
 		b = gen(r);
-		a = gen(l);
+		a = gen_keeping(l, {&b});
 	} else {
 		a = gen(l);
-		b = gen(r);
+		b = gen_keeping(r, {&a});
 	}
 }
 
@@ -282,24 +340,67 @@ void expr_gen::push_tuple(std::vector<expr *> keys, uint32_t line)
 {
 	if (keys.size() > DIF_DTR_NREGS)
 		fail(tag::EDT_NOTUPREG, line, "Insufficient tuple registers to generate code");
-	std::vector<uint8_t> regs;
-	for (expr *k : keys)
-		regs.push_back(gen(*k));
-	b_.emit(DIF_INSTR_FLUSHTS);
-	for (size_t i = 0; i < keys.size(); i++) {
+	std::vector<size_t> order(keys.size());
+	for (size_t i = 0; i < order.size(); i++)
+		order[i] = i;
+	gen_args(keys, order, line, [&](size_t i, uint8_t r) {
 		const type_ref &t = keys[i]->s.type;
 		if (t->is_string()) {
-			b_.emit(DIF_INSTR_PUSHTS(DIF_OP_PUSHTR, DIF_TYPE_STRING, 0, regs[i]));
+			b_.emit(DIF_INSTR_PUSHTS(DIF_OP_PUSHTR, DIF_TYPE_STRING, 0, r));
 		} else if (t->is_sou() || t->is_array()) {
 			uint8_t s = b_.alloc(line);
 			b_.setx(t->size, s);
-			b_.emit(DIF_INSTR_PUSHTS(DIF_OP_PUSHTR, DIF_TYPE_CTF, s, regs[i]));
+			b_.emit(DIF_INSTR_PUSHTS(DIF_OP_PUSHTR, DIF_TYPE_CTF, s, r));
 			b_.free(s);
 		} else {
-			b_.emit(DIF_INSTR_PUSHTS(DIF_OP_PUSHTV, DIF_TYPE_CTF, 0, regs[i]));
+			b_.emit(DIF_INSTR_PUSHTS(DIF_OP_PUSHTV, DIF_TYPE_CTF, 0, r));
 		}
-		b_.free(regs[i]);
+	});
+}
+
+// The values of args (evaluated in `order`) onto the tuple stack, FLUSHTS
+// first; push(i, r) pushes argument i from register r. All are evaluated
+// before the first push (a nested call uses the tuple stack), so they are
+// all in registers at once; where DIF's seven do not hold them, each value
+// is kept in a spill slot instead and loaded again to be pushed.
+void expr_gen::gen_args(const std::vector<expr *> &args, const std::vector<size_t> &order,
+			uint32_t line, const std::function<void(size_t, uint8_t)> &push)
+{
+	const dif_builder::mark m = b_.here();
+	const size_t nbind = xl_bind_.size();
+	const uint32_t nspill = spills_;
+	try {
+		std::vector<uint8_t> regs(args.size());
+		for (size_t i : order)
+			regs[i] = gen(*args[i]);
+		b_.emit(DIF_INSTR_FLUSHTS);
+		for (size_t i = 0; i < args.size(); i++)
+			push(i, regs[i]);
+		for (uint8_t r : regs)
+			b_.free(r);
+		return;
+	} catch (const d_error &x) {
+		if (x.which != tag::EDT_NOREG)
+			throw;
+		b_.rewind(m);
+		xl_bind_.resize(nbind);
+		spills_ = nspill;
 	}
+	const uint32_t base = spill_base();
+	spills_ += static_cast<uint32_t>(args.size());
+	for (size_t i : order) {
+		uint8_t r = gen(*args[i]);
+		spill(base + static_cast<uint32_t>(i), r, true);
+		b_.free(r);
+	}
+	b_.emit(DIF_INSTR_FLUSHTS);
+	for (size_t i = 0; i < args.size(); i++) {
+		uint8_t r = b_.alloc(line);
+		spill(base + static_cast<uint32_t>(i), r, false);
+		push(i, r);
+		b_.free(r);
+	}
+	spills_ = nspill;
 }
 
 uint8_t expr_gen::load_var(expr &e, uint8_t rd)
@@ -633,18 +734,21 @@ uint8_t expr_gen::gen_ternary(expr &e)
 	uint8_t c = gen(*e.kids[0]);
 	b_.emit(DIF_INSTR_TST(c));
 	b_.free(c);
-	uint8_t rd = b_.alloc(e.line);
 	b_.branch(DIF_OP_BE, le);
-	uint8_t a = gen(*e.kids[1]);
-	narrow(a, e.s.type, e.kids[1]->s.type, e.line);
-	b_.emit(DIF_INSTR_MOV(a, rd));
-	b_.free(a);
+	// The first arm's register holds the result; on the second arm's
+	// path it holds nothing yet, so that arm may use it too.
+	uint8_t rd = gen(*e.kids[1]);
+	narrow(rd, e.s.type, e.kids[1]->s.type, e.line);
 	b_.branch(DIF_OP_BA, ld);
 	b_.place(le);
+	b_.free(rd);
 	uint8_t b = gen(*e.kids[2]);
 	narrow(b, e.s.type, e.kids[2]->s.type, e.line);
-	b_.emit(DIF_INSTR_MOV(b, rd));
-	b_.free(b);
+	if (b != rd) {
+		b_.emit(DIF_INSTR_MOV(b, rd));
+		b_.free(b);
+	}
+	b_.take(rd);
 	b_.place(ld);
 	b_.emit(DIF_INSTR_NOP);
 	return rd;
@@ -731,19 +835,15 @@ uint8_t expr_gen::gen_call(expr &e)
 		order[i] = i;
 	std::stable_sort(order.begin(), order.end(),
 			 [&e](size_t x, size_t y) { return need(*e.kids[x]) > need(*e.kids[y]); });
-	std::vector<uint8_t> regs(e.kids.size());
-	for (size_t i : order)
-		regs[i] = gen(*e.kids[i]);
-	b_.emit(DIF_INSTR_FLUSHTS);
-	for (size_t i = 0; i < e.kids.size(); i++) {
-		const type_ref &t = e.kids[i]->s.type;
-		if (t->is_string())
-			b_.emit(DIF_INSTR_PUSHTS(DIF_OP_PUSHTR, DIF_TYPE_STRING, 0, regs[i]));
+	std::vector<expr *> args;
+	for (auto &k : e.kids)
+		args.push_back(k.get());
+	gen_args(args, order, e.line, [&](size_t i, uint8_t r) {
+		if (e.kids[i]->s.type->is_string())
+			b_.emit(DIF_INSTR_PUSHTS(DIF_OP_PUSHTR, DIF_TYPE_STRING, 0, r));
 		else
-			b_.emit(DIF_INSTR_PUSHTS(DIF_OP_PUSHTV, DIF_TYPE_CTF, 0, regs[i]));
-	}
-	for (uint8_t r : regs)
-		b_.free(r);
+			b_.emit(DIF_INSTR_PUSHTS(DIF_OP_PUSHTV, DIF_TYPE_CTF, 0, r));
+	});
 	uint8_t rd = b_.alloc(e.line);
 	b_.emit(DIF_INSTR_CALL(e.s.id, rd));
 	return rd;
@@ -775,7 +875,7 @@ uint8_t expr_gen::gen_xlate(expr &e)
 			fail(tag::D_CG_DYN, e.line,
 			     "translator member " + name + " cannot be stored in a structure");
 		expr *me = const_cast<expr *>(mexpr);
-		uint8_t v = gen(*me);
+		uint8_t v = gen_keeping(*me, {&obj});
 		uint8_t a = b_.alloc(e.line);
 		b_.setx(m->offset, a);
 		b_.emit(DIF_INSTR_FMT(DIF_OP_ADD, obj, a, a));
@@ -1047,6 +1147,10 @@ difo compile_expr(symbols &syms, const checked_clause *cc, expr &e, const type_r
 
 void generate(symbols &syms, std::vector<checked_clause> &clauses, program &out)
 {
+	for (const auto &cc : clauses)
+		syms.first_spill =
+			std::max(syms.first_spill,
+				 DIF_VAR_OTHER_UBASE + static_cast<uint32_t>(cc.locals.size()));
 	for (auto &cc : clauses) {
 		clause c;
 		c.descs = cc.descs;
@@ -1159,6 +1263,36 @@ void generate(symbols &syms, std::vector<checked_clause> &clauses, program &out)
 	add_vars(syms.tls);
 	for (const auto &cc : clauses)
 		add_vars(cc.locals);
+	// The spill slots codegen added (gen_keeping): clause-local scalars
+	// of the DIF objects' own tables, each id once.
+	auto add_spills = [&](const difo &d) {
+		for (const dtrace_difv_t &v : d.vartab) {
+			if (v.dtdv_scope != DIFV_SCOPE_LOCAL || v.dtdv_kind != DIFV_KIND_SCALAR ||
+			    d.strtab.compare(v.dtdv_name, 6, "%spill") != 0)
+				continue;
+			bool dup = false;
+			for (const auto &pv : out.variables)
+				dup = dup || (pv.id == v.dtdv_id && pv.scope == DIFV_SCOPE_LOCAL);
+			if (dup)
+				continue;
+			variable pv;
+			pv.name = d.strtab.c_str() + v.dtdv_name;
+			pv.id = v.dtdv_id;
+			pv.scope = DIFV_SCOPE_LOCAL;
+			pv.type = v.dtdv_type;
+			out.variables.push_back(pv);
+		}
+	};
+	for (const clause &c : out.clauses) {
+		if (c.predicate)
+			add_spills(*c.predicate);
+		for (const action &a : c.actions) {
+			for (const record &r : a.args)
+				add_spills(r.expr);
+			for (const record &r : a.keys)
+				add_spills(r.expr);
+		}
+	}
 }
 
 } // namespace dt::compiler

@@ -23,6 +23,20 @@ public:
 	// ---- registers
 	[[nodiscard]] uint8_t alloc(uint32_t line);
 	void free(uint8_t r);
+	void take(uint8_t r) { used_ = static_cast<uint8_t>(used_ | (1u << r)); }
+	// A point to go back to (code and registers) when an attempt at an
+	// expression runs out of registers and is redone with a spill.
+	struct mark {
+		size_t text, fixups;
+		uint8_t used;
+	};
+	[[nodiscard]] mark here() const { return {text_.size(), fixups_.size(), used_}; }
+	void rewind(const mark &m)
+	{
+		text_.resize(m.text);
+		fixups_.resize(m.fixups);
+		used_ = m.used;
+	}
 	// ---- instructions
 	void emit(dif_instr_t i) { text_.push_back(i); }
 	[[nodiscard]] label new_label();

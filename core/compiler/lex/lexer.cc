@@ -276,8 +276,11 @@ token lexer::char_lit()
 	pos_++; // '
 	std::string bytes;
 	while (at() != '\'') {
+		// As illumos' lexer, which counts the newline before it reports:
+		// the error names the line after the open constant.
 		if (at() == '\n' || at() == '\0')
-			fail(tag::D_CHR_NL, line_, "newline encountered in character constant");
+			fail(tag::D_CHR_NL, line_ + (at() == '\n'),
+			     "newline encountered in character constant");
 		if (at() == '\\') {
 			pos_++;
 			escape(bytes, true);
@@ -314,8 +317,9 @@ token lexer::string_lit()
 	size_t start = pos_;
 	pos_++;
 	while (at() != '"') {
-		if (at() == '\n' || at() == '\0')
-			fail(tag::D_STR_NL, t.line, "newline encountered in string literal");
+		if (at() == '\n' || at() == '\0') // the line after, as for D_CHR_NL
+			fail(tag::D_STR_NL, line_ + (at() == '\n'),
+			     "newline encountered in string literal");
 		if (at() == '\\') {
 			pos_++;
 			if (at() == '\n') { // line continuation

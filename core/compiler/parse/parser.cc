@@ -69,6 +69,7 @@ public:
 	}
 
 	translation_unit unit();
+	void items(translation_unit &u);
 
 private:
 	// ---- tokens
@@ -271,6 +272,16 @@ private:
 translation_unit parser_impl::unit()
 {
 	translation_unit u;
+	try {
+		items(u);
+	} catch (const d_error &e) {
+		throw parse_error(e, std::make_shared<translation_unit>(std::move(u)));
+	}
+	return u;
+}
+
+void parser_impl::items(translation_unit &u)
+{
 	for (;;) {
 		if (!buf_.empty()) {
 			// Only ';' may be left over from a declaration.
@@ -313,7 +324,6 @@ translation_unit parser_impl::unit()
 		}
 		clause(u);
 	}
-	return u;
 }
 
 std::string parser_impl::expand_desc(const token &t)

@@ -16,10 +16,12 @@
 // error near end of input"; D_MACRO_UNDEF for a missing $N.
 #pragma once
 
+#include "../diag.hpp"
 #include "ast.hpp"
 
 #include <functional>
 #include <map>
+#include <memory>
 #include <optional>
 #include <set>
 #include <string>
@@ -39,6 +41,18 @@ class parser_impl;
 
 // Is this name a type outside the program, e.g. a kernel typedef (BTF)?
 using extern_type_fn = std::function<bool(const std::string &)>;
+
+// A parse (or lexical) error, with the top-level items read before it.
+// illumos acts on each declaration, inline, translator and pragma as the
+// grammar reduces it, so an error in one of those is reported before a
+// syntax error further on; the driver checks `before` to do the same.
+struct parse_error : d_error {
+	parse_error(const d_error &e, std::shared_ptr<translation_unit> b)
+		: d_error(e), before(std::move(b))
+	{
+	}
+	std::shared_ptr<translation_unit> before;
+};
 
 // Parse D source. `typedefs` names known to be types (shared across the
 // inputs of one compilation: a typedef in one script is a type in the next).

@@ -949,6 +949,16 @@ void expr_checker::check_index(expr &e, bool lvalue)
 		if (!cc_)
 			fail(tag::D_ARGS_NONE, e.line,
 			     "args[ ] may not be referenced outside of a probe clause");
+		if (others_differ_ && ix.s.value >= 0 && others_differ_(ix.s.value)) {
+			// One compilation serves all the clause's descriptions
+			// (illumos compiles one per description): all are named.
+			std::string descs;
+			for (const probe_desc &d : cc_->descs)
+				descs += (descs.empty() ? "" : ",") + d.str();
+			fail(tag::D_ARGS_MULTI, e.line,
+			     "args[ ] may not be referenced because probe description " + descs +
+				     " matches an unstable set of probes");
+		}
 		int64_t n = ix.s.value;
 		e.s.what = expr_sema::ref::args;
 		e.s.id = static_cast<uint32_t>(n);

@@ -12,6 +12,8 @@
 
 #include <dtrace/provider.hpp>
 
+#include <functional>
+
 namespace dt::compiler {
 
 class expr_checker {
@@ -23,6 +25,13 @@ public:
 	}
 
 	void check(expr &e);
+	// Whether the other probes the clause matched (args_ are the
+	// first's) have arguments other than args_ for a use of args[n]:
+	// args[] is then refused (D_ARGS_MULTI).
+	void set_others(std::function<bool(int64_t)> others_differ)
+	{
+		others_differ_ = std::move(others_differ);
+	}
 	// Integer constant expression (array sizes, enum values, agg params).
 	int64_t constant(expr &e);
 	[[nodiscard]] type_table &types() { return types_; }
@@ -71,6 +80,7 @@ private:
 	checked_clause *cc_;
 	std::vector<arg_desc> args_;
 	bool have_probe_;
+	std::function<bool(int64_t)> others_differ_;
 	std::map<std::string, type_ref> xl_args_;
 };
 

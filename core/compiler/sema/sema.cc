@@ -1213,6 +1213,11 @@ void declare(sema_ctx &ctx, decl_ast &d)
 			syms.inlines["this->" + dc.name] = {t, nullptr, {}, {}};
 			continue;
 		}
+		// illumos dt_node_decl(): the built-in variables are global
+		// identifiers of generation 0, not to be declared again.
+		if (sc != "self" && find_builtin(dc.name))
+			fail(tag::D_DECL_IDRED, dc.line,
+			     "built-in identifier redeclared: " + dc.name);
 		auto &table = sc == "self" ? syms.tls : syms.globals;
 		auto it = table.find(dc.name);
 		if (it != table.end()) {
@@ -1308,6 +1313,29 @@ void check_clause(sema_ctx &ctx, clause_ast &c, std::vector<checked_clause> &out
 		}
 	}
 	expr_checker ec(ctx, &cc, args, have_probe);
+	if (matched.size() > 1) {
+		// illumos dt_idcook_args(): args[] is refused where the probes
+		// matched have other argument types (illumos refuses any args[]
+		// then; here only an args[n] that would be typed wrongly for one
+		// of them, as Linux providers have same-named probes of other
+		// types where illumos has one).
+		std::vector<std::vector<arg_desc>> all; // each matched probe's, once asked
+		ec.set_others([&ctx, &matched, all](int64_t n) mutable {
+			if (all.empty())
+				for (const probe *p : matched)
+					all.push_back(ctx.set.registry->args(*p));
+			const auto k = static_cast<size_t>(n);
+			for (size_t i = 1; i < all.size(); i++) {
+				if ((all[i].size() > k) != (all[0].size() > k))
+					return true;
+				if (all[0].size() > k && (all[i][k].native != all[0][k].native ||
+							  all[i][k].xlate != all[0][k].xlate ||
+							  all[i][k].mapping != all[0][k].mapping))
+					return true;
+			}
+			return false;
+		});
+	}
 	auto check_predicate = [&] {
 		try {
 			ec.check(*c.predicate);

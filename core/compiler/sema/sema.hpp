@@ -81,6 +81,7 @@ struct symbols {
 	bool reads_kernel = false; // codegen emitted a kernel read (program::reads_kernel)
 	uint32_t next_global = DIF_VAR_OTHER_UBASE;
 	uint32_t next_tls = DIF_VAR_OTHER_UBASE;
+	uint32_t first_spill = DIF_VAR_OTHER_UBASE;	      // codegen: past every clause's this->
 	std::vector<std::unique_ptr<translation_unit>> units; // keep inline bodies alive
 };
 

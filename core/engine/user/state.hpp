@@ -60,6 +60,7 @@ struct firing_env {
 	const ecb *e = nullptr;
 	std::array<uint64_t, 10> args{};
 	uint64_t timestamp = 0;
+	uint64_t vtimestamp = 0; // read at its first use in the firing
 	uint32_t cpu = 0;
 };
 

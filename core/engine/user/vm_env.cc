@@ -128,7 +128,12 @@ uint64_t env_builtin(void *env, uint32_t id, uint64_t, uint16_t *fault)
 	const probe_desc &pd = fe.e->ep.probe;
 	switch (id) {
 	case DIF_VAR_TIMESTAMP: return fe.timestamp;
-	case DIF_VAR_VTIMESTAMP: return clock_ns(CLOCK_THREAD_CPUTIME_ID);
+	case DIF_VAR_VTIMESTAMP:
+		// As illumos, one value for the whole firing (its clauses'
+		// own time is not the thread's): read once, then kept.
+		if (fe.vtimestamp == 0)
+			fe.vtimestamp = clock_ns(CLOCK_THREAD_CPUTIME_ID);
+		return fe.vtimestamp;
 	case DIF_VAR_WALLTIMESTAMP: return clock_ns(CLOCK_REALTIME);
 	case DIF_VAR_EPID: return fe.e->ep.epid;
 	case DIF_VAR_ID: return fe.e->ep.probe_id;

@@ -1,1 +1,1 @@
-dtrace: failed to compile script err.D_STR_NL.newline_in_string.d: line 4: newline encountered in string literal
+dtrace: failed to compile script err.D_STR_NL.newline_in_string.d: line 5: newline encountered in string literal

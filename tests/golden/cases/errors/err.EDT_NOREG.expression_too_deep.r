@@ -1,1 +1,0 @@
-dtrace: failed to compile script err.EDT_NOREG.expression_too_deep.d: Insufficient registers to generate code

@@ -1,0 +1,1 @@
+dtrace: failed to compile script err.D_ARGS_MULTI.description_matches_probes_of_other_types.d: line 9: args[ ] may not be referenced because probe description syscall::read*:entry matches an unstable set of probes
