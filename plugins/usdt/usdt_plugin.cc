@@ -58,10 +58,10 @@ namespace dt::plugin::usdt {
 namespace {
 
 using user::glob_match;
-using user::host_path;
 using user::is_glob;
 using user::mapped_object;
 using user::module_for;
+using user::object_path;
 using user::read_objects;
 
 std::string field(const char *s)
@@ -161,7 +161,7 @@ private:
 			auto mod = module_for(mod_, o);
 			if (!mod)
 				continue;
-			sites(host_path(pid, o.path), *mod, [&](const site &st) {
+			sites(object_path(pid, o), *mod, [&](const site &st) {
 				return only && st.provider != *only ? std::string()
 								    : st.provider + suffix;
 			});
@@ -191,7 +191,7 @@ private:
 				auto mod = module_for(mod_, o);
 				if (!mod)
 					continue;
-				std::string path = host_path(static_cast<int32_t>(pid), o.path);
+				std::string path = object_path(static_cast<int32_t>(pid), o);
 				bool known = false;
 				auto [lo, hi] = s_.global_objects.equal_range(*mod);
 				for (auto it = lo; it != hi && !known; ++it)
@@ -219,7 +219,7 @@ bool site_of(usdt_state &s, const dt_probe_info_t *p, int32_t &pid, std::string 
 			return false;
 		for (const mapped_object &o : objs)
 			if (auto m = module_for(mod, o); m && *m == mod)
-				candidates.push_back(host_path(pid, o.path));
+				candidates.push_back(object_path(pid, o));
 	} else {
 		auto [b, e] = s.global_objects.equal_range(mod);
 		for (auto it = b; it != e; ++it)
