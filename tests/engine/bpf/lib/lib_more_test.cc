@@ -261,8 +261,9 @@ TEST(BpfLibMore, NamespaceIdsAndCgroup)
 		if (line.starts_with("0::"))
 			path = line.substr(3);
 	struct stat st {};
-	if (!cg2.empty() && stat((cg2 + path).c_str(), &st) == 0)
+	if (!cg2.empty() && stat((cg2 + path).c_str(), &st) == 0) {
 		EXPECT_EQ(l.run("t_builtin", {DIF_VAR_CGROUP, SS}), st.st_ino);
+	}
 
 	// unshare(CLONE_NEWPID) puts a process's next child in the new
 	// namespace, for good: done in a child of ours, whose child runs there.
