@@ -207,9 +207,11 @@ int bpf_attach(pid_state &s, const dt_probe_info_t *p, dt_bpf_attach_t *out)
 		return -ENOENT;
 	std::vector<mapped_object> objs;
 	if (int rc = read_objects(static_cast<int32_t>(*pid), objs); rc < 0) {
+		// Gone since its probes were listed (it exited while grabbed).
 		s.host->log(s.host, DT_LOG_WARN, "failed to grab pid %lld: %s",
-			    static_cast<long long>(*pid), std::strerror(-rc));
-		return rc;
+			    static_cast<long long>(*pid),
+			    rc == -ENOENT || rc == -ESRCH ? "No such process" : std::strerror(-rc));
+		return rc == -ENOENT ? -ESRCH : rc;
 	}
 	std::string mod = field(p->mod);
 	const mapped_object *found = nullptr;

@@ -42,6 +42,7 @@
 
 #include <dirent.h>
 #include <libelf.h>
+#include <signal.h>
 #include <sys/stat.h>
 
 #include <cerrno>
@@ -215,8 +216,13 @@ bool site_of(usdt_state &s, const dt_probe_info_t *p, int32_t &pid, std::string 
 	if (auto pp = split_pid(prov)) {
 		pid = pp->second;
 		std::vector<mapped_object> objs;
-		if (read_objects(pid, objs) < 0)
+		if (int rc = read_objects(pid, objs); rc < 0) {
+			// Gone since its probes were listed (it exited while grabbed).
+			s.host->log(s.host, DT_LOG_WARN, "failed to grab pid %d: %s", pid,
+				    rc == -ENOENT || rc == -ESRCH ? "No such process"
+								  : std::strerror(-rc));
 			return false;
+		}
 		for (const mapped_object &o : objs)
 			if (auto m = module_for(mod, o); m && *m == mod)
 				candidates.push_back(object_path(pid, o));
@@ -246,6 +252,8 @@ int bpf_attach(usdt_state &s, const dt_probe_info_t *p, dt_bpf_attach_t *out)
 	std::string path, why;
 	site found;
 	if (!site_of(s, p, pid, path, found)) {
+		if (pid > 0 && kill(pid, 0) != 0 && errno == ESRCH)
+			return -ESRCH; // site_of() said so
 		s.host->log(s.host, DT_LOG_WARN,
 			    "usdt: %s:%s:%s:%s: no object of that name has the probe any more",
 			    p->provider, p->mod, p->func, p->name);
