@@ -36,6 +36,21 @@
 //   other call getpgid(0) timed while the count tracer traces getppid:
 //              what tracing one system call costs the others
 //
+// and user space (issue 14, item 6), `-p` this process, bpftrace with -p too:
+//
+//   ufunc      a call of dt_bench_ufunc(), a function of this program:
+//              pid$target:a.out:dt_bench_ufunc:entry { @ = count(); }
+//              bpftrace: uprobe:<this program>:dt_bench_ufunc { @ = count(); }
+//   usdt       one dtbench:::tick site (bench_probes.d, our dtrace -h):
+//              dtbench$target:::tick { @ = count(); }
+//              bpftrace: usdt:<this program>:dtbench:tick { @ = count(); }
+//   sem off    a site behind DTBENCH_GUARDED_ENABLED() while the tracer
+//              enables tick only: the is-enabled test is false, the site
+//              not taken (the cost of a semaphore-guarded probe that is
+//              not enabled, with the provider traced)
+//   sem on     the same site while the tracer enables guarded: the test,
+//              the probe and the counting
+//
 // Each traced row reports the time per call and, as the counter
 // overhead_ns, that minus the untraced time measured in the same process
 // just before the tracer started; cpu_overhead_ns the same in this
@@ -50,6 +65,8 @@
 // Rows skip with the reason printed: without root, without bpftrace, and
 // every `-x engine=bpf` row while dtrace refuses that engine (the reason
 // is the first line dtrace prints).
+#include "bench_probes.h"
+
 #include <benchmark/benchmark.h>
 
 #include <bpf/bpf.h>
@@ -103,6 +120,48 @@ inline long traced_call()
 inline long other_call()
 {
 	return syscall(SYS_getpgid, 0);
+}
+
+} // namespace
+
+// The user-space rows' targets, with C names (pid$target:a.out:NAME and
+// bpftrace's uprobe:<path>:NAME); noinline so that each is a call.
+extern "C" __attribute__((noinline)) long dt_bench_ufunc(long i)
+{
+	__asm__ volatile("" ::: "memory");
+	return i + 1;
+}
+
+extern "C" __attribute__((noinline)) long dt_bench_usdt_tick(long i)
+{
+	DTBENCH_TICK(static_cast<int>(i));
+	return i;
+}
+
+extern "C" __attribute__((noinline)) long dt_bench_usdt_guarded(long i)
+{
+	if (DTBENCH_GUARDED_ENABLED())
+		DTBENCH_GUARDED(static_cast<int>(i));
+	return i;
+}
+
+namespace {
+
+long g_user_arg;
+
+long ufunc_call()
+{
+	return dt_bench_ufunc(g_user_arg++);
+}
+
+long usdt_tick_call()
+{
+	return dt_bench_usdt_tick(g_user_arg++);
+}
+
+long usdt_guarded_call()
+{
+	return dt_bench_usdt_guarded(g_user_arg++);
 }
 
 // This thread's CPU time: user and system, the traced program's BPF
@@ -419,8 +478,10 @@ std::string out_file(const std::string &tag)
 // With `timed` other than traced_call, that call is timed instead (the
 // tracer still traces getppid): what a tracer costs the calls it does not
 // trace.
+// `poke` is what makes the tracer's programs run while wait_attached()
+// waits (getppid by default; the user rows' own calls).
 void traced(benchmark::State &st, const std::string &tool, const std::vector<std::string> &argv,
-	    bool printed = false, long (*timed)() = traced_call)
+	    bool printed = false, long (*timed)() = traced_call, long (*poke)() = traced_call)
 {
 	if (auto why = unavailable(tool)) {
 		st.SkipWithError(why->c_str());
@@ -428,7 +489,7 @@ void traced(benchmark::State &st, const std::string &tool, const std::vector<std
 	}
 	call_cost base = call_ns(timed);
 	const std::string out = printed ? out_file(tool) : "/dev/null";
-	tracer t(argv, out);
+	tracer t(argv, out, poke);
 	std::string why;
 	if (!t.wait_attached(why)) {
 		st.SkipWithError(why.c_str());
@@ -660,6 +721,81 @@ void BM_getppid_dtrace_ustack_dwarf(benchmark::State &st)
 	argv.insert(argv.begin() + 1, {"-x", "ustackbytes=8k"});
 	traced(st, "dtrace", argv, true);
 }
+// The user-space rows: this process traced by pid (dtrace -p, bpftrace -p).
+std::string self_pid()
+{
+	return std::to_string(getpid());
+}
+std::string self_exe()
+{
+	char buf[4096];
+	ssize_t n = readlink("/proc/self/exe", buf, sizeof(buf) - 1);
+	return std::string(buf, n > 0 ? static_cast<size_t>(n) : 0);
+}
+std::vector<std::string> dtrace_self(const std::string &script)
+{
+	return {dtrace_bin(), "-x", "engine=bpf", "-q", "-p", self_pid(), "-n", script};
+}
+std::vector<std::string> bpftrace_self(const std::string &probe)
+{
+	return {"bpftrace", "-p", self_pid(), "-e", probe + " { @ = count(); }"};
+}
+
+void BM_ufunc_untraced(benchmark::State &st)
+{
+	for (auto _ : st)
+		benchmark::DoNotOptimize(ufunc_call());
+}
+void BM_ufunc_dtrace_count(benchmark::State &st)
+{
+	traced(st, "dtrace", dtrace_self("pid$target:a.out:dt_bench_ufunc:entry { @ = count(); }"),
+	       false, ufunc_call, ufunc_call);
+}
+void BM_ufunc_bpftrace_count(benchmark::State &st)
+{
+	traced(st, "bpftrace", bpftrace_self("uprobe:" + self_exe() + ":dt_bench_ufunc"), false,
+	       ufunc_call, ufunc_call);
+}
+void BM_usdt_untraced(benchmark::State &st)
+{
+	for (auto _ : st)
+		benchmark::DoNotOptimize(usdt_tick_call());
+}
+void BM_usdt_dtrace_count(benchmark::State &st)
+{
+	traced(st, "dtrace", dtrace_self("dtbench$target:::tick { @ = count(); }"), false,
+	       usdt_tick_call, usdt_tick_call);
+}
+void BM_usdt_bpftrace_count(benchmark::State &st)
+{
+	traced(st, "bpftrace", bpftrace_self("usdt:" + self_exe() + ":dtbench:tick"), false,
+	       usdt_tick_call, usdt_tick_call);
+}
+void BM_usdt_sem_untraced(benchmark::State &st)
+{
+	for (auto _ : st)
+		benchmark::DoNotOptimize(usdt_guarded_call());
+}
+void BM_usdt_sem_off_dtrace(benchmark::State &st)
+{
+	traced(st, "dtrace", dtrace_self("dtbench$target:::tick { @ = count(); }"), false,
+	       usdt_guarded_call, usdt_tick_call);
+}
+void BM_usdt_sem_off_bpftrace(benchmark::State &st)
+{
+	traced(st, "bpftrace", bpftrace_self("usdt:" + self_exe() + ":dtbench:tick"), false,
+	       usdt_guarded_call, usdt_tick_call);
+}
+void BM_usdt_sem_on_dtrace(benchmark::State &st)
+{
+	traced(st, "dtrace", dtrace_self("dtbench$target:::guarded { @ = count(); }"), false,
+	       usdt_guarded_call, usdt_guarded_call);
+}
+void BM_usdt_sem_on_bpftrace(benchmark::State &st)
+{
+	traced(st, "bpftrace", bpftrace_self("usdt:" + self_exe() + ":dtbench:guarded"), false,
+	       usdt_guarded_call, usdt_guarded_call);
+}
 
 } // namespace
 
@@ -689,5 +825,18 @@ BENCHMARK(BM_all_entry_bpftrace)->Unit(benchmark::kMillisecond)->UseRealTime()->
 
 BENCHMARK(BM_getppid_dtrace_ustack_fp)->UseRealTime()->Iterations(k_printf);
 BENCHMARK(BM_getppid_dtrace_ustack_dwarf)->UseRealTime()->Iterations(k_printf);
+BENCHMARK(BM_ufunc_untraced)->UseRealTime();
+// A function's first instruction is single-stepped out of line (two traps
+// per call, ~15 us under a hypervisor): fewer calls.
+BENCHMARK(BM_ufunc_dtrace_count)->UseRealTime()->Iterations(k_printf);
+BENCHMARK(BM_ufunc_bpftrace_count)->UseRealTime()->Iterations(k_printf);
+BENCHMARK(BM_usdt_untraced)->UseRealTime();
+BENCHMARK(BM_usdt_dtrace_count)->UseRealTime()->Iterations(k_cheap);
+BENCHMARK(BM_usdt_bpftrace_count)->UseRealTime()->Iterations(k_cheap);
+BENCHMARK(BM_usdt_sem_untraced)->UseRealTime();
+BENCHMARK(BM_usdt_sem_off_dtrace)->UseRealTime()->Iterations(k_cheap);
+BENCHMARK(BM_usdt_sem_off_bpftrace)->UseRealTime()->Iterations(k_cheap);
+BENCHMARK(BM_usdt_sem_on_dtrace)->UseRealTime()->Iterations(k_cheap);
+BENCHMARK(BM_usdt_sem_on_bpftrace)->UseRealTime()->Iterations(k_cheap);
 
 BENCHMARK_MAIN();

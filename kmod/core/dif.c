@@ -16,10 +16,12 @@
  *   builtin   timestamp, pid, tid, execname (current->comm), probe names...
  *   getarg    arg0-5 from dtrace_probe(), 6-9 from the provider's getargval
  */
+#include <linux/cgroup.h>
 #include <linux/cred.h>
 #include <linux/kernel.h>
 #include <linux/kprobes.h>
 #include <linux/mm.h>
+#include <linux/pid_namespace.h>
 #include <linux/sched.h>
 #include <linux/timekeeping.h>
 #include <linux/uaccess.h>
@@ -101,6 +103,24 @@ static uint64_t dtrace_env_errno(const struct dtrace_mstate *ms)
 	return rv < 0 && rv >= -4095 ? (uint64_t)-rv : 0;
 }
 
+/*
+ * cgroup: the task's cgroup v2 id, bpf_get_current_cgroup_id()'s value (the
+ * inode number of its directory under /sys/fs/cgroup); 0 without cgroups.
+ */
+static uint64_t dtrace_cgroup_id(struct task_struct *t)
+{
+#ifdef CONFIG_CGROUPS
+	u64 id;
+
+	rcu_read_lock();
+	id = cgroup_id(task_dfl_cgroup(t));
+	rcu_read_unlock();
+	return id;
+#else
+	return 0;
+#endif
+}
+
 static uint64_t dtrace_env_builtin(void *env, uint32_t id, uint64_t ndx, uint16_t *fault)
 {
 	struct dtrace_mstate *ms = env;
@@ -133,6 +153,14 @@ static uint64_t dtrace_env_builtin(void *env, uint32_t id, uint64_t ndx, uint16_
 		return task_pid_nr(t);
 	case DIF_VAR_PPID:
 		return task_tgid_nr(rcu_dereference(t->real_parent));
+	case DIF_VAR_NSPID:
+		return task_tgid_vnr(t);
+	case DIF_VAR_NSTID:
+		return task_pid_vnr(t);
+	case DIF_VAR_NSPPID:
+		return task_ppid_nr_ns(t, task_active_pid_ns(t));
+	case DIF_VAR_CGROUP:
+		return dtrace_cgroup_id(t);
 	case DIF_VAR_UID:
 		return from_kuid_munged(&init_user_ns, task_uid(t));
 	case DIF_VAR_GID:

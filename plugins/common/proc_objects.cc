@@ -54,6 +54,25 @@ std::string host_path(int32_t pid, const std::string &path)
 	return proc_file(pid, "root") + path;
 }
 
+std::string object_path(int32_t pid, const mapped_object &obj)
+{
+	// maps gives a path relative to the root of the mount namespace the
+	// file is in when our root is not on its way up (a container that
+	// pivoted into its own root), else our own (a chroot in our mounts):
+	// whichever names the mapped file, then the map itself.
+	auto same = [&](const std::string &p) {
+		struct stat st {};
+		return !obj.deleted && stat(p.c_str(), &st) == 0 && st.st_ino == obj.ino;
+	};
+	std::string path = host_path(pid, obj.path);
+	if (same(path))
+		return path;
+	if (same(obj.path))
+		return obj.path;
+	std::string mapped = proc_file(pid, "map_files/") + obj.range;
+	return obj.range.empty() || access(mapped.c_str(), R_OK) != 0 ? path : mapped;
+}
+
 int read_objects(int32_t pid, std::vector<mapped_object> &out)
 {
 	out.clear();
@@ -70,21 +89,27 @@ int read_objects(int32_t pid, std::vector<mapped_object> &out)
 	while (getline(&line, &cap, f.get()) > 0) {
 		char perms[8] = {};
 		unsigned maj = 0, min = 0;
-		uintmax_t ino = 0;
+		uintmax_t start = 0, end = 0, ino = 0;
 		int path_at = 0;
-		if (std::sscanf(line, "%*x-%*x %7s %*x %x:%x %ju %n", perms, &maj, &min,
-				&ino, &path_at) < 4 || path_at == 0)
+		if (std::sscanf(line, "%jx-%jx %7s %*x %x:%x %ju %n", &start, &end, perms, &maj,
+				&min, &ino, &path_at) < 6 ||
+		    path_at == 0)
 			continue;
 		if (std::strchr(perms, 'x') == nullptr || line[path_at] != '/')
 			continue;
 		std::string path(line + path_at);
 		while (!path.empty() && path.back() == '\n')
 			path.pop_back();
-		if (path.ends_with(k_deleted))
+		bool deleted = path.ends_with(k_deleted);
+		if (deleted)
 			path.resize(path.size() - k_deleted.size());
 		if (!seen.insert(path).second)
 			continue;
 		mapped_object o;
+		char range[48];
+		std::snprintf(range, sizeof(range), "%jx-%jx", start, end);
+		o.range = range;
+		o.deleted = deleted;
 		o.path = path;
 		o.basename = path.substr(path.rfind('/') + 1);
 		o.dev = makedev(maj, min);

@@ -17,6 +17,11 @@ namespace dt::plugin::user {
 struct mapped_object : object_name {
 	dev_t dev = 0;
 	ino_t ino = 0;
+	// Its first executable mapping, "start-end" in hex as maps and
+	// /proc/PID/map_files name it; deleted: the file is gone from the
+	// process's filesystem (maps says " (deleted)").
+	std::string range;
+	bool deleted = false;
 };
 
 // Fill `out` with the executable mappings of process `pid`. Returns 0, or
@@ -27,5 +32,13 @@ struct mapped_object : object_name {
 // that a process in another mount namespace (a container) is read from
 // its own filesystem.
 [[nodiscard]] std::string host_path(int32_t pid, const std::string &path);
+
+// The path to open mapped object `obj` of process `pid` from this process:
+// host_path() of its path when that is the mapped file (same inode), else
+// the path itself (a process chrooted within our mounts: maps shows our
+// paths), else /proc/PID/map_files/<range>, the mapped file itself even
+// when deleted or replaced since (an upgraded package, a container image
+// layer changed); reading it needs CAP_SYS_ADMIN, as tracing does.
+[[nodiscard]] std::string object_path(int32_t pid, const mapped_object &obj);
 
 } // namespace dt::plugin::user

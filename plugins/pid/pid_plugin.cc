@@ -33,7 +33,10 @@
 // probe is placed on: the function's first byte for entry and return,
 // that plus the offset for an offset probe. An engine resolves (pid,
 // module) to the object's path as here and sets a uprobe at
-// (/proc/PID/root/<path>, cookie) -- a uretprobe for `return`.
+// (/proc/PID/root/<path>, cookie) -- a uretprobe for `return`. The path
+// is the process's own, through its root (a container's files: docs/
+// containers.md), or /proc/PID/map_files/<range> for a file deleted or
+// replaced since it was mapped (proc_objects.hpp, object_path()).
 //
 // bpf engine (attach): a uprobe (entry and offsets, context REGS) or a
 // uretprobe (return, context REGS_RETURN) at (/proc/PID/root/<path>,
@@ -164,7 +167,7 @@ private:
 	{
 		elf_object elf;
 		std::string why;
-		std::string path = host_path(pid, o.path);
+		std::string path = object_path(pid, o);
 		if (elf.open(path, why) < 0) {
 			host_->log(host_, DT_LOG_DEBUG, "pid provider: skipping %s: %s",
 				   path.c_str(), why.c_str());
@@ -209,9 +212,11 @@ int bpf_attach(pid_state &s, const dt_probe_info_t *p, dt_bpf_attach_t *out)
 		return -ENOENT;
 	std::vector<mapped_object> objs;
 	if (int rc = read_objects(static_cast<int32_t>(*pid), objs); rc < 0) {
+		// Gone since its probes were listed (it exited while grabbed).
 		s.host->log(s.host, DT_LOG_WARN, "failed to grab pid %lld: %s",
-			    static_cast<long long>(*pid), std::strerror(-rc));
-		return rc;
+			    static_cast<long long>(*pid),
+			    rc == -ENOENT || rc == -ESRCH ? "No such process" : std::strerror(-rc));
+		return rc == -ENOENT ? -ESRCH : rc;
 	}
 	std::string mod = field(p->mod);
 	const mapped_object *found = nullptr;
@@ -226,7 +231,7 @@ int bpf_attach(pid_state &s, const dt_probe_info_t *p, dt_bpf_attach_t *out)
 		return -ENOENT;
 	}
 	bool ret = std::strcmp(p->name, "return") == 0;
-	s.attach_path = host_path(static_cast<int32_t>(*pid), found->path);
+	s.attach_path = object_path(static_cast<int32_t>(*pid), *found);
 	dt_bpf_attach_t a = dt::sdk::bpf_attach_desc(
 		ret ? DT_BPF_ATTACH_URETPROBE : DT_BPF_ATTACH_UPROBE, s.attach_path.c_str());
 	a.offset = p->cookie;

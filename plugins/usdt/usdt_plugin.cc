@@ -47,6 +47,7 @@
 
 #include <dirent.h>
 #include <libelf.h>
+#include <signal.h>
 #include <sys/stat.h>
 
 #include <cerrno>
@@ -63,10 +64,10 @@ namespace dt::plugin::usdt {
 namespace {
 
 using user::glob_match;
-using user::host_path;
 using user::is_glob;
 using user::mapped_object;
 using user::module_for;
+using user::object_path;
 using user::read_objects;
 
 std::string field(const char *s)
@@ -166,7 +167,7 @@ private:
 			auto mod = module_for(mod_, o);
 			if (!mod)
 				continue;
-			sites(host_path(pid, o.path), *mod, [&](const site &st) {
+			sites(object_path(pid, o), *mod, [&](const site &st) {
 				return only && st.provider != *only ? std::string()
 								    : st.provider + suffix;
 			});
@@ -196,7 +197,7 @@ private:
 				auto mod = module_for(mod_, o);
 				if (!mod)
 					continue;
-				std::string path = host_path(static_cast<int32_t>(pid), o.path);
+				std::string path = object_path(static_cast<int32_t>(pid), o);
 				bool known = false;
 				auto [lo, hi] = s_.global_objects.equal_range(*mod);
 				for (auto it = lo; it != hi && !known; ++it)
@@ -220,11 +221,16 @@ bool site_of(usdt_state &s, const dt_probe_info_t *p, int32_t &pid, std::string 
 	if (auto pp = split_pid(prov)) {
 		pid = pp->second;
 		std::vector<mapped_object> objs;
-		if (read_objects(pid, objs) < 0)
+		if (int rc = read_objects(pid, objs); rc < 0) {
+			// Gone since its probes were listed (it exited while grabbed).
+			s.host->log(s.host, DT_LOG_WARN, "failed to grab pid %d: %s", pid,
+				    rc == -ENOENT || rc == -ESRCH ? "No such process"
+								  : std::strerror(-rc));
 			return false;
+		}
 		for (const mapped_object &o : objs)
 			if (auto m = module_for(mod, o); m && *m == mod)
-				candidates.push_back(host_path(pid, o.path));
+				candidates.push_back(object_path(pid, o));
 	} else {
 		auto [b, e] = s.global_objects.equal_range(mod);
 		for (auto it = b; it != e; ++it)
@@ -251,6 +257,8 @@ int bpf_attach(usdt_state &s, const dt_probe_info_t *p, dt_bpf_attach_t *out)
 	std::string path, why;
 	site found;
 	if (!site_of(s, p, pid, path, found)) {
+		if (pid > 0 && kill(pid, 0) != 0 && errno == ESRCH)
+			return -ESRCH; // site_of() said so
 		s.host->log(s.host, DT_LOG_WARN,
 			    "usdt: %s:%s:%s:%s: no object of that name has the probe any more",
 			    p->provider, p->mod, p->func, p->name);

@@ -54,6 +54,12 @@ const builtin_var k_vars[] = {
 #ifdef DIF_VAR_CPU
 	{"cpu", DIF_VAR_CPU, "processorid_t"},
 #endif
+#ifdef DIF_VAR_NSPID
+	{"nspid", DIF_VAR_NSPID, "pid_t"},
+	{"nstid", DIF_VAR_NSTID, "id_t"},
+	{"nsppid", DIF_VAR_NSPPID, "pid_t"},
+	{"cgroup", DIF_VAR_CGROUP, "uint64_t"},
+#endif
 #ifdef DIF_VAR_CURCPU
 	{"curcpu", DIF_VAR_CURCPU, "void *"},
 #endif

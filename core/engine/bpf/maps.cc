@@ -65,6 +65,32 @@ uint32_t btf_member_offset(const kernel_btf &b, const char *sname, const char *n
 	return 0;
 }
 
+// sizeof(struct `sname`) (vmlinux BTF), or 0.
+uint32_t btf_struct_size(const kernel_btf &b, const char *sname)
+{
+	int id = b.find(sname, BTF_KIND_STRUCT);
+	return id < 0 ? 0 : b.type(static_cast<uint32_t>(id))->size;
+}
+
+// The offsets nspid, nstid and nsppid walk (dt_bpf_abi.h); all or none.
+void init_pidns_offsets(const kernel_btf &b, dt_bpf_status &st)
+{
+	uint32_t thread_pid = btf_member_offset(b, "task_struct", "thread_pid");
+	uint32_t leader = btf_member_offset(b, "task_struct", "group_leader");
+	uint32_t numbers = btf_member_offset(b, "pid", "numbers");
+	uint32_t upid = btf_struct_size(b, "upid");
+	uint32_t ns = btf_member_offset(b, "upid", "ns");
+	if (!thread_pid || !leader || !numbers || !upid || !ns)
+		return;
+	st.task_thread_pid = thread_pid;
+	st.task_group_leader = leader;
+	st.pid_level = btf_member_offset(b, "pid", "level"); // after count: not 0
+	st.pid_numbers = numbers;
+	st.upid_size = upid;
+	st.upid_nr = btf_member_offset(b, "upid", "nr"); // the first member: 0
+	st.upid_ns = ns;
+}
+
 // dt_status before BEGIN (dt_bpf_abi.h): INACTIVE, the wall clock's
 // offset from CLOCK_BOOTTIME, and the task_struct offsets the library's
 // built-ins need (0 when the kernel has no BTF: they then fault).
@@ -78,6 +104,7 @@ void init_status(const engine_maps &m)
 		uint32_t se = btf_member_offset(*b, "task_struct", "se");
 		uint32_t sum = btf_member_offset(*b, "sched_entity", "sum_exec_runtime");
 		st.task_sum_exec = se && sum ? se + sum : 0;
+		init_pidns_offsets(*b, st);
 	}
 	struct timespec rt {
 	}, bt{};

@@ -10,6 +10,7 @@
 #include "state.hpp"
 #include "util/bytes.hpp"
 
+#include <sys/stat.h>
 #include <sys/uio.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -19,6 +20,7 @@
 #include <cerrno>
 #include <cstring>
 #include <fstream>
+#include <sstream>
 #include <string>
 
 namespace dt::engines::user {
@@ -122,6 +124,41 @@ uint64_t addr_of(const std::string &s)
 	return reinterpret_cast<uint64_t>(s.c_str());
 }
 
+// Where cgroup v2 is mounted (/sys/fs/cgroup, or /sys/fs/cgroup/unified
+// on a hybrid system), from /proc/self/mountinfo; "" if nowhere.
+std::string cgroup2_mount()
+{
+	std::ifstream in("/proc/self/mountinfo");
+	std::string line;
+	while (std::getline(in, line)) {
+		// id parent major:minor root mountpoint options... - fstype ...
+		size_t dash = line.find(" - cgroup2 ");
+		if (dash == std::string::npos)
+			continue;
+		std::istringstream f(line);
+		std::string skip, mnt;
+		f >> skip >> skip >> skip >> skip >> mnt;
+		return mnt;
+	}
+	return {};
+}
+
+// This process's cgroup v2 id, as bpf_get_current_cgroup_id() gives it
+// to a probe: the inode number of its cgroup's directory, from the
+// "0::/path" line of /proc/self/cgroup; 0 without cgroup v2.
+uint64_t own_cgroup_id()
+{
+	std::ifstream in("/proc/self/cgroup");
+	std::string line;
+	while (std::getline(in, line))
+		if (line.starts_with("0::")) {
+			struct stat st {};
+			std::string dir = cgroup2_mount() + line.substr(3);
+			return stat(dir.c_str(), &st) == 0 ? st.st_ino : 0;
+		}
+	return 0;
+}
+
 uint64_t env_builtin(void *env, uint32_t id, uint64_t, uint16_t *fault)
 {
 	firing_env &fe = fenv(env);
@@ -145,6 +182,11 @@ uint64_t env_builtin(void *env, uint32_t id, uint64_t, uint16_t *fault)
 	case DIF_VAR_PID: return static_cast<uint64_t>(getpid());
 	case DIF_VAR_TID: return static_cast<uint64_t>(gettid());
 	case DIF_VAR_PPID: return static_cast<uint64_t>(getppid());
+	// The user engine's process is dtrace: its own namespace's ids.
+	case DIF_VAR_NSPID: return static_cast<uint64_t>(getpid());
+	case DIF_VAR_NSTID: return static_cast<uint64_t>(gettid());
+	case DIF_VAR_NSPPID: return static_cast<uint64_t>(getppid());
+	case DIF_VAR_CGROUP: return own_cgroup_id();
 	case DIF_VAR_UID: return getuid();
 	case DIF_VAR_GID: return getgid();
 	case DIF_VAR_EXECNAME: return addr_of(fe.st->execname);

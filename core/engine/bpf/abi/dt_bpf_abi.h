@@ -176,7 +176,19 @@ struct dt_bpf_status {
 	uint32_t task_real_parent; /* offsetof(struct task_struct, real_parent) */
 	uint32_t task_tgid;	   /* offsetof(struct task_struct, tgid) */
 	uint32_t task_sum_exec;	   /* offsetof(task_struct, se) + offsetof(sched_entity, sum_exec_runtime) */
-	uint32_t pad_;
+	/*
+	 * nspid, nstid, nsppid (docs/containers.md): a thread's struct pid
+	 * (task_struct.thread_pid) numbers it in each pid namespace from the
+	 * root (level 0) to its own (pid.level): pid.numbers[level] is a
+	 * struct upid { nr, ns }. upid_size 0 = unknown (they fault ILLOP).
+	 */
+	uint32_t task_thread_pid;   /* offsetof(struct task_struct, thread_pid) */
+	uint32_t task_group_leader; /* offsetof(struct task_struct, group_leader) */
+	uint32_t pid_level;	    /* offsetof(struct pid, level) */
+	uint32_t pid_numbers;	    /* offsetof(struct pid, numbers) */
+	uint32_t upid_size;	    /* sizeof(struct upid) */
+	uint32_t upid_nr;	    /* offsetof(struct upid, nr) */
+	uint32_t upid_ns;	    /* offsetof(struct upid, ns) */
 };
 
 /* dt_cpustate: PERCPU_ARRAY, 1 entry: drop counters since the start. */

@@ -4,7 +4,8 @@
  * ids from bpf_get_current_pid_tgid (pid = tgid, tid = the thread's pid),
  * credentials, execname (comm), probe names from dt_probes[m->epid],
  * timestamps, stack depths and callers from bpf_get_stack, and what needs
- * task_struct offsets (ppid, vtimestamp) from dt_status (dt_bpf_abi.h).
+ * task_struct offsets (ppid, vtimestamp, the ns* ids) from dt_status
+ * (dt_bpf_abi.h); cgroup from bpf_get_current_cgroup_id.
  * String variables are scratch copies of strsize bytes.
  */
 #include "dt_lib_impl.h"
@@ -47,6 +48,57 @@ DT_INLINE u64 dt_frame(void *ctx, struct dt_bpf_mem *m, u64 k, u64 flags)
 	if (n < (long)((k + 1) * 8))
 		return 0;
 	return k ? f[1] : f[0];
+}
+
+/* The kernel word of `size` (4 or 8) bytes at addr; 0 for a NULL addr. */
+DT_INLINE u64 dt_kread(struct dt_bpf_mem *m, u64 addr, u64 size, u64 var)
+{
+	u64 v = 0;
+
+	if (!addr)
+		return 0;
+	if (bpf_probe_read_kernel(&v, DT_CLAMP(size, 8), (void *)addr))
+		return dt_fault(m, DTRACEFLT_BADADDR, addr);
+	return size == 4 ? (uint32_t)v : v;
+}
+
+/*
+ * nspid, nstid, nsppid: the number the current thread's own pid namespace
+ * gives it, its process or its parent process (the kernel's task_pid_vnr,
+ * task_tgid_vnr, task_ppid_nr_ns(t, task_active_pid_ns(t))). A struct pid
+ * holds one struct upid { nr, ns } per level from the root namespace to
+ * the one it was made in; the thread's namespace is the last of its own.
+ * A parent made in an outer namespace has no number in it: 0, as
+ * getppid() returns there.
+ */
+DT_INLINE u64 dt_nspid(struct dt_bpf_mem *m, struct dt_bpf_status *st, u64 var)
+{
+	u64 task = bpf_get_current_task(), pid, lvl, ns, who, wpid, at;
+
+	if (!st->upid_size)
+		return dt_fault(m, DTRACEFLT_ILLOP, var);
+	pid = dt_kread(m, task + st->task_thread_pid, 8, var);
+	if (!pid)
+		return 0;
+	lvl = dt_kread(m, pid + st->pid_level, 4, var);
+	at = st->pid_numbers + lvl * st->upid_size;
+	if (var == DIF_VAR_NSTID)
+		return dt_kread(m, pid + at + st->upid_nr, 4, var);
+	ns = dt_kread(m, pid + at + st->upid_ns, 8, var);
+	who = task;
+	if (var == DIF_VAR_NSPPID)
+		who = dt_kread(m, task + st->task_real_parent, 8, var);
+	if (!who)
+		return 0;
+	who = dt_kread(m, who + st->task_group_leader, 8, var);
+	if (!who)
+		return 0;
+	wpid = dt_kread(m, who + st->task_thread_pid, 8, var);
+	if (!wpid || m->fault.code || dt_kread(m, wpid + st->pid_level, 4, var) < lvl)
+		return 0;
+	if (dt_kread(m, wpid + at + st->upid_ns, 8, var) != ns)
+		return 0;
+	return dt_kread(m, wpid + at + st->upid_nr, 4, var);
 }
 
 DT_API u64 dt_uregs(struct dt_bpf_mem *m, u64 i)
@@ -131,6 +183,14 @@ DT_API u64 dt_builtin(void *ctx, struct dt_bpf_mem *m, u64 var, u64 strsize)
 		if (m->fault.code)
 			return 0;
 		return (uint32_t)dt_task_read(m, task, st->task_tgid, 4, var);
+	case DIF_VAR_NSPID:
+	case DIF_VAR_NSTID:
+	case DIF_VAR_NSPPID:
+		st = dt_map0(&dt_status);
+		if (!st)
+			return dt_fault(m, DTRACEFLT_ILLOP, var);
+		return dt_nspid(m, st, var);
+	case DIF_VAR_CGROUP: return bpf_get_current_cgroup_id();
 	case DIF_VAR_STACKDEPTH:
 	case DIF_VAR_USTACKDEPTH:
 		n = bpf_get_stack(ctx, &m->scratch[DT_TMP_A], DT_TMP_SIZE,

@@ -67,6 +67,10 @@ typedef uint64_t u64;
 #define DIF_VAR_GID 0x011f
 #define DIF_VAR_ERRNO 0x0120
 #define DIF_VAR_CPU 0x0121
+#define DIF_VAR_NSPID 0x0130
+#define DIF_VAR_NSTID 0x0131
+#define DIF_VAR_NSPPID 0x0132
+#define DIF_VAR_CGROUP 0x0133
 
 #define DIF_DTR_NREGS 8 /* tuple stack depth */
 

@@ -199,7 +199,18 @@
 #define DIF_VAR_GID		0x011f	/* process group ID */
 #define DIF_VAR_ERRNO		0x0120	/* thread errno */
 #define DIF_VAR_CPU		0x0121	/* Linux extension: the current CPU */
-#define DIF_VAR_BUILTIN_MAX	DIF_VAR_CPU	/* last built-in scalar */
+/*
+ * Linux extensions for containers (docs/containers.md), numbered apart
+ * from the illumos range so that other extensions can follow DIF_VAR_CPU:
+ * the process, thread and parent ids as the thread's own pid namespace
+ * numbers them (getpid() inside it; 0 for a parent outside it), and the
+ * thread's cgroup v2 id (the inode number of its /sys/fs/cgroup directory).
+ */
+#define DIF_VAR_NSPID		0x0130
+#define DIF_VAR_NSTID		0x0131
+#define DIF_VAR_NSPPID		0x0132
+#define DIF_VAR_CGROUP		0x0133
+#define DIF_VAR_BUILTIN_MAX	DIF_VAR_CGROUP	/* last built-in scalar */
 
 /* Subroutines (call subr, rd); arguments are in the tuple registers. */
 #define DIF_SUBR_RAND			0

@@ -10,6 +10,7 @@
 
 #include <bpf/btf.h>
 #include <linux/perf_event.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -73,6 +74,15 @@ bool fill_status()
 	uint32_t se = btf_offset(b, "task_struct", "se");
 	uint32_t sum = btf_offset(b, "sched_entity", "sum_exec_runtime");
 	st.task_sum_exec = se && sum ? se + sum : 0;
+	// The pid-namespace walk (nspid, nstid, nsppid), as maps.cc fills it.
+	st.task_thread_pid = btf_offset(b, "task_struct", "thread_pid");
+	st.task_group_leader = btf_offset(b, "task_struct", "group_leader");
+	st.pid_level = btf_offset(b, "pid", "level");
+	st.pid_numbers = btf_offset(b, "pid", "numbers");
+	int upid = btf__find_by_name_kind(b, "upid", BTF_KIND_STRUCT);
+	st.upid_size = upid > 0 ? static_cast<uint32_t>(btf__resolve_size(b, upid)) : 0;
+	st.upid_nr = btf_offset(b, "upid", "nr");
+	st.upid_ns = btf_offset(b, "upid", "ns");
 	timespec rt{}, bt{};
 	clock_gettime(CLOCK_REALTIME, &rt);
 	clock_gettime(CLOCK_BOOTTIME, &bt);
@@ -222,6 +232,80 @@ TEST(BpfLibMore, TaskBuiltinsAndProgenyof)
 	EXPECT_EQ(l.run("t_progenyof", {static_cast<uint64_t>(c)}), 0u);
 	waitpid(c, nullptr, 0);
 	EXPECT_EQ(l.fault(), 0u);
+}
+
+// nspid, nstid, nsppid: the host's numbers in the host's namespace; in a
+// new pid namespace, 1 and 1 for its first process and 0 for its parent
+// (outside), while pid stays the host's. cgroup: the inode number of this
+// process's cgroup v2 directory.
+TEST(BpfLibMore, NamespaceIdsAndCgroup)
+{
+	NEED_LIB();
+	auto &l = L();
+	if (!fill_status())
+		GTEST_SKIP() << "no task_struct offsets in /sys/kernel/btf/vmlinux";
+	EXPECT_EQ(l.run("t_builtin", {DIF_VAR_NSPID, SS}), static_cast<uint64_t>(getpid()));
+	EXPECT_EQ(l.run("t_builtin", {DIF_VAR_NSTID, SS}), static_cast<uint64_t>(gettid()));
+	EXPECT_EQ(l.run("t_builtin", {DIF_VAR_NSPPID, SS}), static_cast<uint64_t>(getppid()));
+	EXPECT_EQ(l.fault(), 0u);
+
+	std::string cg2, line, path;
+	for (std::ifstream in("/proc/self/mountinfo"); std::getline(in, line);)
+		if (line.find(" - cgroup2 ") != std::string::npos) {
+			std::istringstream f(line);
+			std::string skip;
+			f >> skip >> skip >> skip >> skip >> cg2;
+			break;
+		}
+	for (std::ifstream in("/proc/self/cgroup"); std::getline(in, line);)
+		if (line.starts_with("0::"))
+			path = line.substr(3);
+	struct stat st {};
+	if (!cg2.empty() && stat((cg2 + path).c_str(), &st) == 0) {
+		EXPECT_EQ(l.run("t_builtin", {DIF_VAR_CGROUP, SS}), st.st_ino);
+	}
+
+	// unshare(CLONE_NEWPID) puts a process's next child in the new
+	// namespace, for good: done in a child of ours, whose child runs there.
+	int p[2];
+	ASSERT_EQ(pipe(p), 0);
+	pid_t c = fork();
+	if (c == 0) {
+		if (unshare(CLONE_NEWPID) != 0)
+			_exit(2);
+		pid_t g = fork(); // the new namespace's first process
+		if (g == 0) {
+			uint64_t v[4] = {l.run("t_builtin", {DIF_VAR_NSPID, SS}),
+					 l.run("t_builtin", {DIF_VAR_NSTID, SS}),
+					 l.run("t_builtin", {DIF_VAR_NSPPID, SS}),
+					 l.run("t_builtin", {DIF_VAR_PID, SS})};
+			_exit(write(p[1], v, sizeof(v)) == sizeof(v) && l.fault() == 0 ? 0 : 1);
+		}
+		int gs = 0;
+		uint64_t host = static_cast<uint64_t>(g);
+		if (g < 0 || waitpid(g, &gs, 0) != g || write(p[1], &host, 8) != 8)
+			_exit(1);
+		_exit(WIFEXITED(gs) ? WEXITSTATUS(gs) : 1);
+	}
+	ASSERT_GT(c, 0);
+	close(p[1]);
+	uint64_t v[5] = {};
+	ssize_t n = 0, k;
+	while (n < static_cast<ssize_t>(sizeof(v)) &&
+	       (k = read(p[0], reinterpret_cast<char *>(v) + n, sizeof(v) - n)) > 0)
+		n += k;
+	close(p[0]);
+	int ws = 0;
+	waitpid(c, &ws, 0);
+	if (WIFEXITED(ws) && WEXITSTATUS(ws) == 2)
+		GTEST_SKIP() << "unshare(CLONE_NEWPID) is refused here";
+	ASSERT_EQ(n, static_cast<ssize_t>(sizeof(v)));
+	EXPECT_TRUE(WIFEXITED(ws) && WEXITSTATUS(ws) == 0);
+	EXPECT_EQ(v[0], 1u);
+	EXPECT_EQ(v[1], 1u);
+	EXPECT_EQ(v[2], 0u);
+	EXPECT_EQ(v[3], v[4]); // pid: the host's number
+	EXPECT_NE(v[3], 1u);
 }
 
 TEST(BpfLibMore, PerfArgsOnARealPerfEvent)
