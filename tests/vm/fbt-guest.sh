@@ -12,12 +12,12 @@
 #   4. a module's functions: fbt:9p:: (the guest's root is 9p) while a
 #      file is read; fbt:loop:: with loop.ko unloaded while its probes are
 #      enabled (kmod: the probes die with the module, no oops)
-#   5. a large glob: fbt::vfs_*:entry (every engine), and BIG_GLOB
-#      when given (also the torture's glob then) (fbt::[a-m]*:entry: 18,866 functions, a kprobe each, about
-#      an hour to arm under emulation on 6.1); kmod: what dtrace_fbt.ko
-#      refuses (bad
-#      names written to `provide`, the tracer's own module, a blacklisted
-#      function: DTrace's error, no crash)
+#   5. a large glob: fbt::vfs_*:entry (every engine), and BIG_GLOB when
+#      given, also the torture's glob then (fbt::[a-m]*:entry: 18,866
+#      functions, a kprobe each, about an hour to arm under emulation on
+#      6.1); kmod: what dtrace_fbt.ko refuses (bad names written to
+#      `provide`, the tracer's own module, a blacklisted function: DTrace's
+#      error, no crash)
 #   6. torture: consumers of a glob started and killed (-9 or SIGTERM)
 #      in a loop while `dtrace -l -P fbt` runs in parallel; afterwards
 #      nothing is armed or enabled and the modules unload.
