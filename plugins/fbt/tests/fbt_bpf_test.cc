@@ -133,7 +133,7 @@ TEST(FbtFires, KprobeWithFlow)
 	EXPECT_STREQ(f.target, "vfs_read");
 	EXPECT_EQ(f.flow, DT_FLOW_ENTRY);
 	EXPECT_EQ(f.flags, 0u);
-	EXPECT_EQ(f.engines, uint32_t{DT_ENGINE_BPF});
+	EXPECT_EQ(f.engines, uint32_t{DT_ENGINE_BPF | DT_ENGINE_KMOD});
 	ASSERT_EQ(h.fires(ret, f), 0);
 	EXPECT_EQ(f.flow, DT_FLOW_RETURN);
 	EXPECT_EQ(f.errno_src, DT_ERRNO_NONE);
@@ -154,3 +154,25 @@ TEST(FbtBpf, NotAnFbtProbe)
 }
 
 } // namespace
+
+// The kmod table: dtrace_fbt.ko, and the hook that writes it the functions
+// (plugin.h kmod provide); without the module loaded it says why.
+TEST(FbtKmod, ProvideNamesTheModuleOrSaysWhyNot)
+{
+	plugin_handle h(DT_FBT_PLUGIN, {}, k_tracefs);
+	ASSERT_NE(h.ops(), nullptr) << h.error();
+	const dt_plugin_kmod_ops_t *k = h.ops()->kmod;
+	ASSERT_NE(k, nullptr);
+	EXPECT_STREQ(k->module, "dtrace_fbt");
+	ASSERT_TRUE(DT_ABI_HAS(k, provide));
+	ASSERT_NE(k->provide, nullptr);
+	if (access("/sys/module/dtrace_fbt", F_OK) == 0)
+		GTEST_SKIP() << "dtrace_fbt is loaded here: not writing to it";
+	dt_probe_info_t p = {sizeof(p), "fbt", "vmlinux", "vfs_read", "entry", 0};
+	EXPECT_EQ(k->provide(h.state(), &p, 1), -ENOENT);
+	ASSERT_FALSE(h.messages().empty());
+	EXPECT_NE(h.messages().back().find(
+			  "fbt: cannot open /sys/module/dtrace_fbt/parameters/provide: "),
+		  std::string::npos)
+		<< h.messages().back();
+}
