@@ -32,7 +32,20 @@ struct elf_sym {
 	uint64_t value;
 	uint64_t size;
 	std::string name;
+	// Among aliases (same value and size) the highest is shown: exported
+	// (global or weak) before local (glibc's __GI_* aliases), then fewer
+	// leading underscores ("getppid" before "__getppid").
+	int rank = 0;
 };
+
+int sym_rank(const GElf_Sym &s, const char *nm)
+{
+	int underscores = 0;
+	while (nm[underscores] == '_')
+		underscores++;
+	bool exported = GELF_ST_BIND(s.st_info) != STB_LOCAL;
+	return (exported ? 1000 : 0) - underscores;
+}
 
 struct elf_file {
 	bool ok = false;
@@ -88,7 +101,8 @@ void read_symtab(Elf *e, elf_file &f, Elf64_Word want)
 			// ("__libc_start_main@GLIBC_2.2.5"): the name alone.
 			const char *at = std::strchr(nm, '@');
 			f.syms.push_back({s.st_value, s.st_size,
-					  at && at != nm ? std::string(nm, at) : std::string(nm)});
+					  at && at != nm ? std::string(nm, at) : std::string(nm),
+					  sym_rank(s, nm)});
 		}
 	}
 }
@@ -149,7 +163,11 @@ elf_file load_elf(const std::string &path)
 			if (f.syms.empty())
 				read_symtab(e, f, SHT_DYNSYM);
 			std::sort(f.syms.begin(), f.syms.end(), [](const auto &a, const auto &b) {
-				return a.value < b.value || (a.value == b.value && a.size > b.size);
+				if (a.value != b.value)
+					return a.value < b.value;
+				if (a.size != b.size)
+					return a.size > b.size; // the innermost last
+				return a.rank < b.rank;		// the best alias last (found first)
 			});
 		}
 	}
