@@ -137,12 +137,7 @@ int hello_fires(void *, const dt_probe_info_t *probe, dt_probe_fire_t *out)
 
 // The kernel half the kmod engine loads (<module>.ko from its module
 // directories, see docs/plugins.md); it registers provider "hello" too.
-const dt_plugin_kmod_ops_t k_kmod_ops = {
-	.sz = sizeof(dt_plugin_kmod_ops_t),
-	.module = "dtrace_hello",
-	.kernel_provider = nullptr,
-	.provide = nullptr,
-};
+const dt_plugin_kmod_ops_t k_kmod_ops = dt::sdk::kernel_module("dtrace_hello");
 
 // Attributes, as for an application's own (USDT-style) provider on
 // illumos: the provider and probe names are an interface the application

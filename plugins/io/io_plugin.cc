@@ -74,12 +74,7 @@ using ops = dt::sdk::tracepoint_ops<k_io, dt::plugin::raw_tracepoints>;
 
 // kmod engine: the kernel half, plugins/io/kernel (dtrace_io.ko): start
 // and done, with the same native argument.
-const dt_plugin_kmod_ops_t k_io_kmod_ops = {
-	.sz = sizeof(dt_plugin_kmod_ops_t),
-	.module = "dtrace_io",
-	.kernel_provider = nullptr,
-	.provide = nullptr,
-};
+const dt_plugin_kmod_ops_t k_io_kmod_ops = dt::sdk::kernel_module("dtrace_io");
 
 // illumos sdt.c stab_attr for io (the Guide's "io Stability").
 const dt_plugin_ops_t k_io_ops = {

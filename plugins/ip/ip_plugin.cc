@@ -77,12 +77,7 @@ int bpf_attach(void *st, const dt_probe_info_t *probe, dt_bpf_attach_t *out)
 
 // kmod engine: the kernel half, plugins/ip/kernel (dtrace_ip.ko): both
 // rows, with the same native arguments and filter.
-const dt_plugin_kmod_ops_t k_ip_kmod_ops = {
-	.sz = sizeof(dt_plugin_kmod_ops_t),
-	.module = "dtrace_ip",
-	.kernel_provider = nullptr,
-	.provide = nullptr,
-};
+const dt_plugin_kmod_ops_t k_ip_kmod_ops = dt::sdk::kernel_module("dtrace_ip");
 
 constexpr dt_plugin_bpf_ops_t k_bpf_ops = {
 	.sz = sizeof(dt_plugin_bpf_ops_t),

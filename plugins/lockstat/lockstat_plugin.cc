@@ -89,12 +89,7 @@ using ops = dt::sdk::tracepoint_ops<k_lockstat, dt::plugin::raw_tracepoints>;
 
 // kmod engine: the kernel half, plugins/lockstat/kernel
 // (dtrace_lockstat.ko): every row, with the same native argument.
-const dt_plugin_kmod_ops_t k_lockstat_kmod_ops = {
-	.sz = sizeof(dt_plugin_kmod_ops_t),
-	.module = "dtrace_lockstat",
-	.kernel_provider = nullptr,
-	.provide = nullptr,
-};
+const dt_plugin_kmod_ops_t k_lockstat_kmod_ops = dt::sdk::kernel_module("dtrace_lockstat");
 
 // illumos lockstat.c lockstat_attr.
 const dt_plugin_ops_t k_lockstat_ops = {

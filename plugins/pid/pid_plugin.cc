@@ -263,12 +263,7 @@ int pid_fires(void *, const dt_probe_info_t *p, dt_probe_fire_t *out)
 	return 0;
 }
 
-const dt_plugin_kmod_ops_t k_pid_kmod_ops = {
-	.sz = sizeof(dt_plugin_kmod_ops_t),
-	.module = "dtrace_pid",
-	.kernel_provider = nullptr,
-	.provide = nullptr,
-};
+const dt_plugin_kmod_ops_t k_pid_kmod_ops = dt::sdk::kernel_module("dtrace_pid");
 
 const dt_plugin_bpf_ops_t k_pid_bpf_ops = {
 	.sz = sizeof(dt_plugin_bpf_ops_t),

@@ -145,12 +145,7 @@ using ops = dt::sdk::tracepoint_ops<k_proc, dt::plugin::raw_tracepoints>;
 
 // kmod engine: the kernel half, plugins/proc/kernel (dtrace_proc.ko): the
 // rows with .kmod, with the same native arguments.
-const dt_plugin_kmod_ops_t k_proc_kmod_ops = {
-	.sz = sizeof(dt_plugin_kmod_ops_t),
-	.module = "dtrace_proc",
-	.kernel_provider = nullptr,
-	.provide = nullptr,
-};
+const dt_plugin_kmod_ops_t k_proc_kmod_ops = dt::sdk::kernel_module("dtrace_proc");
 
 // illumos sdt.c stab_attr for proc (the Guide's "proc Stability").
 const dt_plugin_ops_t k_proc_ops = {

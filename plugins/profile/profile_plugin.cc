@@ -151,12 +151,7 @@ const dt_plugin_bpf_ops_t k_profile_bpf_ops = {
 
 // kmod engine: the kernel half, plugins/profile/kernel (dtrace_profile.ko),
 // which creates profile-N/tick-N probes on demand as this plugin does.
-const dt_plugin_kmod_ops_t k_profile_kmod_ops = {
-	.sz = sizeof(dt_plugin_kmod_ops_t),
-	.module = "dtrace_profile",
-	.kernel_provider = nullptr,
-	.provide = nullptr,
-};
+const dt_plugin_kmod_ops_t k_profile_kmod_ops = dt::sdk::kernel_module("dtrace_profile");
 
 // None typed: see the head comment.
 int profile_probe_args(void *, const dt_probe_info_t *, dt_arg_cb, void *)

@@ -179,12 +179,7 @@ using ops = dt::sdk::tracepoint_ops<k_sched, dt::plugin::raw_tracepoints>;
 
 // kmod engine: the kernel half, plugins/sched/kernel (dtrace_sched.ko): the
 // rows with .kmod, with the same native arguments.
-const dt_plugin_kmod_ops_t k_sched_kmod_ops = {
-	.sz = sizeof(dt_plugin_kmod_ops_t),
-	.module = "dtrace_sched",
-	.kernel_provider = nullptr,
-	.provide = nullptr,
-};
+const dt_plugin_kmod_ops_t k_sched_kmod_ops = dt::sdk::kernel_module("dtrace_sched");
 
 // illumos sdt.c stab_attr for sched (the Guide's "sched Stability").
 const dt_plugin_ops_t k_sched_ops = {

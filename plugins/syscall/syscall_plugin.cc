@@ -374,12 +374,7 @@ const dt_plugin_bpf_ops_t k_bpf_ops = {
 };
 
 // kmod engine: the kernel half, plugins/syscall/kernel (dtrace_syscall.ko).
-const dt_plugin_kmod_ops_t k_kmod_ops = {
-	.sz = sizeof(dt_plugin_kmod_ops_t),
-	.module = "dtrace_syscall",
-	.kernel_provider = nullptr,
-	.provide = nullptr,
-};
+const dt_plugin_kmod_ops_t k_kmod_ops = dt::sdk::kernel_module("dtrace_syscall");
 
 // illumos systrace_attr.
 const dt_plugin_ops_t k_ops = {

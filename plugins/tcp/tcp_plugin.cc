@@ -188,12 +188,7 @@ int bpf_attach(void *st, const dt_probe_info_t *probe, dt_bpf_attach_t *out)
 
 // kmod engine: the kernel half, plugins/tcp/kernel (dtrace_tcp.ko): every
 // row, with the same native arguments.
-const dt_plugin_kmod_ops_t k_tcp_kmod_ops = {
-	.sz = sizeof(dt_plugin_kmod_ops_t),
-	.module = "dtrace_tcp",
-	.kernel_provider = nullptr,
-	.provide = nullptr,
-};
+const dt_plugin_kmod_ops_t k_tcp_kmod_ops = dt::sdk::kernel_module("dtrace_tcp");
 
 constexpr dt_plugin_bpf_ops_t k_bpf_ops = {
 	.sz = sizeof(dt_plugin_bpf_ops_t),

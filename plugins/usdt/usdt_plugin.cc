@@ -297,12 +297,7 @@ int usdt_fires(void *, const dt_probe_info_t *p, dt_probe_fire_t *out)
 	return 0;
 }
 
-const dt_plugin_kmod_ops_t k_usdt_kmod_ops = {
-	.sz = sizeof(dt_plugin_kmod_ops_t),
-	.module = "dtrace_pid",
-	.kernel_provider = nullptr,
-	.provide = nullptr,
-};
+const dt_plugin_kmod_ops_t k_usdt_kmod_ops = dt::sdk::kernel_module("dtrace_pid");
 
 const dt_plugin_bpf_ops_t k_usdt_bpf_ops = {
 	.sz = sizeof(dt_plugin_bpf_ops_t),

@@ -48,6 +48,18 @@ template <typename F>
 	}
 }
 
+// The kmod table (plugin.h dt_plugin_kmod_ops_t) of a kernel half that
+// finds its own probes: `module` is what the kmod engine loads, its
+// provider registers under the plugin's name, and every later hook is
+// NULL, so a field appended to the ABI needs no change here.
+[[nodiscard]] constexpr dt_plugin_kmod_ops_t kernel_module(const char *module)
+{
+	dt_plugin_kmod_ops_t k{};
+	k.sz = sizeof(dt_plugin_kmod_ops_t);
+	k.module = module;
+	return k;
+}
+
 // True if `pattern` has a glob metacharacter (* ? [ \).
 [[nodiscard]] inline bool is_glob(std::string_view pattern)
 {
