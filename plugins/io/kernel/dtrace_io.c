@@ -30,6 +30,7 @@
 #include <linux/tracepoint.h>
 
 #include <dtrace/provider.h>
+#include <dtrace/tracepoints.h>
 
 /* The tracepoints, by the index of dt_io_tps[]. */
 enum { DT_TP_ISSUE, DT_TP_COMPLETE, DT_TP_N };
@@ -58,10 +59,6 @@ static const dtrace_pattr_t dt_io_attr = {
 	{ DTRACE_STABILITY_EVOLVING, DTRACE_STABILITY_EVOLVING, DTRACE_CLASS_ISA },
 };
 
-/* parg: 1 + the probe's index, so that it is never NULL. */
-#define DT_IO_PARG(i)	((void *)(uintptr_t)((i) + 1))
-#define DT_IO_IDX(parg)	((uintptr_t)(parg) - 1)
-
 /* ==== Probe context ================================================== */
 
 static inline void dt_io_fire(unsigned int probe, struct request *rq)
@@ -85,24 +82,10 @@ static void dt_io_complete(void *data, struct request *rq, blk_status_t error,
 
 /* ==== Tracepoints ==================================================== */
 
-static struct {
-	const char *name;
-	void *func;
-	struct tracepoint *tp;
-	unsigned int users;		/* enabled probes on it (probe lock) */
-} dt_io_tps[DT_TP_N] = {
+static struct dtrace_tp dt_io_tps[DT_TP_N] = {
 	[DT_TP_ISSUE] = { "block_rq_issue", dt_io_issue },
 	[DT_TP_COMPLETE] = { "block_rq_complete", dt_io_complete },
 };
-
-static void dt_io_find_tp(struct tracepoint *tp, void *priv)
-{
-	unsigned int i;
-
-	for (i = 0; i < DT_TP_N; i++)
-		if (!strcmp(tp->name, dt_io_tps[i].name))
-			dt_io_tps[i].tp = tp;
-}
 
 /* ==== Provider operations ============================================ */
 
@@ -117,40 +100,36 @@ static void dt_io_provide(void *arg, const dtrace_probedesc_t *desc)
 	for (i = 0; i < DT_P_N; i++)
 		if (dt_io_tps[dt_io_probes[i].tp].tp)
 			dtrace_probe_create(dt_io_id, "vmlinux", dt_io_probes[i].func,
-					    dt_io_probes[i].name, 1, DT_IO_PARG(i));
+					    dt_io_probes[i].name, 1, DTRACE_PARG(i));
 	provided = true;
 }
 
 static int dt_io_enable(void *arg, dtrace_id_t id, void *parg)
 {
-	unsigned long i = DT_IO_IDX(parg);
+	unsigned long i = DTRACE_PARG_IDX(parg);
 	unsigned int t;
 	int err;
 
 	if (i >= DT_P_N)
 		return -EINVAL;
 	t = dt_io_probes[i].tp;
-	if (dt_io_tps[t].users == 0) {
-		err = tracepoint_probe_register(dt_io_tps[t].tp, dt_io_tps[t].func, NULL);
-		if (err)
-			return err;
-	}
-	dt_io_tps[t].users++;
+	err = dtrace_tp_get(&dt_io_tps[t]);
+	if (err)
+		return err;
 	WRITE_ONCE(dt_io_on[i], id);
 	return 0;
 }
 
 static void dt_io_disable(void *arg, dtrace_id_t id, void *parg)
 {
-	unsigned long i = DT_IO_IDX(parg);
+	unsigned long i = DTRACE_PARG_IDX(parg);
 	unsigned int t;
 
 	if (i >= DT_P_N)
 		return;
 	t = dt_io_probes[i].tp;
 	WRITE_ONCE(dt_io_on[i], 0);
-	if (!WARN_ON_ONCE(dt_io_tps[t].users == 0) && --dt_io_tps[t].users == 0)
-		tracepoint_probe_unregister(dt_io_tps[t].tp, dt_io_tps[t].func, NULL);
+	dtrace_tp_put(&dt_io_tps[t]);
 }
 
 static const dtrace_pops_t dt_io_pops = {
@@ -163,12 +142,7 @@ static const dtrace_pops_t dt_io_pops = {
 
 static int __init dt_io_init(void)
 {
-	unsigned int i;
-
-	for_each_kernel_tracepoint(dt_io_find_tp, NULL);
-	for (i = 0; i < DT_TP_N; i++)
-		if (!dt_io_tps[i].tp)
-			pr_info("no %s tracepoint: its probes are absent\n", dt_io_tps[i].name);
+	dtrace_tp_find(dt_io_tps, DT_TP_N);
 	/* Probes are created by dt_io_provide, which the core calls. */
 	return dtrace_register("io", &dt_io_attr, DTRACE_PRIV_USER, &dt_io_pops, NULL,
 			       &dt_io_id);

@@ -64,6 +64,7 @@
 #include <trace/events/signal.h>
 
 #include <dtrace/provider.h>
+#include <dtrace/tracepoints.h>
 
 #ifndef CONFIG_X86_64
 #error "dtrace_proc: only x86-64's system call numbers are wired up"
@@ -109,10 +110,6 @@ static const dtrace_pattr_t dt_proc_attr = {
 	{ DTRACE_STABILITY_EVOLVING, DTRACE_STABILITY_EVOLVING, DTRACE_CLASS_ISA },
 	{ DTRACE_STABILITY_EVOLVING, DTRACE_STABILITY_EVOLVING, DTRACE_CLASS_ISA },
 };
-
-/* parg: 1 + the probe's index, so that it is never NULL. */
-#define DT_PROC_PARG(i)	((void *)(uintptr_t)((i) + 1))
-#define DT_PROC_IDX(parg)	((uintptr_t)(parg) - 1)
 
 static inline dtrace_id_t dt_proc_enabled(unsigned int probe)
 {
@@ -254,12 +251,7 @@ static void dt_proc_sys_exit(void *data, struct pt_regs *regs, long ret)
 
 /* ==== Tracepoints ==================================================== */
 
-static struct {
-	const char *name;
-	void *func;
-	struct tracepoint *tp;
-	unsigned int users;		/* enabled probes on it (probe lock) */
-} dt_proc_tps[DT_TP_N] = {
+static struct dtrace_tp dt_proc_tps[DT_TP_N] = {
 	[DT_TP_FORK] = { "sched_process_fork", dt_proc_fork },
 	[DT_TP_NEWTASK] = { "task_newtask", dt_proc_newtask },
 	[DT_TP_EXEC] = { "sched_process_exec", dt_proc_exec },
@@ -269,15 +261,6 @@ static struct {
 	[DT_TP_SYSENTER] = { "sys_enter", dt_proc_sys_enter },
 	[DT_TP_SYSEXIT] = { "sys_exit", dt_proc_sys_exit },
 };
-
-static void dt_proc_find_tp(struct tracepoint *tp, void *priv)
-{
-	unsigned int i;
-
-	for (i = 0; i < DT_TP_N; i++)
-		if (!strcmp(tp->name, dt_proc_tps[i].name))
-			dt_proc_tps[i].tp = tp;
-}
 
 /* ==== Provider operations ============================================ */
 
@@ -292,40 +275,36 @@ static void dt_proc_provide(void *arg, const dtrace_probedesc_t *desc)
 	for (i = 0; i < DT_P_N; i++)
 		if (dt_proc_tps[dt_proc_probes[i].tp].tp)
 			dtrace_probe_create(dt_proc_id, "vmlinux", "", dt_proc_probes[i].name,
-					    1, DT_PROC_PARG(i));
+					    1, DTRACE_PARG(i));
 	provided = true;
 }
 
 static int dt_proc_enable(void *arg, dtrace_id_t id, void *parg)
 {
-	unsigned long i = DT_PROC_IDX(parg);
+	unsigned long i = DTRACE_PARG_IDX(parg);
 	unsigned int t;
 	int err;
 
 	if (i >= DT_P_N)
 		return -EINVAL;
 	t = dt_proc_probes[i].tp;
-	if (dt_proc_tps[t].users == 0) {
-		err = tracepoint_probe_register(dt_proc_tps[t].tp, dt_proc_tps[t].func, NULL);
-		if (err)
-			return err;
-	}
-	dt_proc_tps[t].users++;
+	err = dtrace_tp_get(&dt_proc_tps[t]);
+	if (err)
+		return err;
 	WRITE_ONCE(dt_proc_on[i], id);
 	return 0;
 }
 
 static void dt_proc_disable(void *arg, dtrace_id_t id, void *parg)
 {
-	unsigned long i = DT_PROC_IDX(parg);
+	unsigned long i = DTRACE_PARG_IDX(parg);
 	unsigned int t;
 
 	if (i >= DT_P_N)
 		return;
 	t = dt_proc_probes[i].tp;
 	WRITE_ONCE(dt_proc_on[i], 0);
-	if (!WARN_ON_ONCE(dt_proc_tps[t].users == 0) && --dt_proc_tps[t].users == 0)
-		tracepoint_probe_unregister(dt_proc_tps[t].tp, dt_proc_tps[t].func, NULL);
+	dtrace_tp_put(&dt_proc_tps[t]);
 }
 
 static const dtrace_pops_t dt_proc_pops = {
@@ -338,13 +317,9 @@ static const dtrace_pops_t dt_proc_pops = {
 
 static int __init dt_proc_init(void)
 {
-	unsigned int i;
 	int err;
 
-	for_each_kernel_tracepoint(dt_proc_find_tp, NULL);
-	for (i = 0; i < DT_TP_N; i++)
-		if (!dt_proc_tps[i].tp)
-			pr_info("no %s tracepoint: its probes are absent\n", dt_proc_tps[i].name);
+	dtrace_tp_find(dt_proc_tps, DT_TP_N);
 	dt_proc_path = __alloc_percpu(PATH_MAX, SMP_CACHE_BYTES);
 	if (!dt_proc_path)
 		return -ENOMEM;

@@ -39,6 +39,7 @@
 #include <linux/tracepoint.h>
 
 #include <dtrace/provider.h>
+#include <dtrace/tracepoints.h>
 
 /* The tracepoints, by the index of dt_sched_tps[]. */
 enum { DT_TP_SWITCH, DT_TP_WAKEUP, DT_TP_WAKEUP_NEW, DT_TP_WAKING, DT_TP_PI, DT_TP_N };
@@ -75,10 +76,6 @@ static const dtrace_pattr_t dt_sched_attr = {
 	{ DTRACE_STABILITY_EVOLVING, DTRACE_STABILITY_EVOLVING, DTRACE_CLASS_ISA },
 	{ DTRACE_STABILITY_EVOLVING, DTRACE_STABILITY_EVOLVING, DTRACE_CLASS_ISA },
 };
-
-/* parg: 1 + the probe's index, so that it is never NULL. */
-#define DT_SCHED_PARG(i)	((void *)(uintptr_t)((i) + 1))
-#define DT_SCHED_IDX(parg)	((uintptr_t)(parg) - 1)
 
 /* include/linux/sched.h: TASK_INTERRUPTIBLE 1, TASK_UNINTERRUPTIBLE 2. */
 #define DT_SCHED_SLEEP_MASK	3
@@ -133,27 +130,13 @@ static void dt_sched_pi(void *data, struct task_struct *tsk, struct task_struct 
 
 /* ==== Tracepoints ==================================================== */
 
-static struct {
-	const char *name;
-	void *func;
-	struct tracepoint *tp;
-	unsigned int users;		/* enabled probes on it (probe lock) */
-} dt_sched_tps[DT_TP_N] = {
+static struct dtrace_tp dt_sched_tps[DT_TP_N] = {
 	[DT_TP_SWITCH] = { "sched_switch", dt_sched_switch },
 	[DT_TP_WAKEUP] = { "sched_wakeup", dt_sched_wakeup },
 	[DT_TP_WAKEUP_NEW] = { "sched_wakeup_new", dt_sched_wakeup_new },
 	[DT_TP_WAKING] = { "sched_waking", dt_sched_waking },
 	[DT_TP_PI] = { "sched_pi_setprio", dt_sched_pi },
 };
-
-static void dt_sched_find_tp(struct tracepoint *tp, void *priv)
-{
-	unsigned int i;
-
-	for (i = 0; i < DT_TP_N; i++)
-		if (!strcmp(tp->name, dt_sched_tps[i].name))
-			dt_sched_tps[i].tp = tp;
-}
 
 /* ==== Provider operations ============================================ */
 
@@ -168,40 +151,36 @@ static void dt_sched_provide(void *arg, const dtrace_probedesc_t *desc)
 	for (i = 0; i < DT_P_N; i++)
 		if (dt_sched_tps[dt_sched_probes[i].tp].tp)
 			dtrace_probe_create(dt_sched_id, "vmlinux", dt_sched_probes[i].func,
-					    dt_sched_probes[i].name, 1, DT_SCHED_PARG(i));
+					    dt_sched_probes[i].name, 1, DTRACE_PARG(i));
 	provided = true;
 }
 
 static int dt_sched_enable(void *arg, dtrace_id_t id, void *parg)
 {
-	unsigned long i = DT_SCHED_IDX(parg);
+	unsigned long i = DTRACE_PARG_IDX(parg);
 	unsigned int t;
 	int err;
 
 	if (i >= DT_P_N)
 		return -EINVAL;
 	t = dt_sched_probes[i].tp;
-	if (dt_sched_tps[t].users == 0) {
-		err = tracepoint_probe_register(dt_sched_tps[t].tp, dt_sched_tps[t].func, NULL);
-		if (err)
-			return err;
-	}
-	dt_sched_tps[t].users++;
+	err = dtrace_tp_get(&dt_sched_tps[t]);
+	if (err)
+		return err;
 	WRITE_ONCE(dt_sched_on[i], id);
 	return 0;
 }
 
 static void dt_sched_disable(void *arg, dtrace_id_t id, void *parg)
 {
-	unsigned long i = DT_SCHED_IDX(parg);
+	unsigned long i = DTRACE_PARG_IDX(parg);
 	unsigned int t;
 
 	if (i >= DT_P_N)
 		return;
 	t = dt_sched_probes[i].tp;
 	WRITE_ONCE(dt_sched_on[i], 0);
-	if (!WARN_ON_ONCE(dt_sched_tps[t].users == 0) && --dt_sched_tps[t].users == 0)
-		tracepoint_probe_unregister(dt_sched_tps[t].tp, dt_sched_tps[t].func, NULL);
+	dtrace_tp_put(&dt_sched_tps[t]);
 }
 
 static const dtrace_pops_t dt_sched_pops = {
@@ -214,12 +193,7 @@ static const dtrace_pops_t dt_sched_pops = {
 
 static int __init dt_sched_init(void)
 {
-	unsigned int i;
-
-	for_each_kernel_tracepoint(dt_sched_find_tp, NULL);
-	for (i = 0; i < DT_TP_N; i++)
-		if (!dt_sched_tps[i].tp)
-			pr_info("no %s tracepoint: its probes are absent\n", dt_sched_tps[i].name);
+	dtrace_tp_find(dt_sched_tps, DT_TP_N);
 	/* Probes are created by dt_sched_provide, which the core calls. */
 	return dtrace_register("sched", &dt_sched_attr, DTRACE_PRIV_USER, &dt_sched_pops, NULL,
 			       &dt_sched_id);

@@ -49,6 +49,7 @@
 #include <net/tcp_states.h>
 
 #include <dtrace/provider.h>
+#include <dtrace/tracepoints.h>
 
 #ifndef CONFIG_X86_64
 #error "dtrace_tcp: the kprobes read x86-64's argument registers"
@@ -87,10 +88,6 @@ static const dtrace_pattr_t dt_tcp_attr = {
 	{ DTRACE_STABILITY_EVOLVING, DTRACE_STABILITY_EVOLVING, DTRACE_CLASS_ISA },
 	{ DTRACE_STABILITY_EVOLVING, DTRACE_STABILITY_EVOLVING, DTRACE_CLASS_ISA },
 };
-
-/* parg: 1 + the probe's index, so that it is never NULL. */
-#define DT_TCP_PARG(i)	((void *)(uintptr_t)((i) + 1))
-#define DT_TCP_IDX(parg)	((uintptr_t)(parg) - 1)
 
 static inline dtrace_id_t dt_tcp_enabled(unsigned int probe)
 {
@@ -194,12 +191,8 @@ static int dt_tcp_send_reset(struct kprobe *p, struct pt_regs *regs)
 
 /* ==== Sources ======================================================== */
 
-static struct {
-	const char *name;
-	void *func;
-	struct tracepoint *tp;
-	unsigned int users;		/* enabled probes on it (probe lock) */
-} dt_tcp_src[DT_S_N] = {
+/* DT_S_SRESET is no tracepoint: its users count the kprobes' users. */
+static struct dtrace_tp dt_tcp_src[DT_S_N] = {
 	[DT_S_STATE] = { "inet_sock_set_state", dt_tcp_set_state },
 	[DT_S_RRESET] = { "tcp_receive_reset", dt_tcp_receive_reset },
 	[DT_S_QUEUE] = { "net_dev_queue", dt_tcp_dev_queue },
@@ -210,15 +203,6 @@ static struct {
 static const char *const dt_tcp_kp_names[] = { "tcp_v4_send_reset", "tcp_v6_send_reset" };
 static struct kprobe dt_tcp_kps[ARRAY_SIZE(dt_tcp_kp_names)];
 static bool dt_tcp_kp_on[ARRAY_SIZE(dt_tcp_kps)];
-
-static void dt_tcp_find_tp(struct tracepoint *tp, void *priv)
-{
-	unsigned int i;
-
-	for (i = 0; i < DT_S_N; i++)
-		if (dt_tcp_src[i].name && !strcmp(tp->name, dt_tcp_src[i].name))
-			dt_tcp_src[i].tp = tp;
-}
 
 static void dt_tcp_kprobes_off(void)
 {
@@ -254,14 +238,12 @@ static int dt_tcp_kprobes_on(void)
 
 static int dt_tcp_src_get(unsigned int s)
 {
-	int err = 0;
+	int err;
 
+	if (s != DT_S_SRESET)
+		return dtrace_tp_get(&dt_tcp_src[s]);
 	if (dt_tcp_src[s].users == 0) {
-		if (s == DT_S_SRESET)
-			err = dt_tcp_kprobes_on();
-		else
-			err = tracepoint_probe_register(dt_tcp_src[s].tp, dt_tcp_src[s].func,
-							NULL);
+		err = dt_tcp_kprobes_on();
 		if (err)
 			return err;
 	}
@@ -271,12 +253,13 @@ static int dt_tcp_src_get(unsigned int s)
 
 static void dt_tcp_src_put(unsigned int s)
 {
+	if (s != DT_S_SRESET) {
+		dtrace_tp_put(&dt_tcp_src[s]);
+		return;
+	}
 	if (WARN_ON_ONCE(dt_tcp_src[s].users == 0) || --dt_tcp_src[s].users)
 		return;
-	if (s == DT_S_SRESET)
-		dt_tcp_kprobes_off();
-	else
-		tracepoint_probe_unregister(dt_tcp_src[s].tp, dt_tcp_src[s].func, NULL);
+	dt_tcp_kprobes_off();
 }
 
 /* ==== Provider operations ============================================ */
@@ -297,13 +280,13 @@ static void dt_tcp_provide(void *arg, const dtrace_probedesc_t *desc)
 	for (i = 0; i < DT_P_N; i++)
 		if (dt_tcp_has_src(dt_tcp_probes[i].src))
 			dtrace_probe_create(dt_tcp_id, "vmlinux", "", dt_tcp_probes[i].name, 1,
-					    DT_TCP_PARG(i));
+					    DTRACE_PARG(i));
 	provided = true;
 }
 
 static int dt_tcp_enable(void *arg, dtrace_id_t id, void *parg)
 {
-	unsigned long i = DT_TCP_IDX(parg);
+	unsigned long i = DTRACE_PARG_IDX(parg);
 	int err;
 
 	if (i >= DT_P_N)
@@ -317,7 +300,7 @@ static int dt_tcp_enable(void *arg, dtrace_id_t id, void *parg)
 
 static void dt_tcp_disable(void *arg, dtrace_id_t id, void *parg)
 {
-	unsigned long i = DT_TCP_IDX(parg);
+	unsigned long i = DTRACE_PARG_IDX(parg);
 
 	if (i >= DT_P_N)
 		return;
@@ -335,12 +318,7 @@ static const dtrace_pops_t dt_tcp_pops = {
 
 static int __init dt_tcp_init(void)
 {
-	unsigned int i;
-
-	for_each_kernel_tracepoint(dt_tcp_find_tp, NULL);
-	for (i = 0; i < DT_S_N; i++)
-		if (dt_tcp_src[i].name && !dt_tcp_src[i].tp)
-			pr_info("no %s tracepoint: its probes are absent\n", dt_tcp_src[i].name);
+	dtrace_tp_find(dt_tcp_src, DT_S_N);
 	/* Probes are created by dt_tcp_provide, which the core calls. */
 	return dtrace_register("tcp", &dt_tcp_attr, DTRACE_PRIV_USER, &dt_tcp_pops, NULL,
 			       &dt_tcp_id);

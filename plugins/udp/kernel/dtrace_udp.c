@@ -17,9 +17,8 @@
  * datagram behind extension headers and an IPv4 fragment after the
  * first are not seen.
  *
- * The tracepoints are not exported to modules: they are found by name
- * (for_each_kernel_tracepoint) and each is registered while its probe is
- * enabled. Handlers run where the kernel sends and receives (softirq
+ * The tracepoints are found by name and each is registered while its
+ * probe is enabled (dtrace/tracepoints.h). Handlers run where the kernel sends and receives (softirq
  * included), preemption disabled; the core's synchronize_rcu() after a
  * disable waits for them, and module exit waits with
  * tracepoint_synchronize_unregister().
@@ -31,11 +30,11 @@
 #include <linux/kernel.h>
 #include <linux/module.h>
 #include <linux/skbuff.h>
-#include <linux/string.h>
 #include <linux/tracepoint.h>
 #include <net/ip.h>
 
 #include <dtrace/provider.h>
+#include <dtrace/tracepoints.h>
 
 /* The probes, in the userspace plugin's order; each has its tracepoint. */
 enum { DT_P_RECEIVE, DT_P_SEND, DT_P_N };
@@ -43,14 +42,14 @@ enum { DT_P_RECEIVE, DT_P_SEND, DT_P_N };
 static void dt_udp_receive(void *data, struct sk_buff *skb);
 static void dt_udp_send(void *data, struct sk_buff *skb);
 
-static struct {
-	const char *name;	/* the probe */
-	const char *tp_name;	/* its tracepoint */
-	void *func;
-	struct tracepoint *tp;
-} dt_udp_probes[DT_P_N] = {
-	[DT_P_RECEIVE] = { "receive", "netif_receive_skb", dt_udp_receive },
-	[DT_P_SEND] = { "send", "net_dev_queue", dt_udp_send },
+static const char *const dt_udp_names[DT_P_N] = {
+	[DT_P_RECEIVE] = "receive",
+	[DT_P_SEND] = "send",
+};
+
+static struct dtrace_tp dt_udp_tps[DT_P_N] = {
+	[DT_P_RECEIVE] = { "netif_receive_skb", dt_udp_receive },
+	[DT_P_SEND] = { "net_dev_queue", dt_udp_send },
 };
 
 static dtrace_provider_id_t dt_udp_id;
@@ -64,10 +63,6 @@ static const dtrace_pattr_t dt_udp_attr = {
 	{ DTRACE_STABILITY_EVOLVING, DTRACE_STABILITY_EVOLVING, DTRACE_CLASS_ISA },
 	{ DTRACE_STABILITY_EVOLVING, DTRACE_STABILITY_EVOLVING, DTRACE_CLASS_ISA },
 };
-
-/* parg: 1 + the probe's index, so that it is never NULL. */
-#define DT_UDP_PARG(i)	((void *)(uintptr_t)((i) + 1))
-#define DT_UDP_IDX(parg)	((uintptr_t)(parg) - 1)
 
 /* ==== Probe context ================================================== */
 
@@ -110,15 +105,6 @@ static void dt_udp_send(void *data, struct sk_buff *skb)
 
 /* ==== Provider operations ============================================ */
 
-static void dt_udp_find_tp(struct tracepoint *tp, void *priv)
-{
-	unsigned int i;
-
-	for (i = 0; i < DT_P_N; i++)
-		if (!strcmp(tp->name, dt_udp_probes[i].tp_name))
-			dt_udp_probes[i].tp = tp;
-}
-
 /* Every probe whose tracepoint exists, from the first call on. */
 static void dt_udp_provide(void *arg, const dtrace_probedesc_t *desc)
 {
@@ -128,20 +114,20 @@ static void dt_udp_provide(void *arg, const dtrace_probedesc_t *desc)
 	if (provided)
 		return;
 	for (i = 0; i < DT_P_N; i++)
-		if (dt_udp_probes[i].tp)
-			dtrace_probe_create(dt_udp_id, "vmlinux", "", dt_udp_probes[i].name, 1,
-					    DT_UDP_PARG(i));
+		if (dt_udp_tps[i].tp)
+			dtrace_probe_create(dt_udp_id, "vmlinux", "", dt_udp_names[i], 1,
+					    DTRACE_PARG(i));
 	provided = true;
 }
 
 static int dt_udp_enable(void *arg, dtrace_id_t id, void *parg)
 {
-	unsigned long i = DT_UDP_IDX(parg);
+	unsigned long i = DTRACE_PARG_IDX(parg);
 	int err;
 
 	if (i >= DT_P_N)
 		return -EINVAL;
-	err = tracepoint_probe_register(dt_udp_probes[i].tp, dt_udp_probes[i].func, NULL);
+	err = dtrace_tp_get(&dt_udp_tps[i]);
 	if (err)
 		return err;
 	WRITE_ONCE(dt_udp_on[i], id);
@@ -150,12 +136,12 @@ static int dt_udp_enable(void *arg, dtrace_id_t id, void *parg)
 
 static void dt_udp_disable(void *arg, dtrace_id_t id, void *parg)
 {
-	unsigned long i = DT_UDP_IDX(parg);
+	unsigned long i = DTRACE_PARG_IDX(parg);
 
 	if (i >= DT_P_N)
 		return;
 	WRITE_ONCE(dt_udp_on[i], 0);
-	tracepoint_probe_unregister(dt_udp_probes[i].tp, dt_udp_probes[i].func, NULL);
+	dtrace_tp_put(&dt_udp_tps[i]);
 }
 
 static const dtrace_pops_t dt_udp_pops = {
@@ -168,13 +154,7 @@ static const dtrace_pops_t dt_udp_pops = {
 
 static int __init dt_udp_init(void)
 {
-	unsigned int i;
-
-	for_each_kernel_tracepoint(dt_udp_find_tp, NULL);
-	for (i = 0; i < DT_P_N; i++)
-		if (!dt_udp_probes[i].tp)
-			pr_info("no %s tracepoint: udp:::%s is absent\n", dt_udp_probes[i].tp_name,
-				dt_udp_probes[i].name);
+	dtrace_tp_find(dt_udp_tps, DT_P_N);
 	/* Probes are created by dt_udp_provide, which the core calls. */
 	return dtrace_register("udp", &dt_udp_attr, DTRACE_PRIV_USER, &dt_udp_pops, NULL,
 			       &dt_udp_id);
