@@ -1312,6 +1312,13 @@ void check_clause(sema_ctx &ctx, clause_ast &c, std::vector<checked_clause> &out
 			cc.locals[vi.name] = vi;
 		}
 	}
+	for (const auto &[name, v] : ctx.syms.clause_locals) {
+		if (cc.locals.count(name))
+			continue;
+		var_info vi = v;
+		vi.id = DIF_VAR_OTHER_UBASE + static_cast<uint32_t>(cc.locals.size());
+		cc.locals[name] = vi;
+	}
 	expr_checker ec(ctx, &cc, args, have_probe);
 	if (matched.size() > 1) {
 		// illumos dt_idcook_args(): args[] is refused where the probes
@@ -1373,6 +1380,9 @@ void check_clause(sema_ctx &ctx, clause_ast &c, std::vector<checked_clause> &out
 	}
 	if (predicate_after)
 		check_predicate();
+	for (const auto &[name, v] : cc.locals)
+		if (!v.implicit)
+			ctx.syms.clause_locals.emplace(name, v);
 	out.push_back(std::move(cc));
 }
 

@@ -76,6 +76,9 @@ struct symbols {
 	std::map<std::string, agg_info> aggs;
 	std::vector<std::string> agg_order;
 	std::map<std::string, inline_info> inlines;
+	// this-> variables as earlier clauses typed them: illumos keeps one
+	// table of clause-locals per program, so a later clause sees the type.
+	std::map<std::string, var_info> clause_locals;
 	std::vector<translator_info> xlators;
 	kernel_syms ksyms;	   // `sym addresses (kallsyms), read when first used
 	bool reads_kernel = false; // codegen emitted a kernel read (program::reads_kernel)
