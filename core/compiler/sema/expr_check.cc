@@ -123,7 +123,7 @@ var_info &expr_checker::declare(std::map<std::string, var_info> &table, const st
 	else if (scope == DIFV_SCOPE_THREAD)
 		v.id = syms_.next_tls++;
 	else
-		v.id = DIF_VAR_OTHER_UBASE + static_cast<uint32_t>(table.size());
+		v.id = next_local_id(table);
 	return table[name] = v;
 }
 

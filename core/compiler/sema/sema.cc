@@ -1301,23 +1301,19 @@ void check_clause(sema_ctx &ctx, clause_ast &c, std::vector<checked_clause> &out
 	bool have_probe = !matched.empty();
 	if (have_probe)
 		args = ctx.set.registry->args(*matched[0]);
-	// Clause-local declarations (this int x;) seed the locals table.
+	// this-> variables that earlier clauses typed, with their ids (the same
+	// variable in every clause), then clause-local declarations (this int
+	// x;) seed the locals table.
+	cc.locals = ctx.syms.clause_locals;
 	for (const auto &[k, v] : ctx.syms.inlines) {
-		if (k.rfind("this->", 0) == 0 && !v.value) {
+		if (k.rfind("this->", 0) == 0 && !v.value && !cc.locals.count(k.substr(6))) {
 			var_info vi;
 			vi.name = k.substr(6);
 			vi.scope = DIFV_SCOPE_LOCAL;
 			vi.type = v.type;
-			vi.id = DIF_VAR_OTHER_UBASE + static_cast<uint32_t>(cc.locals.size());
+			vi.id = next_local_id(cc.locals);
 			cc.locals[vi.name] = vi;
 		}
-	}
-	for (const auto &[name, v] : ctx.syms.clause_locals) {
-		if (cc.locals.count(name))
-			continue;
-		var_info vi = v;
-		vi.id = DIF_VAR_OTHER_UBASE + static_cast<uint32_t>(cc.locals.size());
-		cc.locals[name] = vi;
 	}
 	expr_checker ec(ctx, &cc, args, have_probe);
 	if (matched.size() > 1) {

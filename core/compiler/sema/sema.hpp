@@ -21,6 +21,7 @@
 #include <dtrace/compiler.hpp>
 #include <dtrace/provider.hpp>
 
+#include <algorithm>
 #include <map>
 #include <string>
 #include <vector>
@@ -87,6 +88,17 @@ struct symbols {
 	uint32_t first_spill = DIF_VAR_OTHER_UBASE;	      // codegen: past every clause's this->
 	std::vector<std::unique_ptr<translation_unit>> units; // keep inline bodies alive
 };
+
+// The id for a new clause-local: past every id the table holds (ids of
+// this-> variables typed by earlier clauses are kept, so they may not be
+// dense).
+inline uint32_t next_local_id(const std::map<std::string, var_info> &locals)
+{
+	uint32_t next = DIF_VAR_OTHER_UBASE;
+	for (const auto &[name, v] : locals)
+		next = std::max(next, v.id + 1);
+	return next;
+}
 
 // One value an action records (or, for aggregations, a key/value).
 struct arg_plan {

@@ -1,2 +1,3 @@
 first 1
+first 3
 
