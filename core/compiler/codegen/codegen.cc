@@ -1148,9 +1148,7 @@ difo compile_expr(symbols &syms, const checked_clause *cc, expr &e, const type_r
 void generate(symbols &syms, std::vector<checked_clause> &clauses, program &out)
 {
 	for (const auto &cc : clauses)
-		syms.first_spill =
-			std::max(syms.first_spill,
-				 DIF_VAR_OTHER_UBASE + static_cast<uint32_t>(cc.locals.size()));
+		syms.first_spill = std::max(syms.first_spill, next_local_id(cc.locals));
 	for (auto &cc : clauses) {
 		clause c;
 		c.descs = cc.descs;

@@ -149,7 +149,11 @@ private:
 			return false;
 		if (t.text == "self" || t.text == "this")
 			return false;
-		return k_decl_words.count(t.text) || typedefs_.count(t.text);
+		// A typedef name scoped by its module: D`name, vmlinux`name.
+		size_t bq = t.text.rfind('`');
+		return k_decl_words.count(t.text) || typedefs_.count(t.text) ||
+		       (bq != std::string::npos && bq + 1 < t.text.size() &&
+			typedefs_.count(t.text.substr(bq + 1)));
 	}
 	// peek(n) is an identifier no one declared that extern_type_ knows
 	// as a type (it then joins typedefs_).
@@ -203,6 +207,7 @@ private:
 	// ---- declarations
 	std::shared_ptr<decl_spec> specifiers(bool allow_storage);
 	declarator declarator_(bool abstract);
+	void dimensions(declarator &d);
 	void prototype(const char *kind, tk close);
 	type_name type_name_();
 
@@ -517,7 +522,7 @@ std::shared_ptr<decl_spec> parser_impl::specifiers(bool allow_storage)
 			}
 			continue;
 		}
-		if (!any && typedefs_.count(w)) {
+		if (!any && starts_type() && !k_decl_words.count(w)) {
 			s->typedef_name = w;
 			take();
 			any = true;
@@ -594,6 +599,8 @@ declarator parser_impl::declarator_(bool abstract)
 			d.ptrs++;
 		if (is(tk::ident))
 			d.name = take().text;
+		// An array of function pointers: (*name[N])(args).
+		dimensions(d);
 		expect(tk::rparen);
 		if (accept(tk::lparen))
 			prototype("function", tk::rparen);
@@ -611,6 +618,16 @@ declarator parser_impl::declarator_(bool abstract)
 		d.function = true;
 		return d;
 	}
+	dimensions(d);
+	if (accept(tk::colon))
+		d.bitfield = ternary();
+	return d;
+}
+
+// A declarator's brackets: array dimensions, or an associative array's
+// key types.
+void parser_impl::dimensions(declarator &d)
+{
 	while (accept(tk::lbrack)) {
 		if (is(tk::ellipsis)) {
 			prototype("array", tk::rbrack);
@@ -632,9 +649,6 @@ declarator parser_impl::declarator_(bool abstract)
 		}
 		expect(tk::rbrack);
 	}
-	if (accept(tk::colon))
-		d.bitfield = ternary();
-	return d;
 }
 
 type_name parser_impl::type_name_()

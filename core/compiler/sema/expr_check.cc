@@ -123,7 +123,7 @@ var_info &expr_checker::declare(std::map<std::string, var_info> &table, const st
 	else if (scope == DIFV_SCOPE_THREAD)
 		v.id = syms_.next_tls++;
 	else
-		v.id = DIF_VAR_OTHER_UBASE + static_cast<uint32_t>(table.size());
+		v.id = next_local_id(table);
 	return table[name] = v;
 }
 
@@ -755,6 +755,8 @@ bool expr_checker::assignable(const type_ref &to, const type_ref &from, const ex
 		return from->is_int();
 	if (to->is_string())
 		return from->is_string() || from->is_char_ptr_or_array() || null;
+	if (to->is_char_ptr_or_array() && from->is_string())
+		return true; // dt_node_is_strcompat() both ways: a char * holds its address
 	if (to->is_ptr())
 		return from->is_ptr() || from->is_array() || null || (from->is_int() && !rhs);
 	return to->resolved == from->resolved || (to->is_sou() && null);

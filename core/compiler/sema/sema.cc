@@ -1301,14 +1301,17 @@ void check_clause(sema_ctx &ctx, clause_ast &c, std::vector<checked_clause> &out
 	bool have_probe = !matched.empty();
 	if (have_probe)
 		args = ctx.set.registry->args(*matched[0]);
-	// Clause-local declarations (this int x;) seed the locals table.
+	// this-> variables that earlier clauses typed, with their ids (the same
+	// variable in every clause), then clause-local declarations (this int
+	// x;) seed the locals table.
+	cc.locals = ctx.syms.clause_locals;
 	for (const auto &[k, v] : ctx.syms.inlines) {
-		if (k.rfind("this->", 0) == 0 && !v.value) {
+		if (k.rfind("this->", 0) == 0 && !v.value && !cc.locals.count(k.substr(6))) {
 			var_info vi;
 			vi.name = k.substr(6);
 			vi.scope = DIFV_SCOPE_LOCAL;
 			vi.type = v.type;
-			vi.id = DIF_VAR_OTHER_UBASE + static_cast<uint32_t>(cc.locals.size());
+			vi.id = next_local_id(cc.locals);
 			cc.locals[vi.name] = vi;
 		}
 	}
@@ -1373,6 +1376,9 @@ void check_clause(sema_ctx &ctx, clause_ast &c, std::vector<checked_clause> &out
 	}
 	if (predicate_after)
 		check_predicate();
+	for (const auto &[name, v] : cc.locals)
+		if (!v.implicit)
+			ctx.syms.clause_locals.emplace(name, v);
 	out.push_back(std::move(cc));
 }
 

@@ -21,6 +21,7 @@
 #include <dtrace/compiler.hpp>
 #include <dtrace/provider.hpp>
 
+#include <algorithm>
 #include <map>
 #include <string>
 #include <vector>
@@ -76,6 +77,9 @@ struct symbols {
 	std::map<std::string, agg_info> aggs;
 	std::vector<std::string> agg_order;
 	std::map<std::string, inline_info> inlines;
+	// this-> variables as earlier clauses typed them: illumos keeps one
+	// table of clause-locals per program, so a later clause sees the type.
+	std::map<std::string, var_info> clause_locals;
 	std::vector<translator_info> xlators;
 	kernel_syms ksyms;	   // `sym addresses (kallsyms), read when first used
 	bool reads_kernel = false; // codegen emitted a kernel read (program::reads_kernel)
@@ -84,6 +88,17 @@ struct symbols {
 	uint32_t first_spill = DIF_VAR_OTHER_UBASE;	      // codegen: past every clause's this->
 	std::vector<std::unique_ptr<translation_unit>> units; // keep inline bodies alive
 };
+
+// The id for a new clause-local: past every id the table holds (ids of
+// this-> variables typed by earlier clauses are kept, so they may not be
+// dense).
+inline uint32_t next_local_id(const std::map<std::string, var_info> &locals)
+{
+	uint32_t next = DIF_VAR_OTHER_UBASE;
+	for (const auto &[name, v] : locals)
+		next = std::max(next, v.id + 1);
+	return next;
+}
 
 // One value an action records (or, for aggregations, a key/value).
 struct arg_plan {

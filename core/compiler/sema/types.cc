@@ -278,9 +278,11 @@ void check_complete(const type_ref &t, const std::string &name, uint32_t line)
 type_ref type_table::resolve(decl_spec &spec, const const_eval &eval)
 {
 	if (!spec.typedef_name.empty()) {
-		auto t = named(spec.typedef_name);
+		// A typedef name may be scoped by its module, D`name (as tags are).
+		std::string n = spec.typedef_name.substr(spec.typedef_name.rfind('`') + 1);
+		auto t = named(n);
 		if (!t)
-			t = kernel().find_typedef(spec.typedef_name);
+			t = kernel().find_typedef(n);
 		if (!t)
 			fail(tag::D_TYPE_ERR, spec.line,
 			     "failed to resolve type " + spec.typedef_name);

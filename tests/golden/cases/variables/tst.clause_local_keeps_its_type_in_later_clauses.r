@@ -1,0 +1,3 @@
+first 1
+first 3
+
