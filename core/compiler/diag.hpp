@@ -10,8 +10,10 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 
 namespace dt::compiler {
 
@@ -22,6 +24,9 @@ enum class tag : uint16_t {
 };
 
 [[nodiscard]] const char *tag_name(tag t);
+// The tag of that name ("D_PROC_FUNC"), for tags a provider names
+// (dt::desc_refused); nullopt if diagnostics.def has none.
+[[nodiscard]] std::optional<tag> tag_from_name(std::string_view name);
 
 struct d_error : std::runtime_error {
 	d_error(tag t, uint32_t l, const std::string &m, std::string r = "")

@@ -60,6 +60,16 @@ const char *tag_name(tag t)
 	return names[static_cast<size_t>(t)];
 }
 
+std::optional<tag> tag_from_name(std::string_view name)
+{
+#define X(n)            \
+	if (name == #n) \
+		return tag::n;
+#include "diagnostics.def"
+#undef X
+	return std::nullopt;
+}
+
 namespace {
 
 std::string format_diag(const diagnostic &d)

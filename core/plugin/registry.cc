@@ -20,8 +20,10 @@
 #include <cstring>
 #include <filesystem>
 #include <map>
+#include <optional>
 #include <set>
 #include <tuple>
+#include <utility>
 
 namespace fs = std::filesystem;
 
@@ -52,6 +54,9 @@ struct provider_registry::impl {
 	warning_fn warn;
 	dt_plugin_host_t host{};
 	std::string *capture = nullptr; // bpf_attach(): collect, do not print
+	// The first description error a plugin raised in this probes() call
+	// (host desc_error): its tag and message.
+	std::optional<std::pair<std::string, std::string>> refused;
 
 	// A discovered plugin file and, once read, its note.
 	struct plugin_file {
@@ -132,6 +137,22 @@ struct provider_registry::impl {
 			return;
 		}
 		self->warn(buf);
+	}
+
+	// The host's desc_error callback (plugin.h, ABI 1.8): kept until the
+	// plugin's probes() returns, then thrown by match().
+	static void host_desc_error(const dt_plugin_host_t *host, const char *tag, const char *fmt,
+				    ...) __attribute__((format(printf, 3, 4)))
+	{
+		auto *self = static_cast<impl *>(host->host_private);
+		if (self->refused)
+			return;
+		char buf[1024];
+		va_list ap;
+		va_start(ap, fmt);
+		std::vsnprintf(buf, sizeof(buf), fmt, ap);
+		va_end(ap);
+		self->refused.emplace(tag != nullptr ? tag : "", buf);
 	}
 
 	// Could plugin file `name` serve providers matching this glob? (Before
@@ -217,6 +238,7 @@ provider_registry::provider_registry(std::vector<std::string> search_path,
 	h.procs = impl_->procs.data();
 	h.nprocs = static_cast<uint32_t>(impl_->procs.size());
 	h.host_private = impl_.get();
+	h.desc_error = &impl::host_desc_error;
 	impl_->discover();
 	// The dtrace provider's probes are always IDs 1-3, as on illumos.
 	impl_->builtin = detail::make_dtrace_provider();
@@ -247,7 +269,13 @@ void provider_registry::load_for(const probe_desc &d)
 		bool serves = n != nullptr && (n->flags & DT_PLUGIN_F_ANY_PROVIDER) != 0
 				      ? impl_->any_provider_takes(d.provider)
 				      : impl_->may_serve(name, d.provider);
-		if (serves && impl_->may_have(file, d))
+		// A process's provider named literally (pid123) loads its
+		// plugin whatever the probe name: the plugin judges the name,
+		// and may refuse it with DTrace's diagnostic (host desc_error).
+		bool named = n != nullptr && (n->flags & DT_PLUGIN_F_PER_PROCESS) != 0 &&
+			     !d.provider.empty() && !is_glob(d.provider) &&
+			     impl_->may_serve(name, d.provider);
+		if (serves && (named || impl_->may_have(file, d)))
 			impl_->load(name);
 	}
 }
@@ -315,6 +343,11 @@ std::vector<const probe *> provider_registry::match(const probe_desc &d)
 			if (seen.insert(p).second)
 				out.push_back(p);
 		});
+		if (impl_->refused) {
+			auto [tag, message] = std::move(*impl_->refused);
+			impl_->refused.reset();
+			throw desc_refused(tag, message);
+		}
 		if (rc < 0)
 			impl_->warn(std::string("provider ") + prov->name() +
 				    " could not list its probes: " + std::strerror(-rc));

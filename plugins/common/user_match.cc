@@ -21,8 +21,7 @@ std::optional<int64_t> literal_pid(std::string_view provider)
 	if (!provider.starts_with(prefix) || provider.size() == prefix.size())
 		return std::nullopt;
 	std::string_view digits = provider.substr(prefix.size());
-	if (!std::all_of(digits.begin(), digits.end(),
-			 [](char c) { return c >= '0' && c <= '9'; }))
+	if (!std::all_of(digits.begin(), digits.end(), [](char c) { return c >= '0' && c <= '9'; }))
 		return std::nullopt;
 	int64_t v = 0;
 	auto [p, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), v);
@@ -61,16 +60,18 @@ std::optional<std::string> module_for(const std::string &mod, const object_name 
 	return std::nullopt;
 }
 
-bool wants_offsets(std::string_view func, std::string_view name)
+bool is_offset_name(std::string_view name)
 {
-	if (func.empty())
-		return false;
-	if (name.empty() || is_glob(name))
-		return true;
-	return std::all_of(name.begin(), name.end(), [](char c) {
-		return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') ||
-		       (c >= 'A' && c <= 'F');
+	return !name.empty() && std::all_of(name.begin(), name.end(), [](char c) {
+		return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
 	});
+}
+
+bool wants_offsets(std::string_view mod, std::string_view func, std::string_view name)
+{
+	if (func.empty() && mod.empty())
+		return false;
+	return name.empty() || is_glob(name) || is_offset_name(name);
 }
 
 std::string offset_name(uint64_t off)

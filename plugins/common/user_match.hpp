@@ -44,12 +44,17 @@ struct object_name {
 //   literal "libc" or "libc.so" (so_stem)   -> as written (illumos dt_pid)
 //   literal "a.out" on the executable       -> "a.out"
 //   literal full path of the object         -> as written
-[[nodiscard]] std::optional<std::string> module_for(const std::string &mod,
-						    const object_name &obj);
+[[nodiscard]] std::optional<std::string> module_for(const std::string &mod, const object_name &obj);
 
-// Are instruction-offset probes wanted? Only when a function is named
-// (func non-empty) and the probe name is empty, a glob or hex digits.
-[[nodiscard]] bool wants_offsets(std::string_view func, std::string_view name);
+// Are instruction-offset probes wanted? Only when a function or a module
+// is named (func or mod non-empty: `pid123:a.out::` is every instruction
+// of the executable, as on illumos) and the probe name is empty, a glob or
+// hex digits. `pid123:::` and `dtrace -l -p 123` stay entry and return.
+[[nodiscard]] bool wants_offsets(std::string_view mod, std::string_view func,
+				 std::string_view name);
+
+// Is `name` hex digits only (an offset probe's name)? "" is not.
+[[nodiscard]] bool is_offset_name(std::string_view name);
 
 // Probe name of an offset: lowercase hex without 0x ("0", "1c").
 [[nodiscard]] std::string offset_name(uint64_t off);

@@ -45,8 +45,43 @@ int insn_decoder::open(unsigned e_machine, std::string &why)
 	return 0;
 }
 
-std::vector<uint64_t> insn_decoder::offsets(const uint8_t *code, size_t size,
-					    bool &complete) const
+namespace {
+
+// Instructions x86 uprobes refuse (good_insns_64 and good_insns_0f in
+// arch/x86/kernel/uprobes.c: their opcodes are 0 there), so that no
+// offset probe is offered that no engine could place.
+bool uprobe_refuses(unsigned id)
+{
+	switch (id) {
+	case X86_INS_HLT:
+	case X86_INS_INT3:
+	case X86_INS_INT:
+	case X86_INS_INT1:
+	case X86_INS_INTO:
+	case X86_INS_IRET:
+	case X86_INS_IRETD:
+	case X86_INS_IRETQ:
+	case X86_INS_IN:
+	case X86_INS_OUT:
+	case X86_INS_INSB:
+	case X86_INS_INSW:
+	case X86_INS_INSD:
+	case X86_INS_OUTSB:
+	case X86_INS_OUTSW:
+	case X86_INS_OUTSD:
+	case X86_INS_CLI:
+	case X86_INS_STI:
+	case X86_INS_UD2:
+	case X86_INS_SYSENTER:
+	case X86_INS_SYSEXIT: return true;
+	default: return false;
+	}
+}
+
+} // namespace
+
+std::vector<uint64_t> insn_decoder::offsets(const uint8_t *code, size_t size, bool &complete,
+					    std::vector<uint64_t> *refused) const
 {
 	std::vector<uint64_t> out;
 	complete = false;
@@ -64,7 +99,10 @@ std::vector<uint64_t> insn_decoder::offsets(const uint8_t *code, size_t size,
 		uint64_t at = addr;
 		if (!cs_disasm_iter(handle_, &p, &left, &addr, insn))
 			break;
-		out.push_back(at);
+		if (!uprobe_refuses(insn->id))
+			out.push_back(at);
+		else if (refused != nullptr)
+			refused->push_back(at);
 	}
 	complete = left == 0;
 	cs_free(insn, 1);

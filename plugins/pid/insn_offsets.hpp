@@ -25,8 +25,12 @@ public:
 	// Offsets of the instructions of `code[0..size)` from its start, in
 	// order. Decoding stops at the first byte sequence that is not an
 	// instruction (data in text); `complete` says whether it got to the end.
+	// Instructions the kernel's uprobes refuse to probe (hlt, int3, in,
+	// out ...: arch/x86/kernel/uprobes.c) are left out, and put in
+	// `*refused` when it is given.
 	[[nodiscard]] std::vector<uint64_t> offsets(const uint8_t *code, size_t size,
-						    bool &complete) const;
+						    bool &complete,
+						    std::vector<uint64_t> *refused = nullptr) const;
 
 private:
 	size_t handle_ = 0; // csh

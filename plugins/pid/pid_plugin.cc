@@ -23,11 +23,24 @@
 // could match, and a plain function name is compared before anything is
 // built for a symbol.
 //
-// Offset probes are reported only when the query names a function (func
-// non-empty) and its probe name is "", a glob or hex digits: so
-// `pid123::malloc:` lists entry, return and every instruction offset as
-// illumos does, while `dtrace -l -p 123` with no description lists entry
-// and return only (every offset of every library would be millions).
+// Offset probes are reported only when the query names a function or a
+// module (func or mod non-empty) and its probe name is "", a glob or hex
+// digits: so `pid123::malloc:` lists entry, return and every instruction
+// offset, and `pid123:a.out::` every instruction of the executable, as
+// illumos does, while `pid123:::` and `dtrace -l -p 123` with no
+// description list entry and return only (every offset of every library
+// would be millions).
+//
+// Descriptions refused, with illumos dt_pid.c's tags and words (through
+// the host's desc_error, so they are compile errors of the description):
+//   pid0:::entry               D_PROC_BADPID  'pid0' does not contain a valid pid
+//   pid1:a.out:nosuch:entry    D_PROC_FUNC    failed to lookup 'nosuch' in module 'a.out'
+//   pid1:libc:-:800            D_PROC_LIB     only the a.out module is valid with the '-' function
+//   pid1:a.out:main:beginning  D_PROC_NAME    'beginning' is an invalid probe name
+//   pid1::_exit:100            D_PROC_OFF     offset 0x100 outside of function '_exit'
+//   pid1::main:3 (mid-insn)    D_PROC_ALIGN   offset 0x3 is not aligned on an instruction
+// A missing module, or a function absent from modules named by a glob, is
+// no error (the description then matches nothing: D_PDESC_ZERO).
 //
 // Cookie: the file offset, in the object file, of the instruction the
 // probe is placed on: the function's first byte for entry and return,
@@ -56,8 +69,8 @@
 // arguments; `dtrace -lv` prints "None"), so probe_args is NULL.
 #include "elf_functions.hpp"
 #include "insn_offsets.hpp"
-#include "user_match.hpp"
 #include "proc_objects.hpp"
+#include "user_match.hpp"
 
 #include <dtrace/plugin.hpp>
 
@@ -65,7 +78,10 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cstdarg>
 #include <cstdint>
+#include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <new>
 #include <string>
@@ -90,22 +106,27 @@ struct pid_state {
 // along the way.
 class walk {
 public:
-	walk(const dt_plugin_host_t *host, const dt_probe_query_t &q, dt_probe_cb cb,
-	     void *arg)
+	walk(const dt_plugin_host_t *host, const dt_probe_query_t &q, dt_probe_cb cb, void *arg)
 		: host_(host), provider_(field(q.provider)), mod_(field(q.mod)),
 		  func_(field(q.func)), name_(field(q.name)), cb_(cb), arg_(arg),
-		  offsets_(wants_offsets(func_, name_))
+		  offsets_(wants_offsets(mod_, func_, name_))
 	{
 	}
 
-	void run()
+	// 0, or -EINVAL when the description was refused (refuse()).
+	int run()
 	{
 		if (auto pid = literal_pid(provider_)) {
-			process(*pid, provider_.substr(3));
-			return;
+			literal_ = true;
+			if (*pid <= 0) // pid0, or more digits than a pid has
+				refuse("D_PROC_BADPID", "'%s' does not contain a valid pid",
+				       provider_.c_str());
+			else
+				process(*pid, provider_.substr(3));
+			return refused_ ? -EINVAL : 0;
 		}
 		if (!provider_.empty() && !is_glob(provider_))
-			return; // "pid", "pidx": no process
+			return 0; // "pid", "pidx": no process
 		std::vector<int32_t> done;
 		uint32_t n = DT_ABI_HAS(host_, nprocs) ? host_->nprocs : 0;
 		for (uint32_t i = 0; i < n && !stopped_; i++) {
@@ -116,6 +137,7 @@ public:
 			if (glob_match(provider_, ("pid" + std::to_string(pid)).c_str()))
 				process(pid, std::to_string(pid));
 		}
+		return refused_ ? -EINVAL : 0;
 	}
 
 private:
@@ -125,13 +147,34 @@ private:
 	void *arg_;
 	bool offsets_;
 	bool stopped_ = false;
+	bool refused_ = false;
+	// The provider names one process (pid123): only then is a
+	// description refused, as illumos calls dt_pid_create_probes() only
+	// for such a provider; a glob (p*d123, "") just matches less.
+	bool literal_ = false;
 	insn_decoder decoder_;
+
+	// Refuse the description with DTrace's diagnostic (illumos
+	// dt_pid.c's dt_pid_error(): its tags and words), and stop.
+	void refuse(const char *tag, const char *fmt, ...) __attribute__((format(printf, 3, 4)))
+	{
+		char buf[512];
+		va_list ap;
+		va_start(ap, fmt);
+		std::vsnprintf(buf, sizeof(buf), fmt, ap);
+		va_end(ap);
+		if (DT_ABI_HAS(host_, desc_error) && host_->desc_error != nullptr)
+			host_->desc_error(host_, tag, "%s", buf);
+		else
+			host_->log(host_, DT_LOG_ERROR, "%s", buf);
+		refused_ = stopped_ = true;
+	}
 
 	bool emit(const std::string &prov, const std::string &mod, const char *func,
 		  const std::string &name, uint64_t cookie)
 	{
-		dt_probe_info_t p = {sizeof(p), prov.c_str(), mod.c_str(), func,
-				     name.c_str(), cookie};
+		dt_probe_info_t p = {sizeof(p), prov.c_str(), mod.c_str(),
+				     func,	name.c_str(), cookie};
 		if (cb_(arg_, &p))
 			stopped_ = true;
 		return stopped_;
@@ -149,17 +192,78 @@ private:
 			return;
 		}
 		if (rc < 0) {
-			host_->log(host_, DT_LOG_WARN, "failed to grab pid %s: %s",
-				   written.c_str(), std::strerror(-rc));
+			host_->log(host_, DT_LOG_WARN, "failed to grab pid %s: %s", written.c_str(),
+				   std::strerror(-rc));
 			return;
 		}
 		std::string prov = "pid" + written;
+		if (func_ == "-") {
+			dash(objs);
+			return;
+		}
 		for (const auto &o : objs) {
 			if (stopped_)
 				return;
 			if (auto mod = module_for(mod_, o))
 				object(static_cast<int32_t>(pid), prov, o, *mod);
 		}
+	}
+
+	// The '-' function: the probe name is an address in the executable
+	// (illumos dt_pid_create_pid_probes()). Its errors are illumos'; the
+	// probes themselves are not offered yet, so a valid one matches
+	// nothing.
+	void dash(const std::vector<mapped_object> &objs)
+	{
+		if (!literal_)
+			return;
+		bool aout = mod_.empty();
+		if (!is_glob(mod_))
+			for (const auto &o : objs)
+				if (o.is_main && module_for(mod_, o))
+					aout = true;
+		if (!aout)
+			refuse("D_PROC_LIB",
+			       "only the a.out module is valid with the '-' function");
+		else if (name_.empty() || is_glob(name_))
+			refuse("D_PROC_NAME",
+			       "only individual addresses may be specified with the '-' function");
+	}
+
+	// The probe name against function `fn`, as illumos dt_pid_per_sym()
+	// judges it: entry, return, a glob, or an offset inside the function
+	// on an instruction boundary. False (and refused) otherwise.
+	bool name_fits(const elf_function &fn, bool decode)
+	{
+		if (!literal_)
+			return true; // a provider glob: illumos creates no probes for it
+		if (name_.empty() || is_glob(name_) || name_ == "entry" || name_ == "return")
+			return true;
+		if (!is_offset_name(name_)) {
+			refuse("D_PROC_NAME", "'%s' is an invalid probe name", name_.c_str());
+			return false;
+		}
+		unsigned long long off = std::strtoull(name_.c_str(), nullptr, 16);
+		if (off >= fn.size) {
+			refuse("D_PROC_OFF", "offset 0x%llx outside of function '%s'", off,
+			       fn.name);
+			return false;
+		}
+		if (!decode)
+			return true;
+		bool complete = false;
+		std::vector<uint64_t> refused;
+		auto offs = decoder_.offsets(fn.bytes, fn.size, complete, &refused);
+		offs.insert(offs.end(), refused.begin(), refused.end());
+		std::sort(offs.begin(), offs.end());
+		bool decoded_past = !offs.empty() && offs.back() >= off;
+		if ((complete || decoded_past) &&
+		    !std::binary_search(offs.begin(), offs.end(), off)) {
+			refuse("D_PROC_ALIGN", "offset 0x%llx is not aligned on an instruction",
+			       off);
+			return false;
+		}
+		return true;
 	}
 
 	void object(int32_t pid, const std::string &prov, const mapped_object &o,
@@ -185,7 +289,11 @@ private:
 		};
 		bool want_entry = glob_match(name_, "entry");
 		bool want_return = glob_match(name_, "return");
+		bool found = false;
 		elf.for_each_function(want, [&](const elf_function &fn) {
+			found = true;
+			if (!name_fits(fn, decode))
+				return true;
 			if (want_entry && emit(prov, mod, fn.name, "entry", fn.file_offset))
 				return true;
 			if (want_return && emit(prov, mod, fn.name, "return", fn.file_offset))
@@ -194,14 +302,21 @@ private:
 				return false;
 			bool complete = false;
 			for (uint64_t off : decoder_.offsets(fn.bytes, fn.size, complete))
-				if (emit(prov, mod, fn.name, offset_name(off), fn.file_offset + off))
+				if (emit(prov, mod, fn.name, offset_name(off),
+					 fn.file_offset + off))
 					return true;
 			if (!complete)
 				host_->log(host_, DT_LOG_DEBUG,
 					   "pid provider: %s`%s: stopped at a byte sequence "
-					   "that is not an instruction", o.basename.c_str(), fn.name);
+					   "that is not an instruction",
+					   o.basename.c_str(), fn.name);
 			return false;
 		});
+		// A function named in a module named: the module must have it
+		// (illumos dt_pid_per_mod(); a module glob looks on quietly).
+		if (!found && literal_ && literal && !mod_.empty() && !is_glob(mod_) && !stopped_)
+			refuse("D_PROC_FUNC", "failed to lookup '%s' in module '%s'", func_.c_str(),
+			       mod_.c_str());
 	}
 };
 
@@ -238,8 +353,9 @@ int bpf_attach(pid_state &s, const dt_probe_info_t *p, dt_bpf_attach_t *out)
 	a.pid = static_cast<int32_t>(*pid);
 	// entry: the function's first instruction (ustack() gets the caller
 	// from the stack pointer); an offset probe is past it.
-	a.ctx = ret ? DT_BPF_CTX_REGS_RETURN
-		    : std::strcmp(p->name, "entry") == 0 ? DT_BPF_CTX_REGS : DT_BPF_CTX_REGS_INSN;
+	a.ctx = ret				     ? DT_BPF_CTX_REGS_RETURN
+		: std::strcmp(p->name, "entry") == 0 ? DT_BPF_CTX_REGS
+						     : DT_BPF_CTX_REGS_INSN;
 	dt::sdk::give_attach(out, a);
 	return 0;
 }
@@ -292,10 +408,7 @@ void pid_fini(void *state)
 int pid_probes(void *state, const dt_probe_query_t *query, dt_probe_cb cb, void *arg)
 {
 	auto *s = static_cast<pid_state *>(state);
-	return dt::sdk::guard([&] {
-		walk(s->host, *query, cb, arg).run();
-		return 0;
-	});
+	return dt::sdk::guard([&] { return walk(s->host, *query, cb, arg).run(); });
 }
 
 // illumos fasttrap's pid provider attributes (fasttrap.c, pid_attr).

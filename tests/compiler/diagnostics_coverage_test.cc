@@ -31,6 +31,9 @@ const std::map<std::string, std::string> k_no_golden = {
 	{"D_TYPE_ERR", "raised only when the parser knows a typedef that sema cannot "
 		       "resolve; no script reaches it"},
 	{"D_CG_DYN", "code generator's internal errors on trees sema rejects first"},
+	{"D_PROC_ALIGN", "which offsets fall inside an instruction depends on the traced "
+			 "binary's code; plugins/pid/tests/pid_cli_test.cc finds one with "
+			 "objdump and checks the tag and wording"},
 	{"EDT_NOREG", "the code generator spills registers where DIF's seven run out; "
 		      "what is left (an lvalue's address computed while its value is held) "
 		      "has no golden case yet"},

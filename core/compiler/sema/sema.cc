@@ -1282,7 +1282,14 @@ void match_descs(sema_ctx &ctx, checked_clause &cc, std::vector<const probe *> &
 		cc.descs.push_back(d);
 		if (!ctx.set.registry)
 			continue;
-		auto ps = ctx.set.registry->match(d);
+		std::vector<const probe *> ps;
+		try {
+			ps = ctx.set.registry->match(d);
+		} catch (const desc_refused &e) {
+			// A provider's own diagnostic (dt_pid.c's D_PROC_*).
+			fail(tag_from_name(e.tag()).value_or(tag::D_PDESC_INVAL), pd.line,
+			     e.what());
+		}
 		if (ps.empty() && !ctx.set.zero_ok)
 			fail(tag::D_PDESC_ZERO, pd.line,
 			     "probe description " + d.str() + " does not match any probes");

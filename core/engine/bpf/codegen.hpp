@@ -79,6 +79,7 @@ private:
 	[[nodiscard]] bool needs_clock() const;
 	[[nodiscard]] bool predicate_is_early() const;
 	void user_entry_return();
+	void user_stack_args();
 	void record_arg(int i, int32_t off, uint32_t fmt); // tp_record: one argument
 	void usdt_args();
 	bool clauses_use(bool (*want)(uint32_t op, uint32_t id)) const;

@@ -475,11 +475,11 @@ void codegen::args_for_ctx()
 				a.stx(BPF_DW, BPF_REG_7, arg_off(i), BPF_REG_1);
 			}
 		}
+		if (spec_.user_entry)
+			user_stack_args();
 		break;
 	}
-	case ctx_kind::usdt:
-		usdt_args();
-		break;
+	case ctx_kind::usdt: usdt_args(); break;
 	case ctx_kind::tp_record: {
 		// The record's fields (attach.cc unsupported() checked them:
 		// record_field_readable()), each as its argfmt says (plugin.h).
@@ -503,6 +503,39 @@ void codegen::args_for_ctx()
 		a.mov_reg(BPF_REG_2, BPF_REG_7);
 		a.call_sym("dt_perf_args");
 		break;
+	}
+}
+
+// A user function's entry (a uprobe on its first instruction): arguments
+// 6 and on were passed on the stack, above the return address the call
+// pushed (the SysV AMD64 ABI; illumos fasttrap_pid_getarg() reads them
+// there too). One read of the words at sp + 8 into the m->regs scratch
+// (zeroed by the helper if the stack cannot be read), then each into
+// args[]. Only when a clause reads arguments.
+void codegen::user_stack_args()
+{
+	constexpr int k_nstack = DT_BPF_NARGS - 6;
+	static_assert(k_nstack > 0 && 8 * k_nstack <= 64, "m->regs holds the stack words");
+	bool want = false;
+	for (int i = 0; i < DT_BPF_NARGS; i++)
+		want |= spec_.argmap[i] >= 6 && spec_.argmap[i] < DT_BPF_NARGS;
+	want &= clauses_use([](uint32_t op, uint32_t id) {
+		return (op == DIF_OP_LDGA && id == DIF_VAR_ARGS) ||
+		       (id >= DIF_VAR_ARG0 && id <= DIF_VAR_ARG9);
+	});
+	if (!want)
+		return;
+	a.ldx(BPF_DW, BPF_REG_3, BPF_REG_6, 152); // pt_regs sp (x86_64)
+	a.alu_imm(BPF_ADD, BPF_REG_3, 8);
+	mem_off_ptr(BPF_REG_1, DT_M(regs));
+	a.mov_imm(BPF_REG_2, 8 * k_nstack);
+	a.call_helper(BPF_FUNC_probe_read_user);
+	for (int i = 0; i < DT_BPF_NARGS; i++) {
+		int32_t s = spec_.argmap[i];
+		if (s < 6 || s >= DT_BPF_NARGS)
+			continue;
+		a.ldx(BPF_DW, BPF_REG_1, BPF_REG_7, static_cast<int16_t>(DT_M(regs) + 8 * (s - 6)));
+		a.stx(BPF_DW, BPF_REG_7, static_cast<int16_t>(DT_M(args) + 8 * i), BPF_REG_1);
 	}
 }
 
@@ -566,9 +599,7 @@ void codegen::usdt_args()
 			a.ld_imm64(BPF_REG_1, static_cast<uint64_t>(u.value));
 			a.stx(BPF_DW, BPF_REG_7, arg_off(i), BPF_REG_1);
 			continue;
-		case DT_USDT_ARG_REG:
-			a.ldx(BPF_DW, BPF_REG_1, BPF_REG_6, u.reg);
-			break;
+		case DT_USDT_ARG_REG: a.ldx(BPF_DW, BPF_REG_1, BPF_REG_6, u.reg); break;
 		case DT_USDT_ARG_MEM:
 			a.ldx(BPF_DW, BPF_REG_3, BPF_REG_6, u.reg);
 			if (u.value != 0) {

@@ -50,7 +50,7 @@ extern "C" {
 /* Bumped on any incompatible change; the consumer requires equality. */
 #define DT_PLUGIN_ABI_MAJOR 1
 /* Bumped when fields are appended; informational (sz is what counts). */
-#define DT_PLUGIN_ABI_MINOR 7
+#define DT_PLUGIN_ABI_MINOR 8
 
 #define DT_PLUGIN_ENTRY_SYMBOL "dtrace_plugin_entry"
 
@@ -124,6 +124,19 @@ typedef struct dt_plugin_host {
 	const int32_t *procs;
 	uint32_t nprocs;
 	void *host_private; /* the host's own; plugins must not touch it */
+
+	/* ---- ABI 1.8 (read with DT_ABI_HAS) ---- */
+	/*
+	 * From probes() only: the query is a description this provider
+	 * refuses, as illumos' dt_pid.c refuses `pid0:::entry` or a function
+	 * the named module does not have. `tag` is the D compiler's
+	 * diagnostic tag for it ("D_PROC_FUNC"), the rest DTrace's message.
+	 * The host reports a compile error of the description (at its line,
+	 * with that tag) instead of the probes; probes() should then stop
+	 * and return -EINVAL. The first call of a probes() call counts.
+	 */
+	void (*desc_error)(const struct dt_plugin_host *host, const char *tag,
+			   const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 } dt_plugin_host_t;
 
 /*

@@ -22,6 +22,7 @@
 #pragma once
 
 #include <dtrace/api.hpp>
+#include <dtrace/error.hpp>
 
 #include <dtrace/plugin.h>
 #include <dtrace/probe_desc.hpp>
@@ -47,10 +48,7 @@ struct arg_desc {
 	std::string name;  // empty when unknown
 
 	// The type D programs see: the translated type, else the native one.
-	[[nodiscard]] const std::string &d_type() const
-	{
-		return xlate.empty() ? native : xlate;
-	}
+	[[nodiscard]] const std::string &d_type() const { return xlate.empty() ? native : xlate; }
 };
 
 class provider;
@@ -144,6 +142,22 @@ public:
 	[[nodiscard]] probe_fire fire(const probe &p);
 };
 
+// A provider refused a description (plugin.h, host desc_error, ABI 1.8):
+// DTrace's message, and the compiler's diagnostic tag for it ("D_PROC_FUNC").
+// Thrown by provider_registry::match(); the compiler reports it as the
+// description's compile error.
+class desc_refused : public error {
+public:
+	desc_refused(std::string tag, const std::string &message)
+		: error(errc::compile, message), tag_(std::move(tag))
+	{
+	}
+	[[nodiscard]] const std::string &tag() const noexcept { return tag_; }
+
+private:
+	std::string tag_;
+};
+
 using warning_fn = std::function<void(const std::string &)>;
 
 // Where plugins are looked for, in order: $DTRACE_PLUGIN_PATH (colon
@@ -154,8 +168,8 @@ using warning_fn = std::function<void(const std::string &)>;
 class provider_registry {
 public:
 	// `procs`: processes given with -p/-c (the pid provider's targets).
-	provider_registry(std::vector<std::string> search_path,
-			  std::vector<int32_t> procs, warning_fn warn);
+	provider_registry(std::vector<std::string> search_path, std::vector<int32_t> procs,
+			  warning_fn warn);
 	~provider_registry();
 	provider_registry(const provider_registry &) = delete;
 	provider_registry &operator=(const provider_registry &) = delete;
@@ -171,7 +185,9 @@ public:
 
 	// Every probe matching `d`, in ID order, loading plugins as needed
 	// (load_for(d)).
-	// Each provider is asked once per description.
+	// Each provider is asked once per description. Throws desc_refused
+	// when a provider refuses the description (a pid probe name that is
+	// neither entry, return nor an offset).
 	std::vector<const probe *> match(const probe_desc &d);
 	// Every probe of every provider (implies load_all()).
 	std::vector<const probe *> all();

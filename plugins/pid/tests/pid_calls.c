@@ -5,7 +5,8 @@
  *
  *   pid_calls [N]    dt_pid_calls_square(i) i+1 times for each i < N
  *                    (default 4), dt_pid_calls_pair(i, 100 + i) once for
- *                    each i < N, getpid() 5 times; then it exits 0.
+ *                    each i < N, getpid() 5 times, dt_pid_calls_ten(0, 1,
+ *                    ..., 9) once; then it exits 0.
  *   pid_calls -w     prints "ready", then for each byte it reads on
  *                    standard input calls dt_pid_calls_square(byte) once;
  *                    exits 0 at EOF.
@@ -34,6 +35,13 @@ TARGET_FN long dt_pid_calls_pair(long a, long b)
 	return a - b;
 }
 
+/* Ten arguments: the last four are passed on the stack (SysV AMD64). */
+TARGET_FN long dt_pid_calls_ten(long a0, long a1, long a2, long a3, long a4, long a5, long a6,
+				long a7, long a8, long a9)
+{
+	return a0 + a1 + a2 + a3 + a4 + a5 + a6 + a7 + a8 + a9;
+}
+
 TARGET_FN static int wait_mode(void)
 {
 	unsigned char c;
@@ -57,5 +65,6 @@ int main(int argc, char **argv)
 		sink += dt_pid_calls_pair(i, 100 + i);
 	for (int i = 0; i < 5; i++)
 		sink += getpid();
+	sink += dt_pid_calls_ten(0, 1, 2, 3, 4, 5, 6, 7, 8, 9);
 	return sink == 0 ? 1 : 0;
 }

@@ -53,16 +53,23 @@ TEST(PidMatch, ModuleNames)
 	EXPECT_EQ(module_for("libc", exe), std::nullopt);
 }
 
-TEST(PidMatch, OffsetsOnlyForANamedFunction)
+TEST(PidMatch, OffsetsOnlyForANamedFunctionOrModule)
 {
-	EXPECT_TRUE(wants_offsets("malloc", ""));
-	EXPECT_TRUE(wants_offsets("malloc", "*"));
-	EXPECT_TRUE(wants_offsets("malloc", "1c"));
-	EXPECT_TRUE(wants_offsets("mall*", "0"));
-	EXPECT_FALSE(wants_offsets("malloc", "entry"));
-	EXPECT_FALSE(wants_offsets("malloc", "return"));
-	EXPECT_FALSE(wants_offsets("", ""));
-	EXPECT_FALSE(wants_offsets("", "1c"));
+	EXPECT_TRUE(wants_offsets("", "malloc", ""));
+	EXPECT_TRUE(wants_offsets("", "malloc", "*"));
+	EXPECT_TRUE(wants_offsets("", "malloc", "1c"));
+	EXPECT_TRUE(wants_offsets("", "mall*", "0"));
+	EXPECT_FALSE(wants_offsets("", "malloc", "entry"));
+	EXPECT_FALSE(wants_offsets("", "malloc", "return"));
+	EXPECT_FALSE(wants_offsets("", "", ""));
+	EXPECT_FALSE(wants_offsets("", "", "1c"));
+	// A module alone is every instruction of it (illumos: pid123:a.out::).
+	EXPECT_TRUE(wants_offsets("a.out", "", ""));
+	EXPECT_TRUE(wants_offsets("a.out", "", "1*"));
+	EXPECT_FALSE(wants_offsets("a.out", "", "entry"));
+	EXPECT_TRUE(is_offset_name("1c"));
+	EXPECT_FALSE(is_offset_name(""));
+	EXPECT_FALSE(is_offset_name("beginning"));
 }
 
 TEST(PidMatch, OffsetNames)

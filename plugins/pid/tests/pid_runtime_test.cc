@@ -78,6 +78,20 @@ TEST(PidRuntime, EntryArgumentsAreTheFunctionsArguments)
 				 " dt_pid_calls_pair entry 2 102\n\n");
 }
 
+// Arguments past the sixth were passed on the stack, above the return
+// address: an entry probe reads them there (illumos fasttrap does too).
+TEST(PidRuntime, EntryArgumentsPastTheSixthComeFromTheStack)
+{
+	REQUIRE_BPF();
+	auto r = dtrace(bpf({"-n",
+			     "pid$target::dt_pid_calls_ten:entry { printf(\"%d %d %d %d %d %d %d "
+			     "%d %d %d\\n\", arg0, arg1, arg2, arg3, arg4, arg5, arg6, arg7, "
+			     "arg8, arg9); }",
+			     "-c", k_calls + " 1"}));
+	ASSERT_EQ(r.status, 0) << r.err;
+	EXPECT_EQ(r.out, "0 1 2 3 4 5 6 7 8 9\n\n");
+}
+
 // The aggregation is printed after the command has exited: its frames
 // still resolve, from the mappings read while it ran (illumos keeps the
 // grabbed process's symbol tables).
