@@ -14,7 +14,7 @@ src=$(cd "$1" && pwd)
 mkdir -p "$2"
 out=$(cd "$2" && pwd)
 shift 2
-export DTRACE_VM_CACHE=${DTRACE_VM_CACHE:-$top/build/vm}
+export DTRACE_VM_CACHE=${DTRACE_VM_CACHE:-$top/build/vm${DTRACE_VM_KREL:+-$DTRACE_VM_KREL}}
 krel=$("$top/tools/vm/fetch-kernel.sh")
 kdir=$DTRACE_VM_CACHE/root/usr/src/linux-headers-$krel
 [ "$src" = "$out" ] || cp -a "$src/." "$out/"
