@@ -32,6 +32,7 @@ dtrace=$2
 export DTRACE_KMOD_DIR=$3
 torture=${4:-60}
 BIG_GLOB=${5:-}
+FBT_MODE=${FBT_MODE:-} # multi, multi-bench: section 5b alone (vm.fbt612)
 w=${TMPDIR:-/run}/fbt-$engine
 mkdir -p "$w"
 . "$(dirname "${BASH_SOURCE[0]}")/guest-lib.sh"
@@ -59,6 +60,120 @@ echo "# fbt on the $engine engine: kernel $(uname -r), $(nproc) CPUs"
 fprobe=0
 grep -q '^CONFIG_FPROBE=y' "${DTRACE_VM_ROOT:-}/boot/config-$(uname -r)" 2>/dev/null && fprobe=1
 kp0=$(kprobes)
+
+# fbt_multi (section 5b; FBT_MODE=multi: alone): on a kernel with fprobes
+# (CONFIG_FPROBE: 6.12, not Debian's 6.1) more kprobes than
+# DTRACE_BPF_TRAMPOLINE_MAX become one kprobe_multi link per kind
+# (attach.hpp); with the limit 0 even one function goes through it.
+# While a glob is traced no kprobe is registered: the fprobe is one ftrace
+# ops (enabled_functions). Timings: the start to BEGIN (matching, loading,
+# attaching) and exit() to END (detaching), beside bpftrace's when the
+# guest has it (the same kernel, kprobe_multi too), and the start-up of a
+# program with no fbt probe for reference; fbt:::entry and bpftrace only
+# with FBT_MODE=multi-bench (minutes under emulation).
+fbt_multi() {
+	echo "# kprobe_multi: CONFIG_FPROBE=y in $(uname -r)"
+	DTRACE_DEBUG=1 DTRACE_BPF_TRAMPOLINE_MAX=0 dt mcount -qn 'fbt::vfs_read:entry /pid == $target/ { @e = count(); @a[args[2]] = count(); }
+	    fbt::vfs_read:return /pid == $target && args[1] == 7/ { @r = count(); }
+	    dtrace:::END { printa("entries %@d\n", @e); printa("ret7 %@d\n", @r); printa("count%d %@d\n", @a); }' \
+		-c 'dd if=/dev/zero of=/dev/null bs=7 count=300 status=none'
+	check "kprobe_multi: the engine says so" has "$w/mcount.err" 'kprobes through kprobe_multi links'
+	n=$(val "$w/mcount.out" entries)
+	check "kprobe_multi: vfs_read entries of dd ($n: 300 and at most 20 from ld.so)" \
+		[ "$n" -ge 300 ] && [ "$n" -le 320 ]
+	check "kprobe_multi: args[2] == 7 exactly 300 times" [ "$(val "$w/mcount.out" count7)" = 300 ]
+	check "kretprobe_multi: args[1] == 7 exactly 300 times" [ "$(val "$w/mcount.out" ret7)" = 300 ]
+	DTRACE_BPF_TRAMPOLINE_MAX=0 dt mquant -qn 'fbt::vfs_read:return /pid == $target/ { @ = quantize(args[1]); }' \
+		-c 'dd if=/dev/zero of=/dev/null bs=100 count=50 status=none'
+	check "kretprobe_multi: quantize(args[1]): the 64 bucket holds dd's 50 reads" \
+		has "$w/mquant.out" '^ +64 \|@+ +5[0-9] *$'
+	# Traced while the fprobe is looked at: no kprobe, the functions in
+	# ftrace's enabled_functions.
+	local tr=/sys/kernel/tracing n nsec nen nkp pid
+	nsec=$("$dtrace" -l -n 'fbt:vmlinux:security_*:entry' | grep -c ' entry$')
+	"$dtrace" -x engine=bpf -qn 'fbt::security_*:entry { @ = count(); }
+	    dtrace:::BEGIN { printf("tracing\n"); } dtrace:::END { printa("calls %@d\n", @); }' \
+		>"$w/msec.out" 2>"$w/msec.err" &
+	pid=$!
+	for _ in $(seq 600); do has "$w/msec.out" '^tracing$' && break; sleep 0.1; done
+	cat /etc/hostname >/dev/null
+	nen=$(grep -c '^security_' $tr/enabled_functions)
+	nkp=$(kprobes)
+	kill -INT $pid
+	wait $pid
+	echo $? >"$w/msec.rc"
+	sed 's/^/| /' "$w/msec.out"
+	sed 's/^/! /' "$w/msec.err" | head
+	check "fbt::security_*:entry ($nsec functions): exit 0 on SIGINT" [ "$(rc msec)" = 0 ]
+	check "fbt::security_*:entry: calls counted" [ "$(val "$w/msec.out" calls)" -gt 0 ]
+	check "fbt::security_*:entry: $nen of $nsec functions in enabled_functions" [ "$nen" -ge "$nsec" ]
+	check "fbt::security_*:entry: no kprobe registered ($nkp, $kp0 before)" [ "$nkp" = "$kp0" ]
+	check "fbt::security_*:entry: detached (enabled_functions)" \
+		bash -c "! grep -q '^security_' $tr/enabled_functions"
+	# Attach/detach timing (reported, not asserted).
+	# tdt NAME PROGRAM: ms from the start to BEGIN (start-up, matching,
+	# loading, attaching), and from the exit() a second later to END (which
+	# runs once everything is detached).
+	tdt() {
+		local t0
+		t0=$(date +%s%N)
+		timeout 600 "$dtrace" -x engine=bpf -qn "$2"'
+		    dtrace:::BEGIN { printf("begin %d\n", walltimestamp); }
+		    profile:::tick-1s { printf("stop %d\n", walltimestamp); exit(0); }
+		    dtrace:::END { printf("end %d\n", walltimestamp); }' >"$w/$1.out" 2>"$w/$1.err"
+		echo $? >"$w/$1.rc"
+		echo "$(( ($(val "$w/$1.out" begin) - t0) / 1000000 ))" \
+			"$(( ($(val "$w/$1.out" end) - $(val "$w/$1.out" stop)) / 1000000 ))" >"$w/$1.ms"
+		sed 's/^/! /' "$w/$1.err" | head -5
+	}
+	tbt() { # tbt NAME PROBES: bpftrace's whole run, ms
+		local t0
+		t0=$(date +%s%N)
+		BPFTRACE_MAX_PROBES=100000 timeout 600 bpftrace -e "$2"' BEGIN { exit(); }' >"$w/$1.out" 2>&1
+		echo $? >"$w/$1.rc"
+		echo $(( ($(date +%s%N) - t0) / 1000000 )) >"$w/$1.ms"
+	}
+	tdt t_none ''
+	tdt t_vfs 'fbt::vfs_*:entry { }'
+	check "timing: fbt::vfs_*:entry attached, exit 0" [ "$(rc t_vfs)" = 0 ]
+	tdt t_sec 'fbt::security_*:entry { }'
+	# A glob of 21,000 functions: attached, fired, detached.
+	tdt t_am 'fbt::[a-m]*:entry { @ = count(); } dtrace:::END { printa("calls %@d\n", @); }'
+	check "fbt::[a-m]*:entry: attached, exit 0" [ "$(rc t_am)" = 0 ]
+	check "fbt::[a-m]*:entry: calls counted ($(val "$w/t_am.out" calls))" [ "$(val "$w/t_am.out" calls)" -gt 0 ]
+	check "fbt::[a-m]*:entry: detached (enabled_functions)" [ "$(grep -c . $tr/enabled_functions)" -lt 100 ]
+	local ts=(t_none t_vfs t_sec t_am)
+	if [ "$FBT_MODE" = multi-bench ]; then
+		tdt t_all 'fbt:::entry { }'
+		check "fbt:::entry: attached, exit 0" [ "$(rc t_all)" = 0 ]
+		ts+=(t_all)
+	fi
+	for t in "${ts[@]}"; do
+		echo "# timing $t: start->BEGIN, exit()->END (ms): $(cat "$w/$t.ms")"
+	done
+	"$dtrace" -l -n 'fbt:::entry' >"$w/all.l"
+	echo "# functions: vfs_* $(grep -c ' vfs_[^ ]* entry$' "$w/all.l")," \
+		"security_* $(grep -c ' security_[^ ]* entry$' "$w/all.l")," \
+		"[a-m]* $(grep -c ' [a-m][^ ]* entry$' "$w/all.l"), all $(grep -c ' entry$' "$w/all.l")"
+	if [ "$FBT_MODE" = multi-bench ] && command -v bpftrace >/dev/null; then
+		tbt b_none ''
+		tbt b_vfs 'kprobe:vfs_* { }'
+		tbt b_sec 'kprobe:security_* { }'
+		tbt b_all 'kprobe:* { }'
+		for t in b_none b_vfs b_sec b_all; do
+			echo "# timing bpftrace $t: whole run (ms) $(cat "$w/$t.ms"), exit $(rc $t)"
+			head -3 "$w/$t.out" | sed 's/^/! /'
+		done
+	fi
+}
+
+if [ "${FBT_MODE:-}" = multi ] || [ "${FBT_MODE:-}" = multi-bench ]; then
+	[ "$engine" = bpf ] && [ "$fprobe" = 1 ] || notok "FBT_MODE=$FBT_MODE needs the bpf engine on a kernel with fprobes"
+	[ "$engine" = bpf ] && [ "$fprobe" = 1 ] && fbt_multi
+	echo "fbt $engine: $nfail failed"
+	echo "FBT $engine DONE"
+	exit 0
+fi
 
 # ---- 1. entry counts ---------------------------------------------------------
 
@@ -231,99 +346,9 @@ fi
 check "nothing left armed after the consumers" [ "$(armed)" = 0 ]
 check "no kprobe left" [ "$(kprobes)" = "$kp0" ]
 
-# ---- 5b. bpf: kprobe_multi -------------------------------------------------------
+# ---- 5b. bpf: kprobe_multi (fbt_multi above) -----------------------------------
 
-# On a kernel with fprobes (CONFIG_FPROBE: 6.12, not Debian's 6.1) more
-# kprobes than DTRACE_BPF_TRAMPOLINE_MAX become one kprobe_multi link per
-# kind (attach.hpp); with the limit 0 even one function goes through it.
-# While a glob is traced no kprobe is registered: the fprobe is one ftrace
-# ops (enabled_functions). Timings: the start to BEGIN (matching, loading,
-# attaching) and BEGIN to the exit (detaching), beside bpftrace's when the
-# guest has it (the same kernel, kprobe_multi too), and the start-up of a
-# program with no fbt probe for reference.
-if [ "$engine" = bpf ] && [ "$fprobe" = 1 ]; then
-	echo "# kprobe_multi: CONFIG_FPROBE=y in $(uname -r)"
-	DTRACE_DEBUG=1 DTRACE_BPF_TRAMPOLINE_MAX=0 dt mcount -qn 'fbt::vfs_read:entry /pid == $target/ { @e = count(); @a[args[2]] = count(); }
-	    fbt::vfs_read:return /pid == $target && args[1] == 7/ { @r = count(); }
-	    dtrace:::END { printa("entries %@d\n", @e); printa("ret7 %@d\n", @r); printa("count%d %@d\n", @a); }' \
-		-c 'dd if=/dev/zero of=/dev/null bs=7 count=300 status=none'
-	check "kprobe_multi: the engine says so" has "$w/mcount.err" 'kprobes through kprobe_multi links'
-	n=$(val "$w/mcount.out" entries)
-	check "kprobe_multi: vfs_read entries of dd ($n: 300 and at most 20 from ld.so)" \
-		[ "$n" -ge 300 ] && [ "$n" -le 320 ]
-	check "kprobe_multi: args[2] == 7 exactly 300 times" [ "$(val "$w/mcount.out" count7)" = 300 ]
-	check "kretprobe_multi: args[1] == 7 exactly 300 times" [ "$(val "$w/mcount.out" ret7)" = 300 ]
-	DTRACE_BPF_TRAMPOLINE_MAX=0 dt mquant -qn 'fbt::vfs_read:return /pid == $target/ { @ = quantize(args[1]); }' \
-		-c 'dd if=/dev/zero of=/dev/null bs=100 count=50 status=none'
-	check "kretprobe_multi: quantize(args[1]): the 64 bucket holds dd's 50 reads" \
-		has "$w/mquant.out" '^ +64 \|@+ +5[0-9] *$'
-	# Traced while the fprobe is looked at: no kprobe, the functions in
-	# ftrace's enabled_functions.
-	tr=/sys/kernel/tracing
-	nsec=$("$dtrace" -l -n 'fbt:vmlinux:security_*:entry' | grep -c ' entry$')
-	"$dtrace" -x engine=bpf -qn 'fbt::security_*:entry { @ = count(); }
-	    dtrace:::BEGIN { printf("tracing\n"); } dtrace:::END { printa("calls %@d\n", @); }' \
-		>"$w/msec.out" 2>"$w/msec.err" &
-	pid=$!
-	for _ in $(seq 600); do has "$w/msec.out" '^tracing$' && break; sleep 0.1; done
-	cat /etc/hostname >/dev/null
-	nen=$(grep -c '^security_' $tr/enabled_functions)
-	nkp=$(kprobes)
-	kill -INT $pid
-	wait $pid
-	echo $? >"$w/msec.rc"
-	sed 's/^/| /' "$w/msec.out"
-	sed 's/^/! /' "$w/msec.err" | head
-	check "fbt::security_*:entry ($nsec functions): exit 0 on SIGINT" [ "$(rc msec)" = 0 ]
-	check "fbt::security_*:entry: calls counted" [ "$(val "$w/msec.out" calls)" -gt 0 ]
-	check "fbt::security_*:entry: $nen of $nsec functions in enabled_functions" [ "$nen" -ge "$nsec" ]
-	check "fbt::security_*:entry: no kprobe registered ($nkp, $kp0 before)" [ "$nkp" = "$kp0" ]
-	check "fbt::security_*:entry: detached (enabled_functions)" \
-		bash -c "! grep -q '^security_' $tr/enabled_functions"
-	# Attach/detach timing (reported, not asserted).
-	tdt() { # tdt NAME PROGRAM: ms from the start to BEGIN, and from BEGIN to the exit
-		local t0 t1
-		t0=$(date +%s%N)
-		timeout 600 "$dtrace" -x engine=bpf -qn "$2"' dtrace:::BEGIN { printf("begin %d\n", walltimestamp); exit(0); }' \
-			>"$w/$1.out" 2>"$w/$1.err"
-		echo $? >"$w/$1.rc"
-		t1=$(date +%s%N)
-		local b
-		b=$(val "$w/$1.out" begin)
-		echo "$(( (b - t0) / 1000000 )) $(( (t1 - b) / 1000000 ))" >"$w/$1.ms"
-		sed 's/^/! /' "$w/$1.err" | head -5
-	}
-	tbt() { # tbt NAME PROBES: bpftrace's whole run, ms
-		local t0
-		t0=$(date +%s%N)
-		BPFTRACE_MAX_PROBES=100000 timeout 600 bpftrace -e "$2"' BEGIN { exit(); }' >"$w/$1.out" 2>&1
-		echo $? >"$w/$1.rc"
-		echo $(( ($(date +%s%N) - t0) / 1000000 )) >"$w/$1.ms"
-	}
-	fnum() { "$dtrace" -l -n "$1" | grep -c ' entry$'; }
-	tdt t_none 'profile:::tick-1000s { }'
-	tdt t_vfs 'fbt::vfs_*:entry { }'
-	check "timing: fbt::vfs_*:entry attached, exit 0" [ "$(rc t_vfs)" = 0 ]
-	tdt t_sec 'fbt::security_*:entry { }'
-	tdt t_am 'fbt::[a-m]*:entry { }'
-	check "timing: fbt::[a-m]*:entry attached, exit 0" [ "$(rc t_am)" = 0 ]
-	tdt t_all 'fbt:::entry { }'
-	check "timing: fbt:::entry attached, exit 0" [ "$(rc t_all)" = 0 ]
-	for t in t_none t_vfs t_sec t_am t_all; do
-		echo "# timing $t: start->BEGIN, BEGIN->exit (ms): $(cat "$w/$t.ms")"
-	done
-	echo "# functions: vfs_* $(fnum 'fbt::vfs_*:entry'), [a-m]* $(fnum 'fbt::[a-m]*:entry'), all $(fnum 'fbt:::entry')"
-	if command -v bpftrace >/dev/null; then
-		tbt b_none ''
-		tbt b_vfs 'kprobe:vfs_* { }'
-		tbt b_sec 'kprobe:security_* { }'
-		tbt b_all 'kprobe:* { }'
-		for t in b_none b_vfs b_sec b_all; do
-			echo "# timing bpftrace $t: whole run (ms) $(cat "$w/$t.ms"), exit $(rc $t)"
-			head -3 "$w/$t.out" | sed 's/^/! /'
-		done
-	fi
-fi
+[ "$engine" = bpf ] && [ "$fprobe" = 1 ] && fbt_multi
 
 # ---- 6. torture ------------------------------------------------------------------
 

@@ -13,7 +13,9 @@
 # DTRACE_VM_FBT_ENGINES (default "kmod bpf") names the engines to run:
 # vm.fbt612 runs "bpf" alone on Debian 12's 6.12 kernel (DTRACE_VM_KREL=6.12,
 # no torture), whose fprobes give the bpf engine kprobe_multi
-# (fbt-guest.sh section 5b: counts through it and glob attach timings).
+# (DTRACE_VM_FBT_MODE=multi: fbt-guest.sh section 5b alone, counts, return
+# values and globs through it with their attach times; multi-bench adds
+# fbt:::entry and bpftrace's kprobe: globs, for docs/perf.md).
 #
 # Usage: fbt-test.sh WORKDIR DTRACE_BINARY
 # Exit 0 pass, 1 fail, 77 skip (printed reason: no qemu, no kernel to fetch).
@@ -49,8 +51,9 @@ if [[ " $engines " == *" kmod "* ]]; then
 fi
 big=${DTRACE_VM_FBT_GLOB:-}
 vm_run 0 -t $((1500 + 2 * torture)) bash -c \
-	'for e in $6; do bash "$1" "$e" "$2" "$3" "$4" "$5"; done' \
-	guest "$top/tests/vm/fbt-guest.sh" "$dtrace" "$mods" "$torture" "$big" "$engines"
+	'for e in $6; do FBT_MODE=$7 bash "$1" "$e" "$2" "$3" "$4" "$5"; done' \
+	guest "$top/tests/vm/fbt-guest.sh" "$dtrace" "$mods" "$torture" "$big" "$engines" \
+	"${DTRACE_VM_FBT_MODE:-}"
 cat "$vm_out"
 for e in $engines; do
 	vm_expect "$vm_out" "^FBT $e DONE\$"

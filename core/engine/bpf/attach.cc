@@ -268,7 +268,7 @@ std::string unsupported(const attach_point &p)
 		return "";
 	case DT_BPF_ATTACH_KPROBE:
 	case DT_BPF_ATTACH_KRETPROBE:
-		if (p.target.empty())
+		if (p.target.empty() && p.multi.empty())
 			return "the provider named no function for its " + kind_name(p.kind);
 		if (p.ctx != DT_BPF_CTX_REGS && p.ctx != DT_BPF_CTX_REGS_RETURN)
 			return "argument context " + std::to_string(p.ctx) + " on a " +
