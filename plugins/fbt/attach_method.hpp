@@ -8,7 +8,10 @@
 //            bpf_fentry_test1 (the kernel's own test target; else the
 //            function asked for) and detaching it at once.
 //   kprobe   a kprobe / kretprobe per function through the perf kprobe
-//            PMU (or <tracefs>/kprobe_events): CONFIG_KPROBES.
+//            PMU (or <tracefs>/kprobe_events): CONFIG_KPROBES. A glob of
+//            more than DTRACE_BPF_TRAMPOLINE_MAX (8) of them the engine
+//            attaches as one kprobe_multi link per kind where the kernel
+//            has it (CONFIG_FPROBE; core/engine/bpf/attach.hpp).
 //   none     neither: fbt probes are refused with a message.
 //
 // fentry gives the arguments and fexit the return value from the

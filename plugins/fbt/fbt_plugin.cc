@@ -26,9 +26,12 @@
 // trampoline's context; else (and for functions fentry cannot take) a
 // kprobe (entry, context REGS) or a kretprobe (return, REGS_RETURN),
 // where the kernel has kprobes (CONFIG_KPROBES: the perf `kprobe` PMU or
-// <tracefs>/kprobe_events). Either way one program per function
-// (kprobe_multi, one link for a whole glob, is not used: no kernel we
-// test on has it).
+// <tracefs>/kprobe_events). The plugin answers per function; the engine
+// groups: more than a few trampolines in one enabling become kprobes, and
+// more than a few kprobes become one program and one kprobe_multi link per
+// kind (entry, return) where the kernel has fprobes (CONFIG_FPROBE, e.g.
+// 6.12), the function told by the link's attach cookie
+// (core/engine/bpf/attach.hpp); else one program and perf event each.
 // Return probes: args[1] (arg1) is the return value; args[0] (arg0),
 // illumos' offset of the returning instruction, is 0: neither a
 // trampoline nor a kretprobe knows which `ret` the function took.
@@ -116,50 +119,52 @@ int list_probes(state &s, const dt_probe_query_t *q, dt_probe_cb cb, void *arg)
 	bool stop = false;
 	source_kind used = source_kind::none;
 	std::string why;
-	int err = walk_functions(s.host->tracefs, [&](const function_entry &e) {
-		if (!func_ok(e.func) || !mod_ok(e.mod) || !is_probeable(e))
+	int err = walk_functions(
+		s.host->tracefs,
+		[&](const function_entry &e) {
+			if (!func_ok(e.func) || !mod_ok(e.mod) || !is_probeable(e))
+				return false;
+			func.assign(e.func);
+			if (s.blacklist->count(func))
+				return false;
+			mod.assign(e.mod);
+			key.assign(mod).append(1, '\0').append(func);
+			if (!seen.insert(key).second)
+				return false;
+			if (want_entry) {
+				dt_probe_info_t p = {sizeof(p),	   "fbt",   mod.c_str(),
+						     func.c_str(), "entry", e.addr};
+				if (cb(arg, &p))
+					return stop = true;
+			}
+			if (want_return) {
+				dt_probe_info_t p = {sizeof(p),	   "fbt",    mod.c_str(),
+						     func.c_str(), "return", e.addr};
+				if (cb(arg, &p))
+					return stop = true;
+			}
 			return false;
-		func.assign(e.func);
-		if (s.blacklist->count(func))
-			return false;
-		mod.assign(e.mod);
-		key.assign(mod).append(1, '\0').append(func);
-		if (!seen.insert(key).second)
-			return false;
-		if (want_entry) {
-			dt_probe_info_t p = {sizeof(p), "fbt", mod.c_str(), func.c_str(),
-					     "entry", e.addr};
-			if (cb(arg, &p))
-				return stop = true;
-		}
-		if (want_return) {
-			dt_probe_info_t p = {sizeof(p), "fbt", mod.c_str(), func.c_str(),
-					     "return", e.addr};
-			if (cb(arg, &p))
-				return stop = true;
-		}
-		return false;
-	}, used, why);
+		},
+		used, why);
 	if (!s.logged_source) {
 		s.logged_source = true;
-		s.host->log(s.host, DT_LOG_DEBUG, "fbt: functions from %s%s%s%s",
-			    source_name(used), why.empty() ? "" : " (", why.c_str(),
-			    why.empty() ? "" : ")");
+		s.host->log(s.host, DT_LOG_DEBUG, "fbt: functions from %s%s%s%s", source_name(used),
+			    why.empty() ? "" : " (", why.c_str(), why.empty() ? "" : ")");
 	}
 	if (err < 0 && !stop) {
 		s.host->log(s.host, DT_LOG_WARN,
 			    "fbt provider: cannot read the kernel's function list "
-			    "(%s; /proc/kallsyms: %s)", why.c_str(), std::strerror(-err));
+			    "(%s; /proc/kallsyms: %s)",
+			    why.c_str(), std::strerror(-err));
 		return err;
 	}
 	return 0;
 }
 
-int emit_arg(dt_arg_cb cb, void *arg, int ndx, const std::string &type,
-	     const std::string &name)
+int emit_arg(dt_arg_cb cb, void *arg, int ndx, const std::string &type, const std::string &name)
 {
-	dt_arg_desc_t a = {sizeof(a), ndx, ndx, type.c_str(), nullptr,
-			   name.empty() ? nullptr : name.c_str()};
+	dt_arg_desc_t a = {sizeof(a),	 ndx,	  ndx,
+			   type.c_str(), nullptr, name.empty() ? nullptr : name.c_str()};
 	return cb(arg, &a);
 }
 

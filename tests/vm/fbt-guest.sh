@@ -32,6 +32,7 @@ dtrace=$2
 export DTRACE_KMOD_DIR=$3
 torture=${4:-60}
 BIG_GLOB=${5:-}
+FBT_MODE=${FBT_MODE:-} # multi, multi-bench: section 5b alone (vm.fbt612)
 w=${TMPDIR:-/run}/fbt-$engine
 mkdir -p "$w"
 . "$(dirname "${BASH_SOURCE[0]}")/guest-lib.sh"
@@ -51,11 +52,128 @@ dt() { # dt NAME ARGS...: run dtrace on the engine, keep and show what it said
 secs() { awk '{ printf "%.2f", $1 / 1000 }' "$w/$1.ms"; }
 # The value of "KEY n" lines (printa("KEY %@d\n")), or -1.
 val() { awk -v k="$2" '$1 == k { v = $2 } END { print (v == "" ? -1 : v) }' "$1"; }
-kprobes() { grep -c . /sys/kernel/debug/kprobes/list 2>/dev/null || echo 0; }
+kprobes() { cat /sys/kernel/debug/kprobes/list 2>/dev/null | grep -c .; }
 armed() { cat /sys/module/dtrace_fbt/parameters/armed 2>/dev/null || echo 0; }
 
 echo "# fbt on the $engine engine: kernel $(uname -r), $(nproc) CPUs"
+# fprobes (CONFIG_FPROBE): the bpf engine's globs go through kprobe_multi.
+fprobe=0
+grep -q '^CONFIG_FPROBE=y' "${DTRACE_VM_ROOT:-}/boot/config-$(uname -r)" 2>/dev/null && fprobe=1
 kp0=$(kprobes)
+
+# fbt_multi (section 5b; FBT_MODE=multi: alone): on a kernel with fprobes
+# (CONFIG_FPROBE: 6.12, not Debian's 6.1) more kprobes than
+# DTRACE_BPF_TRAMPOLINE_MAX become one kprobe_multi link per kind
+# (attach.hpp); with the limit 0 even one function goes through it.
+# While a glob is traced no kprobe is registered: the fprobe is one ftrace
+# ops (enabled_functions). Timings: the start to BEGIN (matching, loading,
+# attaching) and exit() to END (detaching), beside bpftrace's when the
+# guest has it (the same kernel, kprobe_multi too), and the start-up of a
+# program with no fbt probe for reference; fbt:::entry and bpftrace only
+# with FBT_MODE=multi-bench (minutes under emulation).
+fbt_multi() {
+	echo "# kprobe_multi: CONFIG_FPROBE=y in $(uname -r)"
+	DTRACE_DEBUG=1 DTRACE_BPF_TRAMPOLINE_MAX=0 dt mcount -qn 'fbt::vfs_read:entry /pid == $target/ { @e = count(); @a[args[2]] = count(); }
+	    fbt::vfs_read:return /pid == $target && args[1] == 7/ { @r = count(); }
+	    dtrace:::END { printa("entries %@d\n", @e); printa("ret7 %@d\n", @r); printa("count%d %@d\n", @a); }' \
+		-c 'dd if=/dev/zero of=/dev/null bs=7 count=300 status=none'
+	check "kprobe_multi: the engine says so" has "$w/mcount.err" 'kprobes through kprobe_multi links'
+	n=$(val "$w/mcount.out" entries)
+	check "kprobe_multi: vfs_read entries of dd ($n: 300 and at most 20 from ld.so)" \
+		[ "$n" -ge 300 ] && [ "$n" -le 320 ]
+	check "kprobe_multi: args[2] == 7 exactly 300 times" [ "$(val "$w/mcount.out" count7)" = 300 ]
+	check "kretprobe_multi: args[1] == 7 exactly 300 times" [ "$(val "$w/mcount.out" ret7)" = 300 ]
+	DTRACE_BPF_TRAMPOLINE_MAX=0 dt mquant -qn 'fbt::vfs_read:return /pid == $target/ { @ = quantize(args[1]); }' \
+		-c 'dd if=/dev/zero of=/dev/null bs=100 count=50 status=none'
+	check "kretprobe_multi: quantize(args[1]): the 64 bucket holds dd's 50 reads" \
+		has "$w/mquant.out" '^ +64 \|@+ +5[0-9] *$'
+	# Traced while the fprobe is looked at: no kprobe, the functions in
+	# ftrace's enabled_functions.
+	local tr=/sys/kernel/tracing n nsec nen nkp pid
+	nsec=$("$dtrace" -l -n 'fbt:vmlinux:security_*:entry' | grep -c ' entry$')
+	"$dtrace" -x engine=bpf -qn 'fbt::security_*:entry { @ = count(); }
+	    dtrace:::BEGIN { printf("tracing\n"); } dtrace:::END { printa("calls %@d\n", @); }' \
+		>"$w/msec.out" 2>"$w/msec.err" &
+	pid=$!
+	for _ in $(seq 600); do has "$w/msec.out" '^tracing$' && break; sleep 0.1; done
+	cat /etc/hostname >/dev/null
+	nen=$(grep -c '^security_' $tr/enabled_functions)
+	nkp=$(kprobes)
+	kill -INT $pid
+	wait $pid
+	echo $? >"$w/msec.rc"
+	sed 's/^/| /' "$w/msec.out"
+	sed 's/^/! /' "$w/msec.err" | head
+	check "fbt::security_*:entry ($nsec functions): exit 0 on SIGINT" [ "$(rc msec)" = 0 ]
+	check "fbt::security_*:entry: calls counted" [ "$(val "$w/msec.out" calls)" -gt 0 ]
+	check "fbt::security_*:entry: $nen of $nsec functions in enabled_functions" [ "$nen" -ge "$nsec" ]
+	check "fbt::security_*:entry: no kprobe registered ($nkp, $kp0 before)" [ "$nkp" = "$kp0" ]
+	check "fbt::security_*:entry: detached (enabled_functions)" \
+		bash -c "! grep -q '^security_' $tr/enabled_functions"
+	# Attach/detach timing (reported, not asserted).
+	# tdt NAME PROGRAM: ms from the start to BEGIN (start-up, matching,
+	# loading, attaching), and from the exit() a second later to END (which
+	# runs once everything is detached).
+	tdt() {
+		local t0
+		t0=$(date +%s%N)
+		timeout 600 "$dtrace" -x engine=bpf -qn "$2"'
+		    dtrace:::BEGIN { printf("begin %d\n", walltimestamp); }
+		    profile:::tick-1s { printf("stop %d\n", walltimestamp); exit(0); }
+		    dtrace:::END { printf("end %d\n", walltimestamp); }' >"$w/$1.out" 2>"$w/$1.err"
+		echo $? >"$w/$1.rc"
+		echo "$(( ($(val "$w/$1.out" begin) - t0) / 1000000 ))" \
+			"$(( ($(val "$w/$1.out" end) - $(val "$w/$1.out" stop)) / 1000000 ))" >"$w/$1.ms"
+		sed 's/^/! /' "$w/$1.err" | head -5
+	}
+	tbt() { # tbt NAME PROBES: bpftrace's whole run, ms
+		local t0
+		t0=$(date +%s%N)
+		BPFTRACE_MAX_PROBES=100000 timeout 600 bpftrace -e "$2"' BEGIN { exit(); }' >"$w/$1.out" 2>&1
+		echo $? >"$w/$1.rc"
+		echo $(( ($(date +%s%N) - t0) / 1000000 )) >"$w/$1.ms"
+	}
+	tdt t_none ''
+	tdt t_vfs 'fbt::vfs_*:entry { }'
+	check "timing: fbt::vfs_*:entry attached, exit 0" [ "$(rc t_vfs)" = 0 ]
+	tdt t_sec 'fbt::security_*:entry { }'
+	# A glob of 21,000 functions: attached, fired, detached.
+	tdt t_am 'fbt::[a-m]*:entry { @ = count(); } dtrace:::END { printa("calls %@d\n", @); }'
+	check "fbt::[a-m]*:entry: attached, exit 0" [ "$(rc t_am)" = 0 ]
+	check "fbt::[a-m]*:entry: calls counted ($(val "$w/t_am.out" calls))" [ "$(val "$w/t_am.out" calls)" -gt 0 ]
+	check "fbt::[a-m]*:entry: detached (enabled_functions)" [ "$(grep -c . $tr/enabled_functions)" -lt 100 ]
+	local ts=(t_none t_vfs t_sec t_am)
+	if [ "$FBT_MODE" = multi-bench ]; then
+		tdt t_all 'fbt:::entry { }'
+		check "fbt:::entry: attached, exit 0" [ "$(rc t_all)" = 0 ]
+		ts+=(t_all)
+	fi
+	for t in "${ts[@]}"; do
+		echo "# timing $t: start->BEGIN, exit()->END (ms): $(cat "$w/$t.ms")"
+	done
+	"$dtrace" -l -n 'fbt:::entry' >"$w/all.l"
+	echo "# functions: vfs_* $(grep -c ' vfs_[^ ]* entry$' "$w/all.l")," \
+		"security_* $(grep -c ' security_[^ ]* entry$' "$w/all.l")," \
+		"[a-m]* $(grep -c ' [a-m][^ ]* entry$' "$w/all.l"), all $(grep -c ' entry$' "$w/all.l")"
+	if [ "$FBT_MODE" = multi-bench ] && command -v bpftrace >/dev/null; then
+		tbt b_none ''
+		tbt b_vfs 'kprobe:vfs_* { }'
+		tbt b_sec 'kprobe:security_* { }'
+		tbt b_all 'kprobe:* { }'
+		for t in b_none b_vfs b_sec b_all; do
+			echo "# timing bpftrace $t: whole run (ms) $(cat "$w/$t.ms"), exit $(rc $t)"
+			head -3 "$w/$t.out" | sed 's/^/! /'
+		done
+	fi
+}
+
+if [ "${FBT_MODE:-}" = multi ] || [ "${FBT_MODE:-}" = multi-bench ]; then
+	[ "$engine" = bpf ] && [ "$fprobe" = 1 ] || notok "FBT_MODE=$FBT_MODE needs the bpf engine on a kernel with fprobes"
+	[ "$engine" = bpf ] && [ "$fprobe" = 1 ] && fbt_multi
+	echo "fbt $engine: $nfail failed"
+	echo "FBT $engine DONE"
+	exit 0
+fi
 
 # ---- 1. entry counts ---------------------------------------------------------
 
@@ -138,7 +256,14 @@ if modprobe -d "$DTRACE_VM_ROOT" loop 2>"$w/modprobe.err"; then
 	sleep 1
 	losetup -f >/dev/null 2>&1
 	rmmod loop 2>>"$w/modprobe.err"
-	check "loop.ko unloaded while fbt:loop:: is enabled" bash -c '! grep -q "^loop " /proc/modules'
+	if [ "$engine" = bpf ] && [ "$fprobe" = 1 ]; then
+		# A kprobe_multi link holds its functions' modules, as illumos
+		# holds a module while fbt probes in it are enabled.
+		check "loop.ko held while fbt:loop:: is enabled (kprobe_multi: rmmod refused)" \
+			grep -q "^loop " /proc/modules
+	else
+		check "loop.ko unloaded while fbt:loop:: is enabled" bash -c '! grep -q "^loop " /proc/modules'
+	fi
 	modprobe -d "$DTRACE_VM_ROOT" loop
 	losetup -f >/dev/null 2>&1
 	wait $pid
@@ -164,9 +289,11 @@ if [ "$engine" = bpf ]; then
 	# whole command, start-up included). Above DTRACE_BPF_TRAMPOLINE_MAX
 	# (8) trampolines the engine attaches kprobes (attach.hpp): the
 	# vfs run above; here fentry/fexit forced for the same glob.
-	DTRACE_BPF_TRAMPOLINE_MAX=100000 dt vfsf -qn 'fbt::vfs_*:entry /pid == $target/ {
+	# (Not with fprobes: 76 trampolines take a minute there, and 5b times the globs.)
+	[ "$fprobe" = 1 ] || DTRACE_BPF_TRAMPOLINE_MAX=100000 dt vfsf -qn 'fbt::vfs_*:entry /pid == $target/ {
 	    @[probefunc] = count(); } dtrace:::END { printa("%s %@d\n", @); }' -c 'cat /etc/hostname'
-	check "fbt::vfs_*:entry on fentry: vfs_read fired" has "$w/vfsf.out" '^vfs_read [1-9]'
+	[ "$fprobe" = 1 ] ||
+		check "fbt::vfs_*:entry on fentry: vfs_read fired" has "$w/vfsf.out" '^vfs_read [1-9]'
 	"$dtrace" -l -n 'fbt:vmlinux:vfs_*:entry' -n 'fbt:vmlinux:security_*:entry' >"$w/globs.l"
 	nvfs=$(grep -c ' vfs_.* entry$' "$w/globs.l")
 	# A glob of hundreds of functions (kprobes, the engine's choice).
@@ -176,7 +303,7 @@ if [ "$engine" = bpf ]; then
 	check "fbt::security_*:entry ($nbig functions): exit 0" [ "$(rc big)" = 0 ]
 	check "fbt::security_*:entry: cat's calls counted" [ "$(val "$w/big.out" calls)" -gt 0 ]
 	echo "# attach+run+detach: fbt::vfs_*:entry ($nvfs functions) kprobes $(secs vfs) s," \
-		"fentry $(secs vfsf) s; fbt::security_*:entry ($nbig) kprobes $(secs big) s"
+		"fentry $([ "$fprobe" = 1 ] && echo - || secs vfsf) s; fbt::security_*:entry ($nbig) kprobes $(secs big) s"
 fi
 if [ "$engine" = kmod ]; then
 	if [ -n "${BIG_GLOB:-}" ]; then
@@ -219,10 +346,16 @@ fi
 check "nothing left armed after the consumers" [ "$(armed)" = 0 ]
 check "no kprobe left" [ "$(kprobes)" = "$kp0" ]
 
+# ---- 5b. bpf: kprobe_multi (fbt_multi above) -----------------------------------
+
+[ "$engine" = bpf ] && [ "$fprobe" = 1 ] && fbt_multi
+
 # ---- 6. torture ------------------------------------------------------------------
 
 # Each kmod enabling registers a kprobe per function, by name: on 6.1 a
 # linear kallsyms walk each (0.1-0.2 s under emulation), hence the default.
+# TORTURE_SECS 0: none (vm.fbt612, whose kernel vm.fbt's torture covers).
+[ "$torture" -gt 0 ] || { echo "fbt $engine: $nfail failed"; echo "FBT $engine DONE"; exit 0; }
 glob=${BIG_GLOB:-fbt::vfs_[a-m]*:entry}
 maxs=8
 end=$((SECONDS + torture))

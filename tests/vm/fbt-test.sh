@@ -10,6 +10,13 @@
 # the ten-minute run). Any oops, WARN or lockup in the guest fails the test
 # (tools/vm/run.sh).
 #
+# DTRACE_VM_FBT_ENGINES (default "kmod bpf") names the engines to run:
+# vm.fbt612 runs "bpf" alone on Debian 12's 6.12 kernel (DTRACE_VM_KREL=6.12,
+# no torture), whose fprobes give the bpf engine kprobe_multi
+# (DTRACE_VM_FBT_MODE=multi: fbt-guest.sh section 5b alone, counts, return
+# values and globs through it with their attach times; multi-bench adds
+# fbt:::entry and bpftrace's kprobe: globs, for docs/perf.md).
+#
 # Usage: fbt-test.sh WORKDIR DTRACE_BINARY
 # Exit 0 pass, 1 fail, 77 skip (printed reason: no qemu, no kernel to fetch).
 set -uo pipefail
@@ -30,22 +37,27 @@ kbuild() {
 	nice "$top/tools/vm/kbuild.sh" "$@" -j2 >"$blog" 2>&1 ||
 		{ cat "$blog"; vm_fail "building the module in $1 failed"; }
 }
-kbuild "$top/kmod/core" "$vm_work/build/core" DTRACE_TOP="$top"
+engines=${DTRACE_VM_FBT_ENGINES:-kmod bpf}
 mods=$vm_work/modules
 mkdir -p "$mods"
-cp "$vm_work/build/core/dtrace.ko" "$mods/"
-for p in fbt profile; do
-	kbuild "$top/plugins/$p/kernel" "$vm_work/build/$p" DTRACE_TOP="$top" \
-		KBUILD_EXTRA_SYMBOLS="$vm_work/build/core/Module.symvers"
-	cp "$vm_work/build/$p/dtrace_$p.ko" "$mods/"
-done
+if [[ " $engines " == *" kmod "* ]]; then
+	kbuild "$top/kmod/core" "$vm_work/build/core" DTRACE_TOP="$top"
+	cp "$vm_work/build/core/dtrace.ko" "$mods/"
+	for p in fbt profile; do
+		kbuild "$top/plugins/$p/kernel" "$vm_work/build/$p" DTRACE_TOP="$top" \
+			KBUILD_EXTRA_SYMBOLS="$vm_work/build/core/Module.symvers"
+		cp "$vm_work/build/$p/dtrace_$p.ko" "$mods/"
+	done
+fi
 big=${DTRACE_VM_FBT_GLOB:-}
 vm_run 0 -t $((1500 + 2 * torture)) bash -c \
-	'bash "$1" kmod "$2" "$3" "$4" "$5"; bash "$1" bpf "$2" "$3" "$4" "$5"' \
-	guest "$top/tests/vm/fbt-guest.sh" "$dtrace" "$mods" "$torture" "$big"
+	'for e in $6; do FBT_MODE=$7 bash "$1" "$e" "$2" "$3" "$4" "$5"; done' \
+	guest "$top/tests/vm/fbt-guest.sh" "$dtrace" "$mods" "$torture" "$big" "$engines" \
+	"${DTRACE_VM_FBT_MODE:-}"
 cat "$vm_out"
-vm_expect "$vm_out" '^FBT kmod DONE$'
-vm_expect "$vm_out" '^FBT bpf DONE$'
+for e in $engines; do
+	vm_expect "$vm_out" "^FBT $e DONE\$"
+done
 if grep -q '^not ok' "$vm_out"; then
 	vm_fail "$(grep -c '^not ok' "$vm_out") fbt checks failed on $vm_krel"
 fi

@@ -10,14 +10,23 @@
 #       usr/src/linux-headers-<rel>/  the kbuild dir for out-of-tree modules
 #     kernel-release        <rel>, written last: its presence means "ready"
 #   Kernel: the release that linux-image-amd64 depends on, or $DTRACE_VM_KREL
-#   (e.g. 6.1.0-56-amd64) to pin one.
+#   to pin one: a release (6.1.0-56-amd64, 6.12.117+deb12-amd64) or a series
+#   (6.12: the newest 6.12 release apt knows, once; the cache then keeps it).
+#   Package names: 6.1-style releases (<series>.0-<abi>-amd64) come as
+#   linux-image-<rel>, linux-headers-<rel>, linux-headers-<abi>-common and
+#   linux-kbuild-<series>; the backports' (<version>+deb12-amd64) as
+#   linux-image-<rel>-unsigned (the signed one is the same kernel),
+#   linux-headers-<rel>, linux-headers-<version>+deb12-common and
+#   linux-kbuild-<version>+deb12.
+#   With DTRACE_VM_KREL set and no DTRACE_VM_CACHE, the cache is
+#   <top>/build/vm-<DTRACE_VM_KREL>, so that each kernel keeps its own.
 # Idempotent: with a ready cache it prints the release without asking apt.
 # Needs apt-get, dpkg-deb and depmod (kmod); runs `apt-get update` (root)
 # only if apt does not know the packages. Exit 0 and the release on stdout,
 # or nonzero with the reason on stderr.
 set -euo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
-cache=${DTRACE_VM_CACHE:-$top/build/vm}
+cache=${DTRACE_VM_CACHE:-$top/build/vm${DTRACE_VM_KREL:+-$DTRACE_VM_KREL}}
 print_root=0
 [ "${1:-}" = --print-root ] && print_root=1
 
@@ -34,8 +43,15 @@ mkdir -p "$cache"
 exec 9>"$cache/.fetch.lock"
 flock 9
 
-if [ -s "$cache/kernel-release" ] &&
-	{ [ -z "${DTRACE_VM_KREL:-}" ] || [ "$(cat "$cache/kernel-release")" = "$DTRACE_VM_KREL" ]; }; then
+# Is the cache's release the one asked for (a release, or one of a series)?
+is_wanted() {
+	case ${DTRACE_VM_KREL:-} in
+	'') return 0 ;;
+	*-amd64) [ "$1" = "$DTRACE_VM_KREL" ] ;;
+	*) case $1 in "$DTRACE_VM_KREL".*) return 0 ;; *) return 1 ;; esac ;;
+	esac
+}
+if [ -s "$cache/kernel-release" ] && is_wanted "$(cat "$cache/kernel-release")"; then
 	done_
 fi
 
@@ -48,6 +64,15 @@ resolve_release() {
 	apt-cache depends linux-image-amd64 2>/dev/null |
 		sed -n 's/^ *Depends: linux-image-\([0-9][^ ]*-amd64\)$/\1/p' | head -n1
 }
+# The newest release of a series apt has an image and headers for, e.g.
+# 6.12 -> 6.12.117+deb12-amd64.
+resolve_series() {
+	apt-cache search --names-only "^linux-headers-$1[.][0-9.]*[+]deb[0-9]*-amd64\$" 2>/dev/null |
+		sed -n 's/^linux-headers-\([^ ]*-amd64\) .*/\1/p' | sort -V |
+		while read -r r; do
+			apt-cache show "linux-image-$r-unsigned" >/dev/null 2>&1 && echo "$r"
+		done | tail -n1
+}
 apt_update() {
 	[ "$(id -u)" -eq 0 ] || die "$1; run 'apt-get update' as root"
 	say "$1: apt-get update"
@@ -59,18 +84,23 @@ mkdir -p "$debs"
 # download: sets krel and pkgs, and gets the .debs not in $debs yet.
 download() {
 	krel=${DTRACE_VM_KREL:-}
-	if [ -z "$krel" ]; then
-		krel=$(resolve_release)
-		[ -n "$krel" ] || return 1
-	fi
+	case $krel in
+	'') krel=$(resolve_release) ;;
+	*-amd64) ;;
+	*) krel=$(resolve_series "$krel") ;;
+	esac
+	[ -n "$krel" ] || return 1
 	case $krel in
 	*-amd64) ;;
 	*) die "unexpected kernel release '$krel'" ;;
 	esac
 	local abi series p need=()
-	abi=${krel%-amd64}                    # 6.1.0-56
-	series=$(echo "$abi" | cut -d. -f1,2) # 6.1
-	pkgs=("linux-image-$krel" "linux-headers-$krel" "linux-headers-$abi-common" "linux-kbuild-$series")
+	abi=${krel%-amd64}                    # 6.1.0-56, 6.12.117+deb12
+	series=$(echo "$abi" | cut -d. -f1,2) # 6.1, 6.12
+	case $abi in
+	*+*) pkgs=("linux-image-$krel-unsigned" "linux-headers-$krel" "linux-headers-$abi-common" "linux-kbuild-$abi") ;;
+	*) pkgs=("linux-image-$krel" "linux-headers-$krel" "linux-headers-$abi-common" "linux-kbuild-$series") ;;
+	esac
 	for p in "${pkgs[@]}"; do
 		ls "$debs/${p}_"*.deb >/dev/null 2>&1 || need+=("$p")
 	done

@@ -14,8 +14,13 @@ src=$(cd "$1" && pwd)
 mkdir -p "$2"
 out=$(cd "$2" && pwd)
 shift 2
-export DTRACE_VM_CACHE=${DTRACE_VM_CACHE:-$top/build/vm}
+export DTRACE_VM_CACHE=${DTRACE_VM_CACHE:-$top/build/vm${DTRACE_VM_KREL:+-$DTRACE_VM_KREL}}
 krel=$("$top/tools/vm/fetch-kernel.sh")
 kdir=$DTRACE_VM_CACHE/root/usr/src/linux-headers-$krel
 [ "$src" = "$out" ] || cp -a "$src/." "$out/"
-exec make -C "$kdir" M="$out" modules "$@"
+# Kernels with CONFIG_DEBUG_INFO_BTF_MODULES (6.12) give each module BTF
+# with pahole; without pahole the modules are built without it (they load
+# the same, fbt and bpftrace just cannot type their functions).
+btf=()
+command -v pahole >/dev/null || btf=(CONFIG_DEBUG_INFO_BTF_MODULES=)
+exec make -C "$kdir" M="$out" modules "${btf[@]}" "$@"

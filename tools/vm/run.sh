@@ -32,7 +32,7 @@
 set -euo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 here=$top/tools/vm
-export DTRACE_VM_CACHE=${DTRACE_VM_CACHE:-$top/build/vm}
+export DTRACE_VM_CACHE=${DTRACE_VM_CACHE:-$top/build/vm${DTRACE_VM_KREL:+-$DTRACE_VM_KREL}}
 cache=$DTRACE_VM_CACHE
 timeout_s=${DTRACE_VM_TIMEOUT:-300}
 log=
@@ -76,17 +76,29 @@ build_initrd() {
 	cp /bin/busybox "$dir/bin/busybox"
 	cp "$here/init.sh" "$dir/init"
 	chmod 755 "$dir/init"
-	# Load order from modules.dep: dependencies first.
+	# Load order from modules.dep: dependencies first. Modules built into
+	# the kernel (6.12's virtio_pci) are skipped; compressed ones (6.12:
+	# .ko.xz) are unpacked, busybox's insmod takes plain ELF.
 	add() {
-		local m=$1 line d
+		local m=$1 line d f
 		case $seen in *" $m "*) return ;; esac
 		seen+="$m "
-		line=$(grep -E "(^|/)$m\.ko:" "$moddir/modules.dep") || {
+		grep -q -E "(^|/)$m\.ko\$" "$moddir/modules.builtin" 2>/dev/null && return
+		line=$(grep -E "(^|/)$m\.ko(\.xz|\.zst|\.gz)?:" "$moddir/modules.dep") || {
 			echo "vm: module $m not in $krel" >&2
 			return 1
 		}
-		for d in ${line#*:}; do add "$(basename "$d" .ko)"; done
-		cp "$moddir/${line%%:*}" "$dir/modules/"
+		for d in ${line#*:}; do
+			d=$(basename "$d")
+			add "${d%%.ko*}"
+		done
+		f=$moddir/${line%%:*}
+		case $f in
+		*.ko.xz) xz -dc "$f" >"$dir/modules/$m.ko" ;;
+		*.ko.zst) zstd -qdc "$f" >"$dir/modules/$m.ko" ;;
+		*.ko.gz) gzip -dc "$f" >"$dir/modules/$m.ko" ;;
+		*) cp "$f" "$dir/modules/$m.ko" ;;
+		esac
 		order+=("$m.ko")
 	}
 	for m in virtio_pci 9pnet_virtio 9p overlay; do add "$m"; done

@@ -2,6 +2,8 @@
 // Attach points and attaching (see attach.hpp).
 #include "attach.hpp"
 
+#include "util/assert.hpp"
+
 #include <dtrace/engine.hpp>
 
 #include <bpf/bpf.h>
@@ -15,6 +17,7 @@
 #include <cstddef>
 #include <cstdlib>
 #include <fstream>
+#include <map>
 #include <sstream>
 
 namespace dt::engines::bpf {
@@ -65,6 +68,9 @@ std::string attach_point::describe() const
 	if (kind == DT_BPF_ATTACH_PERF_EVENT) {
 		s += " every " + std::to_string(period_ns) + " ns";
 		s += cpu < 0 ? " on every CPU" : " on CPU " + std::to_string(cpu);
+	} else if (!multi.empty()) {
+		s = (kind == DT_BPF_ATTACH_KRETPROBE ? "kretprobe_multi on " : "kprobe_multi on ") +
+		    std::to_string(multi.size()) + (multi.size() == 1 ? " function" : " functions");
 	} else if (!target.empty()) {
 		s += " " + target;
 	}
@@ -262,7 +268,7 @@ std::string unsupported(const attach_point &p)
 		return "";
 	case DT_BPF_ATTACH_KPROBE:
 	case DT_BPF_ATTACH_KRETPROBE:
-		if (p.target.empty())
+		if (p.target.empty() && p.multi.empty())
 			return "the provider named no function for its " + kind_name(p.kind);
 		if (p.ctx != DT_BPF_CTX_REGS && p.ctx != DT_BPF_CTX_REGS_RETURN)
 			return "argument context " + std::to_string(p.ctx) + " on a " +
@@ -324,6 +330,8 @@ load_target load_target_of(const attach_point &p)
 		return {BPF_TRACE_FENTRY, static_cast<uint32_t>(p.offset)};
 	if (p.kind == DT_BPF_ATTACH_FEXIT)
 		return {BPF_TRACE_FEXIT, static_cast<uint32_t>(p.offset)};
+	if (!p.multi.empty())
+		return {BPF_TRACE_KPROBE_MULTI, 0};
 	return {};
 }
 
@@ -340,6 +348,68 @@ size_t trampolines_max()
 bool have_kprobe_pmu()
 {
 	return access("/sys/bus/event_source/devices/kprobe/type", F_OK) == 0;
+}
+
+namespace {
+
+// Load "r0 = 0; exit" as a kprobe_multi program and link it to `func`;
+// 0 or the errno of what failed.
+int try_kprobe_multi(const char *func)
+{
+	struct bpf_insn insns[2] = {};
+	insns[0].code = BPF_ALU64 | BPF_MOV | BPF_K;
+	insns[1].code = BPF_JMP | BPF_EXIT;
+	LIBBPF_OPTS(bpf_prog_load_opts, o);
+	o.expected_attach_type = BPF_TRACE_KPROBE_MULTI;
+	int prog = bpf_prog_load(BPF_PROG_TYPE_KPROBE, "dt_kpm_check", "GPL", insns, 2, &o);
+	if (prog < 0)
+		return errno;
+	LIBBPF_OPTS(bpf_link_create_opts, lo);
+	lo.kprobe_multi.syms = &func;
+	lo.kprobe_multi.cnt = 1;
+	int link = bpf_link_create(prog, 0, BPF_TRACE_KPROBE_MULTI, &lo);
+	int err = link < 0 ? errno : 0;
+	if (link >= 0)
+		close(link);
+	close(prog);
+	return err;
+}
+
+} // namespace
+
+int kprobe_multi_errno()
+{
+	// vfs_read: in every kernel, traceable by ftrace (fbt's own tests
+	// trace it).
+	static const int err = try_kprobe_multi("vfs_read");
+	return err;
+}
+
+bool is_single_kprobe(const attach_point &p)
+{
+	return (p.kind == DT_BPF_ATTACH_KPROBE || p.kind == DT_BPF_ATTACH_KRETPROBE) &&
+	       p.multi.empty() && !p.target.empty() && p.offset == 0 &&
+	       (p.ctx ==
+		(p.kind == DT_BPF_ATTACH_KPROBE ? DT_BPF_CTX_REGS : DT_BPF_CTX_REGS_RETURN)) &&
+	       p.filter_arg < 0 && p.filter_steps.empty();
+}
+
+attach_point kprobe_multi_of(const std::vector<const attach_point *> &points,
+			     std::vector<uint32_t> &cookie)
+{
+	DT_ASSERT(!points.empty());
+	attach_point m = *points.front();
+	m.target.clear();
+	std::map<std::string, uint32_t> index; // name -> cookie
+	cookie.clear();
+	for (const attach_point *p : points) {
+		auto [it, fresh] =
+			index.try_emplace(p->target, static_cast<uint32_t>(m.multi.size()));
+		if (fresh)
+			m.multi.push_back(p->target);
+		cookie.push_back(it->second);
+	}
+	return m;
 }
 
 bool is_trampoline(const attach_point &p)
@@ -479,7 +549,9 @@ std::vector<unique_fd> attach(const attach_point &p, int prog_fd, const std::str
 		uint64_t ref_ctr = 0;
 		if (p.ref_ctr_offset != 0) {
 			std::string rf;
-			std::ifstream("/sys/bus/event_source/devices/uprobe/format/ref_ctr_offset") >> rf;
+			std::ifstream(
+				"/sys/bus/event_source/devices/uprobe/format/ref_ctr_offset") >>
+				rf;
 			if (rf.rfind("config:", 0) != 0)
 				fail("this kernel's uprobes have no reference counter for a USDT "
 				     "semaphore",
@@ -498,7 +570,8 @@ std::vector<unique_fd> attach(const attach_point &p, int prog_fd, const std::str
 			struct perf_event_attr attr {};
 			attr.size = sizeof(attr);
 			attr.type = type;
-			attr.config = (p.kind == DT_BPF_ATTACH_URETPROBE ? (1ULL << retbit) : 0) | ref_ctr;
+			attr.config = (p.kind == DT_BPF_ATTACH_URETPROBE ? (1ULL << retbit) : 0) |
+				      ref_ctr;
 			attr.config1 = reinterpret_cast<uint64_t>(p.target.c_str());
 			attr.config2 = p.offset;
 			attr.sample_period = 1;
@@ -509,6 +582,27 @@ std::vector<unique_fd> attach(const attach_point &p, int prog_fd, const std::str
 	}
 	case DT_BPF_ATTACH_KPROBE:
 	case DT_BPF_ATTACH_KRETPROBE: {
+		if (!p.multi.empty()) {
+			// One fprobe for every function: cookie i on multi[i]
+			// (the kernel sorts both arrays together).
+			std::vector<const char *> syms;
+			std::vector<__u64> cookies;
+			for (size_t i = 0; i < p.multi.size(); i++) {
+				syms.push_back(p.multi[i].c_str());
+				cookies.push_back(i);
+			}
+			LIBBPF_OPTS(bpf_link_create_opts, lo);
+			lo.kprobe_multi.syms = syms.data();
+			lo.kprobe_multi.cookies = cookies.data();
+			lo.kprobe_multi.cnt = static_cast<__u32>(syms.size());
+			lo.kprobe_multi.flags =
+				p.kind == DT_BPF_ATTACH_KRETPROBE ? BPF_F_KPROBE_MULTI_RETURN : 0;
+			int fd = bpf_link_create(prog_fd, 0, BPF_TRACE_KPROBE_MULTI, &lo);
+			if (fd < 0)
+				fail("bpf_link_create (kprobe_multi)", errno);
+			fds.emplace_back(fd);
+			break;
+		}
 		// The kprobe PMU (perf_event_open(2)): config1 the function's
 		// name, config2 the offset in it, the retprobe bit from its
 		// format. One event on CPU 0 for every task, as libbpf.

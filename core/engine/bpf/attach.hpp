@@ -22,6 +22,13 @@
 //                   kernel refuses the program or the trampoline for a
 //                   function, the engine attaches a kprobe or kretprobe
 //                   there instead (kprobe_fallback()).
+//   KPROBE_MULTI    (engine-made, never a plugin's answer) many KPROBE
+//                   or KRETPROBE points of one enabling in one program,
+//                   attached with one BPF_TRACE_KPROBE_MULTI link (an
+//                   fprobe: one ftrace update for all of them) over the
+//                   functions' names, the cookie of each its index in
+//                   the list (merge_kprobes()); kind stays KPROBE or
+//                   KRETPROBE, `multi` holds the names
 //   CONSUMER        never attached: run_on_cpu() (BEGIN/END)
 //
 // Closing the returned fds detaches. ECBs whose attach points compare
@@ -77,6 +84,10 @@ struct attach_point {
 	// for uprobes the file offset of the is-enabled semaphore (0: none).
 	std::array<usdt_loc, 10> usdt{};
 	uint64_t ref_ctr_offset = 0;
+	// Appended (kprobe_multi): non-empty: a KPROBE or KRETPROBE point on
+	// every one of these functions through one kprobe_multi link; the
+	// attach cookie of multi[i] is i, the program's filter value.
+	std::vector<std::string> multi;
 
 	auto operator<=>(const attach_point &) const = default;
 	// For messages: "raw tracepoint sys_enter", "perf event every 1000000 ns".
@@ -158,6 +169,22 @@ constexpr size_t k_trampolines_max = 8;
 // same function that replaces it where the trampoline cannot be had.
 [[nodiscard]] bool is_trampoline(const attach_point &p);
 [[nodiscard]] attach_point kprobe_fallback(const attach_point &p);
+
+// Does this kernel attach kprobe_multi links (BPF_TRACE_KPROBE_MULTI,
+// 5.18 with CONFIG_FPROBE)? Asked once: a program loaded for it, linked to
+// one function and closed: 0 if so, else the errno of what failed
+// (EOPNOTSUPP: no CONFIG_FPROBE).
+[[nodiscard]] int kprobe_multi_errno();
+
+// A plain kprobe or kretprobe on a named function with the pt_regs
+// context: one kprobe_multi link could take it.
+[[nodiscard]] bool is_single_kprobe(const attach_point &p);
+
+// The kprobe_multi point for these single kprobes of one kind (entry or
+// return; is_single_kprobe() all): their distinct function names in
+// order; `cookie[i]` is the index of points[i]'s name in it.
+[[nodiscard]] attach_point kprobe_multi_of(const std::vector<const attach_point *> &points,
+					   std::vector<uint32_t> &cookie);
 
 // Attach prog_fd; throws engine_error naming `what` (a probe) on failure.
 [[nodiscard]] std::vector<unique_fd> attach(const attach_point &p, int prog_fd,

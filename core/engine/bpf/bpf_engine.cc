@@ -58,6 +58,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cstdio>
 #include <cstdlib>
 #include <map>
 #include <set>
@@ -145,6 +146,11 @@ private:
 
 	void read_options();
 	void match(const enabling &en);
+	// More single kprobes than trampolines_max() where the kernel has
+	// kprobe_multi: one program and one link per kind (entry, return)
+	// for all of them, the function told by the attach cookie
+	// (attach.hpp kprobe_multi_of()). DTRACE_BPF_KPROBE_MULTI=0: never.
+	void merge_kprobes();
 	probe_spec spec_for(const group &g);
 	probe_spec consumer_spec(gate when, const std::vector<uint32_t> &epids) const;
 	unique_fd load(const probe_spec &spec, enum bpf_prog_type type, const std::string &name,
@@ -308,7 +314,62 @@ void bpf_engine::match(const enabling &en)
 		for (group &g : groups_)
 			if (is_trampoline(g.at))
 				g.at = kprobe_fallback(g.at);
+	merge_kprobes();
 	error_set_.insert(error_.begin(), error_.end());
+}
+
+void bpf_engine::merge_kprobes()
+{
+	const char *off = std::getenv("DTRACE_BPF_KPROBE_MULTI");
+	if (off != nullptr && std::string_view(off) == "0")
+		return;
+	auto singles = static_cast<size_t>(
+		std::count_if(groups_.begin(), groups_.end(),
+			      [](const group &g) { return is_single_kprobe(g.at); }));
+	if (singles <= trampolines_max())
+		return;
+	const bool debug = std::getenv("DTRACE_DEBUG") != nullptr;
+	if (int err = kprobe_multi_errno(); err != 0) {
+		if (debug)
+			std::fprintf(
+				stderr,
+				"dtrace: bpf engine: %zu kprobes, one each: no kprobe_multi (%s)\n",
+				singles, errno_text(err).c_str());
+		return;
+	}
+	if (debug)
+		std::fprintf(stderr, "dtrace: bpf engine: %zu kprobes through kprobe_multi links\n",
+			     singles);
+	std::vector<group> out;
+	for (int32_t kind : {DT_BPF_ATTACH_KPROBE, DT_BPF_ATTACH_KRETPROBE}) {
+		std::vector<group *> mine;
+		for (group &g : groups_)
+			if (is_single_kprobe(g.at) && g.at.kind == kind)
+				mine.push_back(&g);
+		// One link per k_max_filter functions: the cookie is the filter.
+		for (size_t lo = 0; lo < mine.size(); lo += k_max_filter) {
+			size_t hi = std::min(mine.size(), lo + k_max_filter);
+			std::vector<const attach_point *> points;
+			for (size_t i = lo; i < hi; i++)
+				points.push_back(&mine[i]->at);
+			group m;
+			std::vector<uint32_t> cookie;
+			m.at = kprobe_multi_of(points, cookie);
+			m.first_probe = mine[lo]->first_probe;
+			for (size_t i = lo; i < hi; i++)
+				for (member x : mine[i]->members) {
+					x.has_filter = true;
+					x.filter = cookie[i - lo];
+					m.members.push_back(x);
+				}
+			std::sort(m.members.begin(), m.members.end(),
+				  [](const member &a, const member &b) { return a.epid < b.epid; });
+			out.push_back(std::move(m));
+		}
+	}
+	std::erase_if(groups_, [](const group &g) { return is_single_kprobe(g.at); });
+	for (group &g : out)
+		groups_.push_back(std::move(g));
 }
 
 probe_spec bpf_engine::consumer_spec(gate when, const std::vector<uint32_t> &epids) const
@@ -336,6 +397,7 @@ probe_spec bpf_engine::spec_for(const group &g)
 	s.filter_shift = g.at.filter_shift;
 	s.filter_mask = g.at.filter_mask;
 	s.filter_steps = g.at.filter_steps;
+	s.filter_cookie = !g.at.multi.empty();
 	if (g.at.kind == DT_BPF_ATTACH_UPROBE || g.at.kind == DT_BPF_ATTACH_URETPROBE)
 		s.pid = g.at.pid;
 	s.user_entry = g.at.kind == DT_BPF_ATTACH_UPROBE && g.at.ctx == DT_BPF_CTX_REGS;
@@ -438,7 +500,7 @@ void bpf_engine::load_group(group &g, size_t i)
 			g.at = kprobe_fallback(g.at);
 		}
 	}
-	g.prog = load(spec_for(g), prog_type_of(g.at), name);
+	g.prog = load(spec_for(g), prog_type_of(g.at), name, load_target_of(g.at));
 }
 
 void bpf_engine::attach_group(group &g, size_t i)

@@ -466,17 +466,23 @@ void codegen::args_for_ctx()
 		if (spec_.ctx == ctx_kind::regs_return) {
 			a.ldx(BPF_DW, BPF_REG_1, BPF_REG_6, 80);
 			a.stx(BPF_DW, BPF_REG_7, arg_off(1), BPF_REG_1);
-			break;
-		}
-		for (int i = 0; i < DT_BPF_NARGS; i++) {
-			int32_t s = spec_.argmap[i];
-			if (s >= 0 && s < 6) {
-				a.ldx(BPF_DW, BPF_REG_1, BPF_REG_6, reg_off[s]);
-				a.stx(BPF_DW, BPF_REG_7, arg_off(i), BPF_REG_1);
+		} else {
+			for (int i = 0; i < DT_BPF_NARGS; i++) {
+				int32_t s = spec_.argmap[i];
+				if (s >= 0 && s < 6) {
+					a.ldx(BPF_DW, BPF_REG_1, BPF_REG_6, reg_off[s]);
+					a.stx(BPF_DW, BPF_REG_7, arg_off(i), BPF_REG_1);
+				}
 			}
+			if (spec_.user_entry)
+				user_stack_args();
 		}
-		if (spec_.user_entry)
-			user_stack_args();
+		// kprobe_multi: which function fired, from the link's cookie.
+		if (spec_.filter_cookie) {
+			a.mov_reg(BPF_REG_1, BPF_REG_6);
+			a.call_helper(BPF_FUNC_get_attach_cookie);
+			a.stx(BPF_DW, BPF_REG_7, DT_M(filter), BPF_REG_0);
+		}
 		break;
 	}
 	case ctx_kind::usdt: usdt_args(); break;

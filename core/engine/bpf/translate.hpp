@@ -205,6 +205,9 @@ struct probe_spec {
 	// this filter program ({op, a, imm} per step; attach.cc checked it),
 	// instead of filter_arg's.
 	std::vector<std::array<int64_t, 3>> filter_steps;
+	// Appended (kprobe_multi): regs, regs_return: m->filter is the attach
+	// cookie (bpf_get_attach_cookie(): the function's index in the link).
+	bool filter_cookie = false;
 };
 
 // Map file descriptors translate() and link() refer to.

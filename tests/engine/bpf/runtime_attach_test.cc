@@ -393,10 +393,43 @@ TEST(attach_point_of, kinds_this_engine_cannot_attach_say_so)
 	k = attach_point{};
 	k.target = "vfs_read";
 	k.kind = DT_BPF_ATTACH_KPROBE;
-	EXPECT_EQ(unsupported(k), "argument context 0 on a kprobe is not supported by the bpf engine");
+	EXPECT_EQ(unsupported(k),
+		  "argument context 0 on a kprobe is not supported by the bpf engine");
 	attach_point r;
 	r.kind = DT_BPF_ATTACH_RAW_TRACEPOINT;
 	EXPECT_NE(unsupported(r), "");
+}
+
+// Many single kprobes of one kind become one kprobe_multi point: each
+// distinct function once, in order, its index the attach cookie; a
+// kprobe_multi program is loaded for BPF_TRACE_KPROBE_MULTI.
+TEST(attach_point, kprobe_multi_of_single_kprobes)
+{
+	auto kp = [](const char *f) {
+		attach_point p;
+		p.kind = DT_BPF_ATTACH_KRETPROBE;
+		p.ctx = DT_BPF_CTX_REGS_RETURN;
+		p.target = f;
+		return p;
+	};
+	attach_point a = kp("vfs_read"), b = kp("vfs_write"), c = kp("vfs_read");
+	EXPECT_TRUE(is_single_kprobe(a));
+	attach_point off = a;
+	off.offset = 4;
+	EXPECT_FALSE(is_single_kprobe(off)); // a probe inside the function
+	attach_point wrong = a;
+	wrong.ctx = DT_BPF_CTX_REGS;
+	EXPECT_FALSE(is_single_kprobe(wrong));
+	std::vector<uint32_t> cookie;
+	attach_point m = kprobe_multi_of({&a, &b, &c}, cookie);
+	EXPECT_EQ(m.kind, DT_BPF_ATTACH_KRETPROBE);
+	EXPECT_EQ(m.ctx, DT_BPF_CTX_REGS_RETURN);
+	EXPECT_EQ(m.multi, (std::vector<std::string>{"vfs_read", "vfs_write"}));
+	EXPECT_EQ(cookie, (std::vector<uint32_t>{0, 1, 0}));
+	EXPECT_FALSE(is_single_kprobe(m));
+	EXPECT_EQ(load_target_of(m).type, BPF_TRACE_KPROBE_MULTI);
+	EXPECT_EQ(m.describe(), "kretprobe_multi on 2 functions");
+	EXPECT_EQ(unsupported(m), "");
 }
 
 // A filter program (plugin.h ABI 1.6) is read only when present and
