@@ -80,6 +80,7 @@ int run(int argc, char **argv)
 		if (k == "-G")
 			return link_main(o);
 	}
+	dt::raise_fd_limit();
 	if (o.list)
 		return list_main(o, argv[0]);
 	// -e with nothing to compile still checks the options, then exits

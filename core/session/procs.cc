@@ -10,12 +10,14 @@
 #include "procs.hpp"
 
 #include <dtrace/error.hpp>
+#include <dtrace/session.hpp>
 
 #include <elf.h>
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
 #include <sys/ptrace.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/uio.h>
@@ -24,11 +26,49 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
 #include <sstream>
 #include <stdexcept>
+
+namespace {
+
+// The descriptor limit before raise_fd_limit(), which created processes
+// get back; set once, before any process is created.
+struct rlimit g_child_nofile {};
+bool g_nofile_raised = false;
+
+} // namespace
+
+namespace dt {
+
+void raise_fd_limit()
+{
+	struct rlimit lim {};
+	if (g_nofile_raised || getrlimit(RLIMIT_NOFILE, &lim) != 0)
+		return;
+	rlim_t want = lim.rlim_max;
+	if (FILE *f = std::fopen("/proc/sys/fs/nr_open", "r")) {
+		unsigned long long n = 0;
+		if (std::fscanf(f, "%llu", &n) == 1 && n > want)
+			want = static_cast<rlim_t>(n);
+		std::fclose(f);
+	}
+	struct rlimit up {
+		want, want
+	};
+	if (setrlimit(RLIMIT_NOFILE, &up) != 0) {
+		up.rlim_cur = up.rlim_max = lim.rlim_max;
+		if (setrlimit(RLIMIT_NOFILE, &up) != 0)
+			return;
+	}
+	g_child_nofile = lim;
+	g_nofile_raised = true;
+}
+
+} // namespace dt
 
 namespace dt::detail {
 namespace {
@@ -229,6 +269,9 @@ pid_t procs::create(const std::string &cmd)
 	if (pid == 0) {
 		close(fds[0]);
 		int err = 0;
+		// A lowered hard limit cannot be raised again: only the child's.
+		if (g_nofile_raised)
+			(void)setrlimit(RLIMIT_NOFILE, &g_child_nofile);
 		if (ptrace(PTRACE_TRACEME, 0, nullptr, nullptr) != 0)
 			err = errno;
 		else

@@ -6,10 +6,12 @@
 #include <gtest/gtest.h>
 
 #include <signal.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <filesystem>
 #include <fstream>
@@ -50,6 +52,46 @@ TEST(run_process, TargetIsThePidOfTheCreatedCommand)
 	ASSERT_TRUE(std::regex_search(r.out, a, std::regex("child (\\d+)"))) << r.out;
 	ASSERT_TRUE(std::regex_search(r.out, b, std::regex("target (\\d+)"))) << r.out;
 	EXPECT_EQ(a[1], b[1]);
+}
+
+// dtrace raises its own descriptor limit (a perf event per attached
+// probe), but the command it runs gets the limit dtrace was started with.
+TEST(run_process, TheCommandKeepsTheDescriptorLimitDtraceWasGiven)
+{
+	struct rlimit mine {};
+	ASSERT_EQ(getrlimit(RLIMIT_NOFILE, &mine), 0);
+	tmpdir d;
+	auto sh = write_file(
+		d.path / "lim.sh",
+		"echo soft $(ulimit -Sn) hard $(ulimit -Hn)\n"
+		"sed -n 's/^Max open files *\\([0-9]*\\) *\\([0-9]*\\).*/dtrace \\1 \\2/p' "
+		"/proc/$PPID/limits\n");
+	auto r = dtrace({"-q", "-c", "/bin/sh " + sh.string(), "-n", "BEGIN { }"});
+	EXPECT_EQ(r.status, 0) << r.err;
+	std::smatch m;
+	ASSERT_TRUE(std::regex_search(r.out, m, std::regex("soft (\\d+) hard (\\d+)"))) << r.out;
+	EXPECT_EQ(std::stoull(m[1]), mine.rlim_cur);
+	EXPECT_EQ(std::stoull(m[2]), mine.rlim_max);
+	std::smatch t;
+	ASSERT_TRUE(std::regex_search(r.out, t, std::regex("dtrace (\\d+) (\\d+)"))) << r.out;
+	// At least the hard limit it was given; as root, fs.nr_open.
+	EXPECT_GE(std::stoull(t[1]), mine.rlim_max);
+	// Where this process may raise its hard limit (root with
+	// CAP_SYS_RESOURCE; not in every container), dtrace reaches fs.nr_open.
+	unsigned long long nr_open = 0;
+	std::ifstream("/proc/sys/fs/nr_open") >> nr_open;
+	pid_t c = fork();
+	if (c == 0) {
+		struct rlimit up {
+			nr_open, nr_open
+		};
+		_exit(setrlimit(RLIMIT_NOFILE, &up) == 0 ? 0 : 1);
+	}
+	int ws = 0;
+	ASSERT_EQ(waitpid(c, &ws, 0), c);
+	if (WIFEXITED(ws) && WEXITSTATUS(ws) == 0) {
+		EXPECT_EQ(std::stoull(t[1]), std::max<unsigned long long>(nr_open, mine.rlim_max));
+	}
 }
 
 TEST(run_process, ExitsAndReportsWhenTheCreatedCommandExits)

@@ -63,6 +63,15 @@ enum class engine_kind { automatic, user, bpf, kmod };
 [[nodiscard]] std::optional<engine_kind> parse_engine(const std::string &v);
 [[nodiscard]] const char *engine_name(engine_kind k);
 
+// Raise this process's descriptor limit (RLIMIT_NOFILE) as far as it may
+// go (root: to fs.nr_open), as bpftrace does: the bpf engine holds a perf
+// event descriptor for each probe it attaches one at a time (a uprobe per
+// pid probe, a kprobe per fbt function without kprobe_multi), and
+// `pid$target:libc.so.6::` is ~10^5 of them. Processes a session creates
+// (-c) get the limit this process had. Never fails: an attach that runs
+// out still says "Too many open files".
+void raise_fd_limit();
+
 // Which engine runs the program, and why (dtrace -v: "dtrace: engine bpf
 // (probe syscall::read:entry needs a kernel engine)").
 struct engine_decision {
