@@ -205,6 +205,8 @@ struct probe_spec {
 	// this filter program ({op, a, imm} per step; attach.cc checked it),
 	// instead of filter_arg's.
 	std::vector<std::array<int64_t, 3>> filter_steps;
+	// Appended (option cpu): >= 0: return at once on every other CPU.
+	int32_t cpu = -1;
 };
 
 // Map file descriptors translate() and link() refer to.
