@@ -59,6 +59,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstdlib>
+#include <cstring>
 #include <map>
 #include <set>
 
@@ -204,13 +205,8 @@ void bpf_engine::read_options()
 	popts_.dynvarsize = opts_.dynvarsize;
 	popts_.aggsize = opts_.aggsize;
 	cpu_.reset();
-	if (auto c = prog_.option("cpu"); c && !option_unsets("cpu", *c)) {
-		const uint32_t n = static_cast<uint32_t>(std::strtoul(c->c_str(), nullptr, 0));
-		const std::vector<uint32_t> on = online_cpus();
-		if (std::find(on.begin(), on.end(), n) == on.end())
-			throw engine_error("cpu " + *c + " is not an online CPU");
-		cpu_ = n;
-	}
+	if (auto c = prog_.option("cpu"); c && !option_unsets("cpu", *c))
+		cpu_ = static_cast<uint32_t>(std::strtoul(c->c_str(), nullptr, 0));
 	if (opts_.bufpolicy != buffer_policy::switch_)
 		throw engine_error("bufpolicy " + *prog_.option("bufpolicy") +
 				   " is not supported by the bpf engine (it switches buffers)");
@@ -528,6 +524,13 @@ void bpf_engine::go()
 	// As illumos' dtrace_go() and the user engine: refused without -w.
 	if (!destructive_allowed())
 		throw engine_error("Destructive actions not allowed");
+	// Option cpu: a CPU that is not online is refused, as on the user
+	// engine (its sched_setaffinity()), before anything attaches.
+	if (cpu_) {
+		const std::vector<uint32_t> on = online_cpus();
+		if (std::find(on.begin(), on.end(), *cpu_) == on.end())
+			throw engine_error(std::strerror(EINVAL));
+	}
 	for (size_t i = 0; i < groups_.size(); i++)
 		attach_group(groups_[i], i);
 	started_ = true;

@@ -508,7 +508,8 @@ TEST(bpf_cli, option_cpu_fires_probes_on_that_cpu_only)
 	EXPECT_EQ(seen, (std::set<std::string>{"BEGIN", "tick", "END", "profile"})) << r.out;
 }
 
-// A CPU that is not online is refused before anything is enabled.
+// A CPU that is not online is refused ("could not enable tracing"), before
+// any probe attaches, as on the user engine.
 TEST(bpf_cli, option_cpu_of_no_online_cpu_is_refused)
 {
 	REQUIRE_BPF();
