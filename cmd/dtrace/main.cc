@@ -21,6 +21,8 @@
 #include "run.hpp"
 #include "static_probes.hpp"
 
+#include <dtrace/options.hpp>
+
 #include <Poco/Exception.h>
 
 #include <signal.h>
@@ -73,6 +75,19 @@ int run(int argc, char **argv)
 		return E_SUCCESS;
 	}
 
+	// As illumos main(): every -x option is set before the mode runs, so
+	// -h and -G refuse a bad one too (the other modes set them on their
+	// session, run.cc).
+	bool header_or_link = false;
+	for (const auto &x : o.xopts)
+		header_or_link = header_or_link || x.name == "-h" || x.name == "-G";
+	for (const auto &[k, v, has_value] : o.xopts)
+		if (const char *why = header_or_link && !k.starts_with("-")
+					      ? dt::option_error(k, v, has_value)
+					      : nullptr) {
+			std::fprintf(stderr, "dtrace: failed to set -x %s: %s\n", k.c_str(), why);
+			return E_ERROR;
+		}
 	for (const auto &x : o.xopts) {
 		const std::string &k = x.name;
 		if (k == "-h")

@@ -60,6 +60,7 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <map>
 #include <set>
 
@@ -130,6 +131,10 @@ private:
 	std::set<uint32_t> error_set_;
 
 	resolved_options opts_{}; // read_options()
+	// Option cpu: probes fire only on this CPU (perf events open there,
+	// every other program returns at its first instructions), and
+	// BEGIN and END run there.
+	std::optional<uint32_t> cpu_;
 	uint64_t spec_unavail_seen_ = 0;
 	plan_options popts_;
 	layout layout_;
@@ -205,6 +210,9 @@ void bpf_engine::read_options()
 	popts_.strsize = opts_.strsize;
 	popts_.dynvarsize = opts_.dynvarsize;
 	popts_.aggsize = opts_.aggsize;
+	cpu_.reset();
+	if (auto c = prog_.option("cpu"); c && !option_unsets("cpu", *c))
+		cpu_ = static_cast<uint32_t>(std::strtoul(c->c_str(), nullptr, 0));
 	if (opts_.bufpolicy != buffer_policy::switch_)
 		throw engine_error("bufpolicy " + *prog_.option("bufpolicy") +
 				   " is not supported by the bpf engine (it switches buffers)");
@@ -251,6 +259,8 @@ void bpf_engine::match(const enabling &en)
 							: "cannot enable " + pd.str() + ": " +
 								  errno_text(rc),
 					   rc == -ENOTSUP ? errc::unsupported : errc::enable, ci);
+		if (cpu_ && a.kind == DT_BPF_ATTACH_PERF_EVENT)
+			a.cpu = static_cast<int32_t>(*cpu_); // profile-N and tick-N alike
 		attach_point at = attach_point_of(a);
 		if (std::string no = unsupported(at); !no.empty())
 			throw engine_error("cannot enable " + pd.str() + ": " + no,
@@ -400,6 +410,7 @@ probe_spec bpf_engine::spec_for(const group &g)
 	s.filter_cookie = !g.at.multi.empty();
 	if (g.at.kind == DT_BPF_ATTACH_UPROBE || g.at.kind == DT_BPF_ATTACH_URETPROBE)
 		s.pid = g.at.pid;
+	s.cpu = cpu_ ? static_cast<int32_t>(*cpu_) : -1;
 	s.user_entry = g.at.kind == DT_BPF_ATTACH_UPROBE && g.at.ctx == DT_BPF_CTX_REGS;
 	s.errno_arg0 = g.at.errno_src == DT_ERRNO_RETURN_ARG0;
 	s.usdt = g.at.usdt;
@@ -558,7 +569,7 @@ std::vector<enabled_probe> bpf_engine::enable(const program &p, const enabling &
 void bpf_engine::run_consumer_probe(int prog_fd, uint64_t from)
 {
 	for (int attempt = 0; attempt < 100; attempt++) {
-		run_on_cpu(prog_fd, this_cpu());
+		run_on_cpu(prog_fd, cpu_ ? *cpu_ : this_cpu());
 		if (activity(maps_) != from)
 			return;
 		sched_yield();
@@ -575,6 +586,13 @@ void bpf_engine::go()
 	// As illumos' dtrace_go() and the user engine: refused without -w.
 	if (!destructive_allowed())
 		throw engine_error("Destructive actions not allowed");
+	// Option cpu: a CPU that is not online is refused, as on the user
+	// engine (its sched_setaffinity()), before anything attaches.
+	if (cpu_) {
+		const std::vector<uint32_t> on = online_cpus();
+		if (std::find(on.begin(), on.end(), *cpu_) == on.end())
+			throw engine_error(std::strerror(EINVAL));
+	}
 	for (size_t i = 0; i < groups_.size(); i++)
 		attach_group(groups_[i], i);
 	started_ = true;

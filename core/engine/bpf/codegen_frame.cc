@@ -682,6 +682,8 @@ void codegen::prologue()
 	a.mov_reg(BPF_REG_6, BPF_REG_1);
 	early_filter();
 	a.call_helper(BPF_FUNC_get_smp_processor_id);
+	if (spec_.cpu >= 0) // option cpu
+		a.jcc_imm(BPF_JNE, BPF_REG_0, spec_.cpu, exit0);
 	a.stx(BPF_W, BPF_REG_10, FP_KEY, BPF_REG_0);
 	a.ld_map(BPF_REG_1, fds_.mem);
 	a.mov_reg(BPF_REG_2, BPF_REG_10);

@@ -208,6 +208,8 @@ struct probe_spec {
 	// Appended (kprobe_multi): regs, regs_return: m->filter is the attach
 	// cookie (bpf_get_attach_cookie(): the function's index in the link).
 	bool filter_cookie = false;
+	// Appended (option cpu): >= 0: return at once on every other CPU.
+	int32_t cpu = -1;
 };
 
 // Map file descriptors translate() and link() refer to.
