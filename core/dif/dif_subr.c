@@ -113,9 +113,9 @@ static uint64_t subr_substr(dif_ctx_t *c, uint64_t size)
 }
 
 /*
- * strjoin(a, b): a D string holds at most strsize - 1 characters, so the
- * join is cut there like every other string result (illumos faults
- * NOSCRATCH instead; Oracle's DTrace truncates).
+ * strjoin(a, b): a D string holds at most the strsize option's characters
+ * (size - 1: size counts the NUL), so the join is cut there like every other
+ * string result (illumos faults NOSCRATCH instead; Oracle's DTrace truncates).
  */
 static uint64_t subr_strjoin(dif_ctx_t *c, uint64_t size)
 {
@@ -1125,7 +1125,7 @@ uint64_t dif_subr(dif_ctx_t *c, uint32_t subr, uint64_t strsize)
 	}
 	switch (subr) {
 	case DIF_SUBR_RAND: return subr_rand(c);
-	case DIF_SUBR_STRLEN: return dif_strlen(c, c->tupregs[0].value, strsize);
+	case DIF_SUBR_STRLEN: return dif_strlen(c, c->tupregs[0].value, strsize - 1);
 	case DIF_SUBR_STRCHR:
 	case DIF_SUBR_STRRCHR: {
 		uint64_t addr = c->tupregs[0].value, rv = 0;
