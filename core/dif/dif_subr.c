@@ -1125,7 +1125,7 @@ uint64_t dif_subr(dif_ctx_t *c, uint32_t subr, uint64_t strsize)
 	}
 	switch (subr) {
 	case DIF_SUBR_RAND: return subr_rand(c);
-	case DIF_SUBR_STRLEN: return dif_strlen(c, c->tupregs[0].value, strsize - 1);
+	case DIF_SUBR_STRLEN: return dif_strlen(c, c->tupregs[0].value, strsize);
 	case DIF_SUBR_STRCHR:
 	case DIF_SUBR_STRRCHR: {
 		uint64_t addr = c->tupregs[0].value, rv = 0;

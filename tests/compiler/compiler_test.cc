@@ -58,9 +58,9 @@ TEST(compile, count_aggregation_keyed_by_execname)
 	EXPECT_EQ(ag.func, DTRACEAGG_COUNT);
 	ASSERT_EQ(ag.keys.size(), 1u);
 	EXPECT_EQ(ag.keys[0].k, dt::value_type::kind::string);
-	EXPECT_EQ(ag.keys[0].size, 256u);
+	EXPECT_EQ(ag.keys[0].size, 257u); // strsize characters and a NUL
 	EXPECT_EQ(ag.key_offsets, std::vector<uint32_t>{0});
-	EXPECT_EQ(ag.key_size, 256u);
+	EXPECT_EQ(ag.key_size, 264u);
 	EXPECT_EQ(ag.nwords, 1u);
 	const auto &a = p.clauses[0].actions.at(0);
 	EXPECT_EQ(a.kind, DTRACEAGG_COUNT);
@@ -151,9 +151,9 @@ TEST(compile, string_records_are_strsize_bytes_at_alignment_one)
 	EXPECT_EQ(c.actions[0].args[0].size, 257u);
 	EXPECT_EQ(c.actions[0].args[0].type.k, dt::value_type::kind::string);
 	EXPECT_EQ(c.actions[1].args[0].offset, 272u);
-	EXPECT_EQ(c.actions[2].args[0].offset, 280u);
-	EXPECT_EQ(c.actions[2].args[1].offset, 544u);
-	EXPECT_EQ(c.size, 552u);
+	EXPECT_EQ(c.actions[2].args[0].offset, 276u);
+	EXPECT_EQ(c.actions[2].args[1].offset, 536u);
+	EXPECT_EQ(c.size, 544u);
 }
 
 TEST(compile, strsize_option_changes_string_records)
