@@ -242,7 +242,7 @@ typedef struct dif_ctx {
 	uint32_t nglobals;
 	uint32_t nlocals;
 	uint64_t *locals; /* clause-locals (this->): id - DIF_VAR_OTHER_UBASE */
-	uint64_t strsize; /* the strsize option: string bound incl. NUL */
+	uint64_t strsize; /* string storage: the strsize option + its NUL */
 	bool kernel_priv; /* may rld* read arbitrary kernel memory */
 
 	/* ---- Added for dynamic and by-ref variables (compatible: zero = absent). ---- */

@@ -113,9 +113,9 @@ static uint64_t subr_substr(dif_ctx_t *c, uint64_t size)
 }
 
 /*
- * strjoin(a, b): a D string holds at most strsize - 1 characters, so the
- * join is cut there like every other string result (illumos faults
- * NOSCRATCH instead; Oracle's DTrace truncates).
+ * strjoin(a, b): a D string holds at most the strsize option's characters
+ * (size - 1: size counts the NUL), so the join is cut there like every other
+ * string result (illumos faults NOSCRATCH instead; Oracle's DTrace truncates).
  */
 static uint64_t subr_strjoin(dif_ctx_t *c, uint64_t size)
 {

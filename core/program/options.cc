@@ -91,7 +91,7 @@ constexpr option_info k_options[] = {
 	{"stackindent", ok::runtime, op::run, k_cons, 0, 0, k_max},
 	{"statusrate", ok::rate, op::run, 0, k_sec, 0, k_max},
 	{"stdc", ok::stdc, op::compile, 0, 0, 0, 3},
-	{"strsize", ok::size, op::compile, k_read_compiler | k_engines, 256, 1, k_max32},
+	{"strsize", ok::size, op::compile, k_read_compiler | k_engines, 256, 1, k_max32 - 1},
 	{"switchrate", ok::rate, op::run, k_read_session, k_sec, 0, k_max},
 	{"syslibdir", ok::text, op::compile, 0, 0, 0, k_max},
 	{"temporal", ok::runtime, op::run, 0, 0, 0, k_max},
@@ -497,7 +497,10 @@ resolved_options resolve_options(const std::map<std::string, std::string> &opts)
 	o.bufpolicy = static_cast<buffer_policy>(r.value("bufpolicy"));
 	o.aggsize = r.value("aggsize");
 	o.dynvarsize = r.value("dynvarsize");
-	o.strsize = r.value("strsize");
+	// A string keeps up to strsize characters (illumos stores a full array
+	// with no NUL; Solaris' Guide: "a string is not necessarily a null
+	// terminated value"); the engines keep the NUL after them.
+	o.strsize = r.value("strsize") + 1;
 	o.nspec = r.value32("nspec");
 	o.specsize = r.value("specsize");
 	o.aggrate = r.value("aggrate");

@@ -58,9 +58,9 @@ TEST(compile, count_aggregation_keyed_by_execname)
 	EXPECT_EQ(ag.func, DTRACEAGG_COUNT);
 	ASSERT_EQ(ag.keys.size(), 1u);
 	EXPECT_EQ(ag.keys[0].k, dt::value_type::kind::string);
-	EXPECT_EQ(ag.keys[0].size, 256u);
+	EXPECT_EQ(ag.keys[0].size, 257u); // strsize characters and a NUL
 	EXPECT_EQ(ag.key_offsets, std::vector<uint32_t>{0});
-	EXPECT_EQ(ag.key_size, 256u);
+	EXPECT_EQ(ag.key_size, 264u);
 	EXPECT_EQ(ag.nwords, 1u);
 	const auto &a = p.clauses[0].actions.at(0);
 	EXPECT_EQ(a.kind, DTRACEAGG_COUNT);
@@ -142,23 +142,24 @@ TEST(compile, descriptions_of_every_shape)
 	}
 }
 
+// A string record holds strsize characters and a NUL: 257 bytes by default.
 TEST(compile, string_records_are_strsize_bytes_at_alignment_one)
 {
 	program p = compile_n("BEGIN { trace(\"hi\"); trace(1); printf(\"%s %d\", execname, 2); }");
 	const auto &c = p.clauses.at(0);
 	EXPECT_EQ(c.actions[0].args[0].offset, 12u);
-	EXPECT_EQ(c.actions[0].args[0].size, 256u);
+	EXPECT_EQ(c.actions[0].args[0].size, 257u);
 	EXPECT_EQ(c.actions[0].args[0].type.k, dt::value_type::kind::string);
-	EXPECT_EQ(c.actions[1].args[0].offset, 268u);
-	EXPECT_EQ(c.actions[2].args[0].offset, 272u);
-	EXPECT_EQ(c.actions[2].args[1].offset, 528u);
-	EXPECT_EQ(c.size, 536u);
+	EXPECT_EQ(c.actions[1].args[0].offset, 272u);
+	EXPECT_EQ(c.actions[2].args[0].offset, 276u);
+	EXPECT_EQ(c.actions[2].args[1].offset, 536u);
+	EXPECT_EQ(c.size, 544u);
 }
 
 TEST(compile, strsize_option_changes_string_records)
 {
 	program p = compile_s("#pragma D option strsize=32\nBEGIN { trace(execname); }\n");
-	EXPECT_EQ(p.clauses[0].actions[0].args[0].size, 32u);
+	EXPECT_EQ(p.clauses[0].actions[0].args[0].size, 33u);
 	EXPECT_EQ(p.option("strsize"), "32");
 }
 

@@ -52,14 +52,15 @@ TEST(compile_options, command_line_wins_over_pragmas)
 	EXPECT_EQ(record_size(p, 0), 5u * 8);
 }
 
-// strsize as the engines read it: at least 1, any size suffix.
+// strsize as the engines read it: at least 1, any size suffix; a string
+// record holds that many characters and a NUL.
 TEST(compile_options, strsize_reads_as_a_size)
 {
 	auto s = dt::test::default_settings();
 	s.options["strsize"] = "0";
-	EXPECT_EQ(record_size(compile_s("BEGIN { trace(execname); }\n", s), 0), 1u);
+	EXPECT_EQ(record_size(compile_s("BEGIN { trace(execname); }\n", s), 0), 2u);
 	s.options["strsize"] = "1k";
-	EXPECT_EQ(record_size(compile_s("BEGIN { trace(execname); }\n", s), 0), 1024u);
+	EXPECT_EQ(record_size(compile_s("BEGIN { trace(execname); }\n", s), 0), 1025u);
 }
 
 } // namespace

@@ -57,7 +57,7 @@ TEST(options, defaults_when_unset)
 	EXPECT_EQ(o.bufpolicy, buffer_policy::switch_);
 	EXPECT_EQ(o.aggsize, 4u << 20);
 	EXPECT_EQ(o.dynvarsize, 1u << 20);
-	EXPECT_EQ(o.strsize, 256u);
+	EXPECT_EQ(o.strsize, 257u); // 256 characters and their NUL
 	EXPECT_EQ(o.nspec, 1u);
 	EXPECT_EQ(o.specsize, 32u << 10);
 	EXPECT_EQ(o.aggrate, 1000000000u);
@@ -137,7 +137,7 @@ TEST(options, counts_read_as_dt_opt_runtime)
 
 TEST(options, limits_clamp)
 {
-	EXPECT_EQ(resolve_options({{"strsize", "0"}}).strsize, 1u);
+	EXPECT_EQ(resolve_options({{"strsize", "0"}}).strsize, 2u);
 	EXPECT_EQ(resolve_options({{"strsize", "8g"}}).strsize, UINT32_MAX);
 	EXPECT_EQ(resolve_options({{"nspec", "0x200000000"}}).nspec, UINT32_MAX);
 	EXPECT_EQ(resolve_options({{"stackframes", "0x200000000"}}).stackframes, UINT32_MAX);

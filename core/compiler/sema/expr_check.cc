@@ -272,7 +272,9 @@ void expr_checker::check(expr &e)
 			     "cannot apply sizeof to an operand of unknown size");
 		e.s.type = types_.named("size_t");
 		e.s.is_const = true;
-		e.s.value = t->size;
+		// A string's storage holds the strsize option's characters and a
+		// NUL; sizeof (string) is the option, as in illumos.
+		e.s.value = t->is_string() ? t->size - 1 : t->size;
 		e.s.what = expr_sema::ref::constant;
 		return;
 	}

@@ -8,7 +8,7 @@
 //                 by-ref: a header word (non-zero: NULL) and the value;
 //                 global loads give the storage's tagged address, local
 //                 loads a scratch copy; stores copy in (strings
-//                 through dt_strdup, so at most strsize - 1 characters)
+//                 through dt_strdup, so at most the strsize option's characters)
 //   dynamic       thread-locals and associative arrays: the library
 //                 (dt_tls_*, dt_dvar_*), keys staged with dt_tuple_push
 #include "codegen.hpp"

@@ -118,9 +118,10 @@ uint32_t dstate_chunks(const program &p, const plan_options &o)
 layout plan(const program &p, const plan_options &o)
 {
 	if (o.strsize == 0 || o.strsize > DT_BPF_STRSIZE_MAX)
-		throw translate_error("bpf engine: strsize " + std::to_string(o.strsize) +
+		// o.strsize counts the NUL after the option's characters.
+		throw translate_error("bpf engine: strsize " + std::to_string(o.strsize - 1) +
 				      " is above the largest the bpf engine supports (" +
-				      std::to_string(DT_BPF_STRSIZE_MAX) + ")");
+				      std::to_string(DT_BPF_STRSIZE_MAX - 1) + ")");
 	layout l;
 	l.strsize = o.strsize;
 

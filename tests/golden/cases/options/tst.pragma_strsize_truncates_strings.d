@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* strsize limits string values, including the terminating NUL. */
+/* strsize limits string values to that many characters; the NUL is not counted. */
 #pragma D option quiet
 #pragma D option strsize=4
 

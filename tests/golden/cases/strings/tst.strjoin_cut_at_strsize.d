@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* A join longer than a string can hold keeps its first strsize - 1 characters. */
+/* A join longer than a string can hold keeps its first strsize characters. */
 #pragma D option quiet
 #pragma D option strsize=8
 

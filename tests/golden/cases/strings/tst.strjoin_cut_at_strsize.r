@@ -1,6 +1,6 @@
+[abcdefgh]
+[abcdefgh]
+[12345678]
 [abcdefg]
-[abcdefg]
-[1234567]
-[abcdefg]
-7
+8
 

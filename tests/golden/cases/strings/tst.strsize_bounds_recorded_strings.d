@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* Strings are recorded in strsize bytes: at most strsize - 1 characters. */
+/* A recorded string keeps at most strsize characters. */
 /* @@runtest-opts: -x strsize=4 */
 #pragma D option quiet
 

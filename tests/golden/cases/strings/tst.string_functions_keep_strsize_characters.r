@@ -1,0 +1,8 @@
+[abcde] 5
+[bcdef]
+[abcde]
+[abcde]
+[abcde]
+[abcde]
+[abc]
+
