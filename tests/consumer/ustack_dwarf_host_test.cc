@@ -98,6 +98,27 @@ TEST(UstackDwarf, ProfileOfProgramWithoutFramePointersReachesLibcStart)
 	EXPECT_TRUE(whole) << r2.out;
 }
 
+// ustack(n) as a key keeps n frames of the unwound stack: stacks that differ
+// only below them are one entry.
+TEST(UstackDwarf, UstackNKeyKeepsNFrames)
+{
+	REQUIRE_BPF();
+	child target({DT_USTACK_TARGET});
+	ASSERT_NE(target.read_until("ready\n").find("ready"), std::string::npos);
+	auto r = dtrace(bpf({"-p", std::to_string(target.pid), "-n",
+			     "profile-997 /pid == $target/ { @[ustack(2)] = count(); }", "-n",
+			     "tick-1s { exit(0); }"}));
+	ASSERT_EQ(r.status, 0) << r.err;
+	auto s = stacks(r.out);
+	ASSERT_FALSE(s.empty()) << r.out;
+	size_t leaf = 0;
+	for (const auto &st : s) {
+		EXPECT_LE(st.size(), 2u) << r.out;
+		leaf += !st.empty() && st[0] == "dt_ustack_target`dt_ustack_leaf";
+	}
+	EXPECT_LE(leaf, 1u) << r.out; // one entry: leaf, mid
+}
+
 // Keys that the default copy would make too large for the engine walk frame
 // pointers instead of failing; a clause's fourth ustack() too.
 TEST(UstackDwarf, DefaultCopyStaysWithinTheEnginesLimits)

@@ -139,8 +139,10 @@ void clause_checker::check_value(expr &e)
 			t->size = std::max(
 				t->size, ustack_capture_size(std::min<uint32_t>(
 						 ustack_bytes(ctx_.options), k_ustack_key_bytes)));
-			if (t->size != pcs)
+			if (t->size != pcs) {
 				capture_keys_[t.get()] = pcs;
+				t->rec_frames = n;
+			}
 		}
 		break;
 	}
@@ -873,8 +875,10 @@ void clause_checker::aggregation(expr &s)
 			// check_value() made this type for this key alone.
 			auto &t = const_cast<ctype &>(*lhs.kids[i]->s.type);
 			t.size = it->second;
+			t.rec_frames = 0;
 			p.keys[i].size = it->second;
 			p.keys[i].vt.size = it->second;
+			p.keys[i].vt.frames = 0;
 			keys[i] = lhs.kids[i]->s.type;
 		}
 	size_t argc = rhs.kids.size();
