@@ -708,10 +708,17 @@ void BM_all_entry_bpftrace(benchmark::State &st)
 }
 
 // ustack() per event (issue 14, item 6): the frame pointer walk in the
-// probe, then -x ustackbytes=8k (registers and 8 KiB of stack copied in the
-// probe, unwound by the dtrace process: docs/ustack.md); output to a file.
+// probe (-x ustackbytes=0), the default (registers and 4 KiB of stack copied
+// in the probe, unwound by the dtrace process: docs/ustack.md), then
+// -x ustackbytes=8k; output to a file.
 const char *const k_d_ustack = "syscall::getppid:entry { ustack(); }";
 void BM_getppid_dtrace_ustack_fp(benchmark::State &st)
+{
+	auto argv = dtrace_cmd(k_d_ustack);
+	argv.insert(argv.begin() + 1, {"-x", "ustackbytes=0"});
+	traced(st, "dtrace", argv, true);
+}
+void BM_getppid_dtrace_ustack_default(benchmark::State &st)
 {
 	traced(st, "dtrace", dtrace_cmd(k_d_ustack), true);
 }
@@ -824,6 +831,7 @@ BENCHMARK(BM_all_entry_dtrace)->Unit(benchmark::kMillisecond)->UseRealTime()->It
 BENCHMARK(BM_all_entry_bpftrace)->Unit(benchmark::kMillisecond)->UseRealTime()->Iterations(2);
 
 BENCHMARK(BM_getppid_dtrace_ustack_fp)->UseRealTime()->Iterations(k_printf);
+BENCHMARK(BM_getppid_dtrace_ustack_default)->UseRealTime()->Iterations(k_printf);
 BENCHMARK(BM_getppid_dtrace_ustack_dwarf)->UseRealTime()->Iterations(k_printf);
 BENCHMARK(BM_ufunc_untraced)->UseRealTime();
 // A function's first instruction is single-stepped out of line (two traps

@@ -39,7 +39,8 @@ state::state(const program &p, std::vector<enabled_probe> e, consumer_settings s
 			// A ustack() capture becomes its pcs here, before keys
 			// compare: one entry per stack, not per firing.
 			if (t.k == k::ustack && off + t.size <= key.size()) {
-				unwind.rewrite(key.data() + off, t.size, ustack_frames(*this));
+				unwind.rewrite(key.data() + off, t.size,
+					       t.frames ? t.frames : ustack_frames(*this));
 				continue;
 			}
 			bool user = t.k == k::usym || t.k == k::umod;

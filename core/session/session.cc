@@ -204,6 +204,12 @@ void session::compile(const compiler::input &in)
 		cs.user_libdirs = s_.libdirs;
 	}
 	cs.options = impl_->options;
+	// A ustack() copies the user stack for CFI unwinding by default
+	// (dtrace/ustack_capture.hpp); the kmod and user engines walk frame
+	// pointers, so a program for them alone keeps its records small.
+	if ((s_.engine == engine_kind::kmod || s_.engine == engine_kind::user) &&
+	    cs.options.count("ustackbytes") == 0)
+		cs.options["ustackbytes"] = "0";
 	cs.warn = s_.warn;
 	cs.macro_args = s_.macro_args;
 

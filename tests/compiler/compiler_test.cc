@@ -248,7 +248,9 @@ TEST(compile, macro_variables)
 
 TEST(compile, stack_ustack_and_symbol_records)
 {
-	program p = compile_n("BEGIN { stack(); ustack(5); sym(arg0); usym(arg1); }");
+	// ustackbytes=0: pcs (the default copies the stack: options_compile_test).
+	program p = compile_n("#pragma D option ustackbytes=0\n"
+			      "BEGIN { stack(); ustack(5); sym(arg0); usym(arg1); }");
 	const auto &a = p.clauses[0].actions;
 	EXPECT_EQ(a[0].kind, DTRACEACT_STACK);
 	EXPECT_EQ(a[0].nframes, 20u);
@@ -442,6 +444,7 @@ namespace {
 TEST(compile, stacks_and_symbols_as_aggregation_keys_and_printf_args)
 {
 	dt::program p = dt::test::compile_n(
+		"#pragma D option ustackbytes=0\n"
 		"BEGIN { @a[stack()] = count(); @b[ustack(5), execname] = count(); "
 		"@c[func(arg0)] = sum(1); @d[usym(arg1)] = count(); printf(\"%a %k\\n\", arg0, "
 		"stack(3)); }");

@@ -16,7 +16,8 @@ uint32_t record_size(const program &p, size_t a)
 
 TEST(compile_options, stack_records_take_the_frame_defaults)
 {
-	program p = compile_s("BEGIN { stack(); ustack(); jstack(); }\n");
+	program p = compile_s("#pragma D option ustackbytes=0\n"
+			      "BEGIN { stack(); ustack(); jstack(); }\n");
 	EXPECT_EQ(record_size(p, 0), 20u * 8);		   // stackframes 20
 	EXPECT_EQ(record_size(p, 1), (100u + 1) * 8);	   // ustackframes 100
 	EXPECT_EQ(record_size(p, 2), (50u + 1) * 8 + 512); // jstackframes 50, 512
@@ -25,6 +26,7 @@ TEST(compile_options, stack_records_take_the_frame_defaults)
 TEST(compile_options, pragmas_set_the_frames)
 {
 	program p = compile_s("#pragma D option stackframes=3\n"
+			      "#pragma D option ustackbytes=0\n"
 			      "#pragma D option ustackframes=0x4\n"
 			      "#pragma D option jstackframes=2\n"
 			      "#pragma D option jstackstrsize=1k\n"
@@ -32,6 +34,32 @@ TEST(compile_options, pragmas_set_the_frames)
 	EXPECT_EQ(record_size(p, 0), 3u * 8);
 	EXPECT_EQ(record_size(p, 1), (4u + 1) * 8);
 	EXPECT_EQ(record_size(p, 2), (2u + 1) * 8 + 1024);
+}
+
+// Without -x ustackbytes a ustack() record holds registers and 4 KiB of
+// stack (docs/ustack.md), three of them a clause; later ones and jstack()
+// hold pcs. A key holds 1536 bytes of stack, or pcs where that would make
+// the keys larger than 2040 bytes.
+TEST(compile_options, ustack_copies_the_stack_by_default)
+{
+	program p = compile_s("BEGIN { ustack(); ustack(3); ustack(); ustack(); jstack(); }\n"
+			      "BEGIN { @a[ustack(4)] = count(); @b[execname, ustack()] = count();"
+			      " @c[execname, probefunc, ustack()] = count(); }\n");
+	EXPECT_EQ(record_size(p, 0), 40u + 4096);
+	EXPECT_EQ(record_size(p, 1), 40u + 4096);
+	EXPECT_EQ(record_size(p, 2), 40u + 4096);
+	EXPECT_EQ(record_size(p, 3), (100u + 1) * 8);
+	EXPECT_EQ(record_size(p, 4), (50u + 1) * 8 + 512);
+	ASSERT_EQ(p.aggregations.size(), 3u);
+	EXPECT_EQ(p.aggregations[0].keys[0].size, 40u + 1536);
+	EXPECT_EQ(p.aggregations[0].keys[0].frames, 4u); // unwound to ustack(4)'s frames
+	EXPECT_EQ(p.aggregations[1].keys[1].size, 40u + 1536);
+	EXPECT_EQ(p.aggregations[2].keys[2].size, (100u + 1) * 8);
+	EXPECT_EQ(p.aggregations[2].keys[2].frames, 0u);
+	// An explicit size applies to every one.
+	program q = compile_s("#pragma D option ustackbytes=1k\n"
+			      "BEGIN { ustack(); ustack(); ustack(); ustack(); }\n");
+	EXPECT_EQ(record_size(q, 3), 40u + 1024);
 }
 
 // illumos dt_opt_runtime(): a positive word is 1 (the compiler used to take

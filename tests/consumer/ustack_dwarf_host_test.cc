@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
-// Whole user stacks without frame pointers (-x ustackbytes, bpf engine;
-// docs/ustack.md): the probe captures the registers and a copy of the user
-// stack, the consumer unwinds it by CFI. dt_ustack_target (ustack_target.c,
+// Whole user stacks without frame pointers (the bpf engine's default, and
+// -x ustackbytes; docs/ustack.md): the probe captures the registers and a
+// copy of the user stack, the consumer unwinds it by CFI. dt_ustack_target (ustack_target.c,
 // -O2 -fomit-frame-pointer) spins in main -> dt_ustack_outer ->
 // dt_ustack_mid -> dt_ustack_leaf; a profile and a pid probe must see every
 // one of those frames and libc's __libc_start_call_main below main. Debian's
@@ -78,7 +78,8 @@ TEST(UstackDwarf, ProfileOfProgramWithoutFramePointersReachesLibcStart)
 	REQUIRE_BPF();
 	child target({DT_USTACK_TARGET});
 	ASSERT_NE(target.read_until("ready\n").find("ready"), std::string::npos);
-	auto r = dtrace(bpf({"-x", "ustackbytes=8k", "-p", std::to_string(target.pid), "-n",
+	// The default: no option.
+	auto r = dtrace(bpf({"-p", std::to_string(target.pid), "-n",
 			     "profile-997 /pid == $target/ { @[ustack()] = count(); }", "-n",
 			     "tick-2s { exit(0); }"}));
 	ASSERT_EQ(r.status, 0) << r.err;
@@ -86,16 +87,71 @@ TEST(UstackDwarf, ProfileOfProgramWithoutFramePointersReachesLibcStart)
 	for (const auto &s : stacks(r.out))
 		whole = whole || has_in_order(s, k_chain);
 	EXPECT_TRUE(whole) << r.out;
+	// A key beside a string, and a record, with an explicit size too.
+	auto r2 = dtrace(bpf({"-x", "ustackbytes=8k", "-p", std::to_string(target.pid), "-n",
+			      "profile-997 /pid == $target/ { @[execname, ustack()] = count(); }",
+			      "-n", "profile-97 /pid == $target/ { ustack(); exit(0); }"}));
+	ASSERT_EQ(r2.status, 0) << r2.err;
+	whole = false;
+	for (const auto &s : stacks(r2.out))
+		whole = whole || has_in_order(s, k_chain);
+	EXPECT_TRUE(whole) << r2.out;
 }
 
-// Without the option the stacks are the frame pointer walk's: the same
-// program shows no main there (what this feature is for).
-TEST(UstackDwarf, FramePointerWalkAloneDoesNotReachMain)
+// ustack(n) as a key keeps n frames of the unwound stack (the frames below
+// them do not part the entries).
+TEST(UstackDwarf, UstackNKeyKeepsNFrames)
 {
 	REQUIRE_BPF();
 	child target({DT_USTACK_TARGET});
 	ASSERT_NE(target.read_until("ready\n").find("ready"), std::string::npos);
 	auto r = dtrace(bpf({"-p", std::to_string(target.pid), "-n",
+			     "profile-997 /pid == $target/ { @[ustack(2)] = count(); }", "-n",
+			     "tick-1s { exit(0); }"}));
+	ASSERT_EQ(r.status, 0) << r.err;
+	auto s = stacks(r.out);
+	ASSERT_FALSE(s.empty()) << r.out;
+	for (const auto &st : s) {
+		EXPECT_LE(st.size(), 2u) << r.out;
+		EXPECT_FALSE(has_in_order(st, {"`dt_ustack_outer"})) << r.out;
+	}
+}
+
+// Keys that the default copy would make too large for the engine walk frame
+// pointers instead of failing; a clause's fourth ustack() too.
+TEST(UstackDwarf, DefaultCopyStaysWithinTheEnginesLimits)
+{
+	REQUIRE_BPF();
+	child target({DT_USTACK_TARGET});
+	ASSERT_NE(target.read_until("ready\n").find("ready"), std::string::npos);
+	auto r =
+		dtrace(bpf({"-p", std::to_string(target.pid), "-n",
+			    "profile-997 /pid == $target/ { @[execname, probefunc, ustack()] = "
+			    "count(); @b[ustack(), ustack(2)] = count(); }",
+			    "-n",
+			    "profile-97 /pid == $target/ { ustack(); ustack(); ustack(); ustack(); "
+			    "exit(0); }"}));
+	ASSERT_EQ(r.status, 0) << r.err;
+	auto s = stacks(r.out);
+	ASSERT_GE(s.size(), 4u) << r.out;
+	for (size_t i = 0; i < 3; i++)
+		EXPECT_TRUE(has_in_order(s[i], k_chain)) << r.out;
+	// An explicit size that does not fit is reported, not shrunk.
+	auto r2 = dtrace(bpf({"-x", "ustackbytes=1k", "-p", std::to_string(target.pid), "-n",
+			      "profile-97 /pid == $target/ { @[ustack(), ustack()] = count(); }",
+			      "-n", "tick-1s { exit(0); }"}));
+	EXPECT_NE(r2.status, 0) << r2.out;
+	EXPECT_NE(r2.err.find("more than 2048"), std::string::npos) << r2.err;
+}
+
+// With -x ustackbytes=0 the stacks are the frame pointer walk's: the same
+// program shows no main there (what the default copy is for).
+TEST(UstackDwarf, FramePointerWalkAloneDoesNotReachMain)
+{
+	REQUIRE_BPF();
+	child target({DT_USTACK_TARGET});
+	ASSERT_NE(target.read_until("ready\n").find("ready"), std::string::npos);
+	auto r = dtrace(bpf({"-x", "ustackbytes=0", "-p", std::to_string(target.pid), "-n",
 			     "profile-997 /pid == $target/ { @[ustack()] = count(); }", "-n",
 			     "tick-1s { exit(0); }"}));
 	ASSERT_EQ(r.status, 0) << r.err;
@@ -108,26 +164,37 @@ TEST(UstackDwarf, PidEntryProbeHasEveryCaller)
 	REQUIRE_BPF();
 	child target({DT_USTACK_TARGET});
 	ASSERT_NE(target.read_until("ready\n").find("ready"), std::string::npos);
-	auto r = dtrace(bpf({"-x", "ustackbytes=4k", "-p", std::to_string(target.pid), "-n",
+	auto r = dtrace(bpf({"-p", std::to_string(target.pid), "-n",
 			     "pid$target::dt_ustack_leaf:entry { ustack(); exit(0); }"}));
 	ASSERT_EQ(r.status, 0) << r.err;
 	auto s = stacks(r.out);
 	ASSERT_EQ(s.size(), 1u) << r.out;
 	EXPECT_TRUE(has_in_order(s[0], k_chain)) << r.out;
 	EXPECT_EQ(s[0].front(), "dt_ustack_target`dt_ustack_leaf") << r.out;
+	// At an entry probe ucaller is the return address at the stack
+	// pointer: the unwound stack's second frame.
+	auto rc = dtrace(bpf({"-q", "-p", std::to_string(target.pid), "-n",
+			      "pid$target::dt_ustack_leaf:entry { ufunc(ucaller); ustack(2); "
+			      "exit(0); }"}));
+	ASSERT_EQ(rc.status, 0) << rc.err;
+	std::vector<std::string> frames;
+	for (const auto &st : stacks(rc.out))
+		frames.insert(frames.end(), st.begin(), st.end());
+	ASSERT_EQ(frames.size(), 3u) << rc.out; // ufunc's, then ustack(2)'s
+	EXPECT_EQ(frames[0], "dt_ustack_target`dt_ustack_mid") << rc.out;
+	EXPECT_EQ(frames[2], "dt_ustack_target`dt_ustack_mid") << rc.out;
 	// ustack(n) and ustackframes cut the unwound stack.
-	auto r2 = dtrace(bpf(
-		{"-x", "ustackbytes=4k", "-x", "ustackframes=2", "-p", std::to_string(target.pid),
-		 "-n", "pid$target::dt_ustack_leaf:entry { ustack(); ustack(3); exit(0); }"}));
+	auto r2 =
+		dtrace(bpf({"-x", "ustackframes=2", "-p", std::to_string(target.pid), "-n",
+			    "pid$target::dt_ustack_leaf:entry { ustack(); ustack(3); exit(0); }"}));
 	ASSERT_EQ(r2.status, 0) << r2.err;
 	auto s2 = stacks(r2.out);
 	ASSERT_EQ(s2.size(), 2u) << r2.out;
 	EXPECT_EQ(s2[0].size(), 2u) << r2.out;
 	EXPECT_EQ(s2[1].size(), 3u) << r2.out;
 	// noresolve: addresses.
-	auto r3 = dtrace(
-		bpf({"-x", "ustackbytes=4k", "-x", "noresolve", "-p", std::to_string(target.pid),
-		     "-n", "pid$target::dt_ustack_leaf:entry { ustack(); exit(0); }"}));
+	auto r3 = dtrace(bpf({"-x", "noresolve", "-p", std::to_string(target.pid), "-n",
+			      "pid$target::dt_ustack_leaf:entry { ustack(); exit(0); }"}));
 	ASSERT_EQ(r3.status, 0) << r3.err;
 	auto s3 = stacks(r3.out);
 	ASSERT_EQ(s3.size(), 1u) << r3.out;
@@ -139,9 +206,8 @@ TEST(UstackDwarf, PidEntryProbeHasEveryCaller)
 TEST(UstackDwarf, DebianSleepShowsItsFramesIntoLibc)
 {
 	REQUIRE_BPF();
-	auto r = dtrace(bpf({"-x", "ustackbytes=8k", "-n",
-			     "syscall::clock_nanosleep:entry /pid == $target/ { ustack(); }", "-c",
-			     "/usr/bin/sleep 0.1"}));
+	auto r = dtrace(bpf({"-n", "syscall::clock_nanosleep:entry /pid == $target/ { ustack(); }",
+			     "-c", "/usr/bin/sleep 0.1"}));
 	ASSERT_EQ(r.status, 0) << r.err;
 	auto s = stacks(r.out);
 	ASSERT_EQ(s.size(), 1u) << r.out;

@@ -53,6 +53,9 @@ private:
 	expr_checker &ec_;
 	type_table &types_;
 	bool speculate_ = false, commit_ = false, datarec_ = false;
+	uint32_t capture_bytes_ = 0; // ustack() captures recorded so far
+	// ustack() key types that hold a capture: their size without it.
+	std::map<const ctype *, uint32_t> capture_keys_;
 };
 
 // illumos dt_action_stack_args() / dt_action_ustack_args(): stack( ) and
@@ -131,10 +134,16 @@ void clause_checker::check_value(expr &e)
 		t->size = ((n + 1) * 8 + ss + 7) & ~7u;
 		// A key of registers and stack copy (docs/ustack.md): at most
 		// what fits the bpf engine's 2 KiB aggregation key.
-		if (!j && ss == 0 && ustack_bytes(ctx_.options) != 0)
+		if (!j && ss == 0 && ustack_bytes(ctx_.options) != 0) {
+			uint32_t pcs = t->size;
 			t->size = std::max(
 				t->size, ustack_capture_size(std::min<uint32_t>(
 						 ustack_bytes(ctx_.options), k_ustack_key_bytes)));
+			if (t->size != pcs) {
+				capture_keys_[t.get()] = pcs;
+				t->rec_frames = n;
+			}
+		}
 		break;
 	}
 	case act::sym:
@@ -746,8 +755,16 @@ void clause_checker::action(expr &s, const action_def &a)
 		p.strsize = s.kids.size() > 1 ? frames(1, 0) : (j ? ro.jstackstrsize : 0);
 		uint32_t sz = (p.nframes + 1) * 8 + p.strsize;
 		sz = (sz + 7) & ~7u;
-		if (!j && p.strsize == 0 && ustack_bytes(ctx_.options) != 0)
-			sz = std::max(sz, ustack_capture_size(ustack_bytes(ctx_.options)));
+		// A record of registers and stack copy (docs/ustack.md). By
+		// default (no -x ustackbytes) a clause's captures stop at what
+		// leaves its buffer room; a later ustack() walks frame pointers.
+		if (uint32_t ub = ustack_bytes(ctx_.options);
+		    !j && p.strsize == 0 && ub != 0 &&
+		    (ctx_.options.count("ustackbytes") != 0 ||
+		     capture_bytes_ + ustack_capture_size(ub) <= k_ustack_default_clause_bytes)) {
+			sz = std::max(sz, ustack_capture_size(ub));
+			capture_bytes_ += sz;
+		}
 		stack_rec(value_type::kind::ustack, sz);
 		break;
 	}
@@ -847,6 +864,23 @@ void clause_checker::aggregation(expr &s)
 		koff += ap.size;
 		p.keys.push_back(ap);
 	}
+	// Default ustack() captures in keys (docs/ustack.md) that would make
+	// the keys larger than the bpf engine's go back to frame pointers.
+	if (ctx_.options.count("ustackbytes") == 0 &&
+	    ((koff + 7) & ~7u) > k_ustack_default_keys_bytes)
+		for (size_t i = 0; i < lhs.kids.size(); i++) {
+			auto it = capture_keys_.find(lhs.kids[i]->s.type.get());
+			if (it == capture_keys_.end())
+				continue;
+			// check_value() made this type for this key alone.
+			auto &t = const_cast<ctype &>(*lhs.kids[i]->s.type);
+			t.size = it->second;
+			t.rec_frames = 0;
+			p.keys[i].size = it->second;
+			p.keys[i].vt.size = it->second;
+			p.keys[i].vt.frames = 0;
+			keys[i] = lhs.kids[i]->s.type;
+		}
 	size_t argc = rhs.kids.size();
 	if (static_cast<int>(argc) < fd->min_args || static_cast<int>(argc) > fd->max_args) {
 		std::string exp = fd->min_args == fd->max_args ? std::to_string(fd->min_args)

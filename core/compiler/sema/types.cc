@@ -565,6 +565,7 @@ value_type type_table::value_of(const type_ref &t) const
 		v.k = t->rec_kind;
 		v.size = t->size;
 		v.is_signed = false;
+		v.frames = t->rec_frames;
 		return v;
 	}
 	switch (t->k) {

@@ -70,6 +70,7 @@ struct ctype {
 	// printf argument): recorded as value_type::kind rec_kind.
 	bool is_record_func = false;
 	value_type::kind rec_kind = value_type::kind::integer;
+	uint32_t rec_frames = 0; // a ustack() key's frames (value_type::frames)
 
 	[[nodiscard]] bool is_int() const { return k == kind::integer || k == kind::enum_; }
 	[[nodiscard]] bool is_ptr() const { return k == kind::pointer; }

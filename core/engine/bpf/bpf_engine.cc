@@ -50,6 +50,7 @@
 
 #include <dtrace/engine.hpp>
 #include <dtrace/provider.hpp>
+#include <dtrace/ustack_capture.hpp>
 
 #include <bpf/bpf.h>
 
@@ -68,7 +69,23 @@ namespace dt::engines::bpf {
 namespace {
 
 constexpr uint64_t k_slice_ns = 10'000'000; // wait()'s polling slice
-constexpr uint32_t k_max_filter = 1 << 16;  // EPID tables' largest index
+constexpr uint64_t k_capture_aggrate_ns = 100'000'000;
+
+// Does an aggregation of p have a ustack() key that holds a capture
+// (registers and stack, dtrace/ustack_capture.hpp) rather than pcs?
+bool has_ustack_capture_key(const program &p)
+{
+	uint32_t ub = ustack_bytes(p.options);
+	if (ub == 0)
+		return false;
+	uint32_t want = ustack_capture_size(std::min(ub, k_ustack_key_bytes));
+	for (const aggregation &a : p.aggregations)
+		for (const value_type &t : a.keys)
+			if (t.k == value_type::kind::ustack && t.size >= want)
+				return true;
+	return false;
+}
+constexpr uint32_t k_max_filter = 1 << 16; // EPID tables' largest index
 
 uint64_t mono_ns()
 {
@@ -213,6 +230,11 @@ void bpf_engine::read_options()
 	cpu_.reset();
 	if (auto c = prog_.option("cpu"); c && !option_unsets("cpu", *c))
 		cpu_ = static_cast<uint32_t>(std::strtoul(c->c_str(), nullptr, 0));
+	// An aggregation keyed by ustack() captures (docs/ustack.md) takes a
+	// map entry per firing until the consumer reads it: read it ten times
+	// a second unless -x aggrate says otherwise.
+	if (!prog_.option("aggrate") && has_ustack_capture_key(prog_))
+		opts_.aggrate = std::min<uint64_t>(opts_.aggrate, k_capture_aggrate_ns);
 	if (opts_.bufpolicy != buffer_policy::switch_)
 		throw engine_error("bufpolicy " + *prog_.option("bufpolicy") +
 				   " is not supported by the bpf engine (it switches buffers)");

@@ -83,6 +83,10 @@ struct value_type {
 	// the type has a member print() cannot show (consumer falls back to
 	// trace()'s output).
 	std::vector<value_member> members;
+	// Added: a ustack() aggregation key that holds a capture for DWARF
+	// unwinding (dtrace/ustack_capture.hpp): the frames it keeps once
+	// unwound (ustack(n)'s n, else ustackframes); 0 otherwise.
+	uint32_t frames = 0;
 };
 
 // One member of a struct or union value_type (see value_type::members).

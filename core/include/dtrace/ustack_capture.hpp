@@ -34,13 +34,27 @@ constexpr uint32_t ustack_capture_size(uint32_t bytes)
 {
 	return k_ustack_capture_header + ((bytes + 7) & ~7u);
 }
+// The stack a ustack() copies when -x ustackbytes is not given: whole
+// stacks by default (perf --call-graph dwarf copies 8 KiB; half of that
+// halves the probe's cost and reaches main in programs of ordinary depth:
+// docs/ustack.md). Aggregation keys copy at most k_ustack_key_bytes of it.
+constexpr uint32_t k_ustack_default_bytes = 4096;
+// Without -x ustackbytes, a clause's ustack() records copy at most this in
+// all (a later one walks frame pointers: the bpf engine's firing is at most
+// 16 KiB), and an aggregation's keys with default captures at most this
+// (else its ustack() keys walk frame pointers: keys are at most 2 KiB).
+constexpr uint32_t k_ustack_default_clause_bytes = 3 * ustack_capture_size(k_ustack_default_bytes);
+constexpr uint32_t k_ustack_default_keys_bytes = 2040;
 
-// -x ustackbytes (0: not set, frame pointers in the probe), at most its
-// table limit.
+// -x ustackbytes, k_ustack_default_bytes when not given, at most its table
+// limit; 0 (-x ustackbytes=0): frame pointers walked in the probe. The
+// session gives 0 to the kmod and user engines, which walk frame pointers.
 inline uint32_t ustack_bytes(const std::map<std::string, std::string> &opts)
 {
 	auto it = opts.find("ustackbytes");
-	if (it == opts.end() || option_unsets(it->first, it->second))
+	if (it == opts.end())
+		return k_ustack_default_bytes;
+	if (option_unsets(it->first, it->second))
 		return 0;
 	return static_cast<uint32_t>(
 		std::min<uint64_t>(parse_size_option(it->first, it->second), 16384));

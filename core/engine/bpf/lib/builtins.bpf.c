@@ -197,7 +197,11 @@ DT_API u64 dt_builtin(void *ctx, struct dt_bpf_mem *m, u64 var, u64 strsize)
 				  var == DIF_VAR_USTACKDEPTH ? BPF_F_USER_STACK : 0);
 		if (n <= 0)
 			return 0;
-		/* At a function's entry the caller is one frame more. */
+		/* At a function's entry the caller is one frame more (unless
+		 * the kernel put it in: 6.13 and later). */
+		if (var == DIF_VAR_USTACKDEPTH && m->uentry_ret && n >= 16 &&
+		    *(u64 *)&m->scratch[DT_TMP_A + 8] == m->uentry_ret)
+			return (u64)n / 8;
 		return (u64)n / 8 + (var == DIF_VAR_USTACKDEPTH && m->uentry_ret ? 1 : 0);
 	case DIF_VAR_CALLER: return dt_frame(ctx, m, 1, 0);
 	/*
@@ -248,6 +252,11 @@ DT_API u64 dt_rec_ustack(void *ctx, struct dt_bpf_mem *m, u64 off, u64 nframes)
 		u64 *f = (u64 *)&m->buf[DT_CLAMP(off + 8, DT_BPF_BUF_SIZE)];
 
 		bpf_get_stack(ctx, &f[1], DT_CLAMP(size - 8, 2048), BPF_F_USER_STACK);
+		/* Kernels since 6.13 put the return address in themselves. */
+		if (size >= 24 && f[2] == m->uentry_ret) {
+			bpf_get_stack(ctx, f, size, BPF_F_USER_STACK);
+			return 0;
+		}
 		f[0] = f[1];
 		f[1] = m->uentry_ret;
 		return 0;
