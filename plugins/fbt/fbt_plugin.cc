@@ -45,8 +45,8 @@
 // cookie (kallsyms source), else one pass over /proc/kallsyms for the
 // functions without one, made only for k_addr_min functions or more (one
 // pass costs about what a few lookups by name do). DTRACE_FBT_KMOD_BY_NAME=1
-// sends no addresses (every registration by name, as before: to measure it
-// and to test that path).
+// sends address 0 for every function (registration by name, as before: to
+// measure it and to test that path).
 //
 // fires: DT_FIRE_KPROBE on the function, flow entry or return (-F: -> and
 // <-); engines: bpf and kmod.
@@ -305,7 +305,7 @@ std::vector<std::pair<std::string, uint64_t>> provide_lines(const dt_probe_info_
 		out.emplace_back(key, 0);
 	}
 	if (!addresses)
-		return out;
+		return out; // all 0: written as " 0", which takes back an earlier one
 	if (unknown >= k_addr_min) {
 		std::unordered_map<std::string, uint64_t> wanted;
 		for (const auto &[k, a] : addrs)
@@ -338,7 +338,7 @@ int kmod_provide(state &s, const dt_probe_info_t *probes, size_t n)
 	int rc = 0;
 	for (const auto &[fn, addr] : provide_lines(probes, n, addresses)) {
 		line.assign(fn);
-		if (addr != 0) {
+		if (addr != 0 || !addresses) {
 			std::snprintf(hex, sizeof(hex), " %llx",
 				      static_cast<unsigned long long>(addr));
 			line += hex;

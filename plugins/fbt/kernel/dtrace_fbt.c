@@ -26,7 +26,8 @@
  * checked: the line's form and field lengths, the characters of both
  * names, the address's digits, the number of functions (max_functions); a
  * module named dtrace or dtrace_* is refused (EPERM): the tracer never
- * traces itself. The address is only a hint, checked when it is used.
+ * traces itself. The address is only a hint, checked when it is used;
+ * 0 takes a function's back (it is registered by name).
  *
  * Nothing is armed until a probe is enabled (118,000 functions, a few
  * traced). dtps_enable registers one struct kprobe (entry) or struct
@@ -99,6 +100,7 @@
 #include <linux/mutex.h>
 #include <linux/percpu.h>
 #include <linux/ptrace.h>
+#include <linux/sched/signal.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 
@@ -432,6 +434,13 @@ static int fbt_enable(void *arg, dtrace_id_t id, void *parg)
 	bool ret = FBT_RET(parg);
 	int err = 0;
 
+	/*
+	 * Each arming is an ftrace update (a tenth of a second under
+	 * emulation): a consumer killed while it enables thousands stops
+	 * here, and the core rolls back what it enabled.
+	 */
+	if (fatal_signal_pending(current))
+		return -EINTR;
 	mutex_lock(&fbt_lock);
 	if (!fn->dead) {
 		err = ret ? fbt_arm_return(fn) : fbt_arm_entry(fn);
@@ -516,10 +525,12 @@ static bool fbt_name_ok(const char *s, size_t max, const char *extra)
 
 /*
  * fbt_provide_one - give mod:func its probes unless it has them (a dead
- * one lives again); addr (0: none) replaces the one it had, for its next
- * registration. Context: fbt_provide_lock held, fbt_lock not.
+ * one lives again); with has_addr, addr (0: none, by name) replaces the
+ * one it had, for its next registration. Context: fbt_provide_lock held,
+ * fbt_lock not.
  */
-static int fbt_provide_one(const char *mod, const char *func, unsigned long addr)
+static int fbt_provide_one(const char *mod, const char *func, bool has_addr,
+			   unsigned long addr)
 {
 	bool vmlinux = !strcmp(mod, "vmlinux");
 	size_t symlen = (vmlinux ? 0 : strlen(mod) + 1) + strlen(func) + 1;
@@ -536,7 +547,7 @@ static int fbt_provide_one(const char *mod, const char *func, unsigned long addr
 	fn = fbt_find(mod, func);
 	if (fn) {
 		fn->dead = false;
-		if (addr)
+		if (has_addr)
 			fn->addr = addr;
 	}
 	mutex_unlock(&fbt_lock);
@@ -616,7 +627,7 @@ static int fbt_provide_set(const char *val, const struct kernel_param *kp)
 				break;
 			}
 		}
-		err = fbt_provide_one(mod, func, addr);
+		err = fbt_provide_one(mod, func, hex != NULL, addr);
 	}
 	mutex_unlock(&fbt_provide_lock);
 	kfree(buf);
