@@ -40,8 +40,8 @@
 // functions of the matched probes to its `provide` parameter, "MODULE
 // FUNCTION ADDRESS" lines, a page at a time; it registers a kprobe (entry)
 // or a kretprobe (return) when a probe is enabled, at the address once it
-// has checked that the address is the function's (else by name, which on
-// 6.1 costs a walk of every kernel symbol). The address is the probe's
+// has checked that the address is the function's (else by name: the kprobe
+// core's kallsyms lookup). The address is the probe's
 // cookie (kallsyms source), else one pass over /proc/kallsyms for the
 // functions without one, made only for k_addr_min functions or more (one
 // pass costs about what a few lookups by name do). DTRACE_FBT_KMOD_BY_NAME=1

@@ -33,9 +33,8 @@
  * traced). dtps_enable registers one struct kprobe (entry) or struct
  * kretprobe (return), offset 0, by .addr when userspace gave an address
  * that sprint_symbol() (a binary search of kallsyms) names "F+0x0" in M,
- * else by .symbol_name ("F", or "M:F" in a module; on 6.1 the kprobe
- * core's kallsyms_lookup_name() walks every symbol, 0.1-0.2 s a function
- * under emulation, which is why userspace hands the address over). The
+ * else by .symbol_name ("F", or "M:F" in a module; the kprobe core's
+ * kallsyms_lookup_name(), a walk of the symbols on 6.1). The
  * kprobe core refuses what it cannot probe (the kprobe blacklist, notrace
  * and noinstr code, no kernel text) with an errno that fails the ENABLE,
  * and the core reports "fbt:M:F:entry: the provider refused to enable it
