@@ -299,6 +299,9 @@ if [ "$engine" = kmod ]; then
 	check "torture: no consumer left open" [ "$(consumers)" = 0 ]
 	check "torture: nothing enabled (dtrace_fbt refcnt 0)" [ "$(refcnt dtrace_fbt)" = 0 ]
 	check "torture: nothing armed" [ "$(armed)" = 0 ]
+	p=/sys/module/dtrace_fbt/parameters
+	echo "# torture: dtrace_fbt has $(cat $p/functions 2>/dev/null) functions," \
+		"registered $(cat $p/by_address 2>/dev/null) kprobes by address (enablings interrupted and rolled back)"
 	for m in dtrace_fbt dtrace_profile dtrace; do
 		if loaded $m; then check "torture: rmmod $m" rmmod $m; fi
 	done
