@@ -196,6 +196,13 @@ if [ "$engine" = kmod ]; then
 	a1=$(cat $p/by_address)
 	dt vfsaddr -qn 'fbt::vfs_*:entry { } dtrace:::BEGIN { exit(0); }'
 	a2=$(cat $p/by_address)
+	# Return probes (kretprobes) by address too.
+	dt retaddr -qn 'fbt::vfs_*:return /pid == $target/ { @[probefunc] = count(); }
+	    fbt::vfs_read:return /pid == $target && arg1 == 5/ { @r = count(); }
+	    dtrace:::END { printa("ret5 %@d\n", @r); }' -c 'dd if=/dev/zero of=/dev/null bs=5 count=20 status=none'
+	a3=$(cat $p/by_address)
+	check "fbt::vfs_*:return by address: $((a3 - a2)) kretprobes by address, vfs_read returned 5 20 times" \
+		[ "$(rc retaddr)" = 0 ] && [ $((a3 - a2)) -ge 50 ] && [ "$(val "$w/retaddr.out" ret5)" = 20 ]
 	check "fbt::vfs_*:entry by name: exit 0, nothing registered by address" \
 		[ "$(rc vfsname)" = 0 ] && [ "$a1" = "$a0" ]
 	check "fbt::vfs_*:entry by address: exit 0, $((a2 - a1)) registered by address" \
@@ -276,7 +283,14 @@ while [ $SECONDS -lt $end ]; do
 	# Sometimes while it enables its probes, mostly while it traces
 	# (enabling thousands of functions takes ~20 s under emulation).
 	sleep "0.$((RANDOM % 9 + 1))"
-	[ $((RANDOM % 4)) != 0 ] && sleep $((RANDOM % maxs + 1))
+	if [ "$engine" = kmod ] && [ $((cycles % 3)) != 2 ]; then
+		# Two in three: killed while it enables (kprobes being armed).
+		for _ in $(seq 600); do [ "$(armed)" -gt 0 ] && break; sleep 0.1; done
+		sleep "0.$((RANDOM % 9 + 1))"
+		[ $((RANDOM % 2)) = 0 ] && sleep $((RANDOM % 4 + 1))
+	elif [ $((RANDOM % 4)) != 0 ]; then
+		sleep $((RANDOM % maxs + 1))
+	fi
 	if [ "$engine" = kmod ] || [ $((cycles % 2)) = 0 ]; then kill -9 $pid 2>/dev/null; kills=$((kills + 1)); else kill -TERM $pid 2>/dev/null; fi
 	for _ in $(seq 600); do kill -0 $pid 2>/dev/null || break; sleep 0.1; done
 	if kill -0 $pid 2>/dev/null; then
