@@ -14,9 +14,9 @@
 #               exits at once (BEGIN { exit(0); }): fbt::vfs_*:entry on
 #               both engines (bpf: kprobes, the engine's choice for a glob,
 #               and fentry forced), bpftrace's kprobe:vfs_* and kfunc:vfs_*;
-#               fbt::a*:entry on the kmod engine (a kprobe by name per
-#               function: fbt:::entry, 37,000 of them, would take most of an
-#               hour under TCG)
+#               fbt::a*:entry on the kmod engine (a kprobe per function, an
+#               ftrace update each: fbt:::entry, 37,000 of them, would take
+#               most of an hour under TCG)
 #
 # Not a ctest: timings are reported (docs/perf.md), never asserted; under
 # emulation only ratios between rows of one run mean anything.

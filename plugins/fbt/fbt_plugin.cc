@@ -41,8 +41,15 @@
 // kmod engine: the kernel half dtrace_fbt.ko (plugins/fbt/kernel), which
 // cannot walk the kernel's symbols: the kmod provide hook writes the
 // functions of the matched probes to its `provide` parameter, "MODULE
-// FUNCTION" lines, a page at a time; it registers a kprobe (entry) or a
-// kretprobe (return) by name when a probe is enabled.
+// FUNCTION ADDRESS" lines, a page at a time; it registers a kprobe (entry)
+// or a kretprobe (return) when a probe is enabled, at the address once it
+// has checked that the address is the function's (else by name: the kprobe
+// core's kallsyms lookup). The address is the probe's
+// cookie (kallsyms source), else one pass over /proc/kallsyms for the
+// functions without one, made only for k_addr_min functions or more (one
+// pass costs about what a few lookups by name do). DTRACE_FBT_KMOD_BY_NAME=1
+// sends address 0 for every function (registration by name, as before: to
+// measure it and to test that path).
 //
 // fires: DT_FIRE_KPROBE on the function, flow entry or return (-F: -> and
 // <-); engines: bpf and kmod.
@@ -56,11 +63,16 @@
 #include <fnmatch.h>
 #include <unistd.h>
 
+#include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <memory>
 #include <optional>
 #include <string>
+#include <unordered_map>
 #include <unordered_set>
+#include <utility>
+#include <vector>
 
 namespace dt::plugin::fbt {
 namespace {
@@ -258,6 +270,7 @@ int fires(state &s, const dt_probe_info_t *p, dt_probe_fire_t *out)
 constexpr const char *k_kmod_module = "dtrace_fbt";
 constexpr const char *k_provide_path = "/sys/module/dtrace_fbt/parameters/provide";
 constexpr size_t k_provide_chunk = 4000; // sysfs takes a page per write
+constexpr size_t k_addr_min = 8;	 // functions worth a pass over kallsyms
 
 // Write one chunk of "MODULE FUNCTION" lines; 0 or a negative errno.
 int write_chunk(state &s, int fd, const std::string &chunk)
@@ -266,19 +279,60 @@ int write_chunk(state &s, int fd, const std::string &chunk)
 	if (n == static_cast<ssize_t>(chunk.size()))
 		return 0;
 	int err = n < 0 ? errno : EIO;
-	std::string first = chunk.substr(0, chunk.find(' '));
-	first += ":" + chunk.substr(first.size() + 1, chunk.find('\n') - first.size() - 1);
+	// "MODULE FUNCTION[ ADDRESS]\n...": the first line's MODULE:FUNCTION.
+	std::string first = chunk.substr(0, chunk.find_first_of(" \n"));
+	first += ":" + chunk.substr(first.size() + 1, chunk.find_first_of(" \n", first.size() + 1) -
+							      first.size() - 1);
 	s.host->log(s.host, DT_LOG_ERROR, "fbt: %s refused the functions from %s on: %s",
 		    k_kmod_module, first.c_str(), std::strerror(err));
 	return -err;
+}
+
+// The distinct functions of `probes` ("MODULE FUNCTION") with their
+// addresses (unless !addresses: all 0): the cookie, else from
+// /proc/kallsyms (for k_addr_min functions or more), else 0. In the order
+// of `probes`.
+std::vector<std::pair<std::string, uint64_t>> provide_lines(const dt_probe_info_t *probes, size_t n,
+							    bool addresses)
+{
+	std::unordered_map<std::string, uint64_t> addrs;
+	std::vector<std::pair<std::string, uint64_t>> out;
+	std::string key;
+	size_t unknown = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (*probes[i].mod == '\0' || *probes[i].func == '\0')
+			continue;
+		key.assign(probes[i].mod).append(1, ' ').append(probes[i].func);
+		auto [it, fresh] = addrs.emplace(key, probes[i].cookie);
+		if (!fresh)
+			continue;
+		unknown += it->second == 0;
+		out.emplace_back(key, 0);
+	}
+	if (!addresses)
+		return out; // all 0: written as " 0", which takes back an earlier one
+	if (unknown >= k_addr_min) {
+		std::unordered_map<std::string, uint64_t> wanted;
+		for (const auto &[k, a] : addrs)
+			if (a == 0)
+				wanted.emplace(k, 0);
+		if (kallsyms_addresses(wanted) == 0)
+			for (const auto &[k, a] : wanted)
+				addrs[k] = a;
+	}
+	for (auto &[k, a] : out)
+		a = addrs[k];
+	return out;
 }
 
 // The kmod provide hook: the distinct functions of `probes`, to the
 // kernel half's `provide` parameter.
 int kmod_provide(state &s, const dt_probe_info_t *probes, size_t n)
 {
-	std::unordered_set<std::string> seen;
 	std::string chunk, line;
+	char hex[24];
+	const char *by_name = std::getenv("DTRACE_FBT_KMOD_BY_NAME");
+	bool addresses = by_name == nullptr || std::strcmp(by_name, "1") != 0;
 	int fd = open(k_provide_path, O_WRONLY | O_CLOEXEC);
 	if (fd < 0) {
 		int err = errno;
@@ -287,15 +341,19 @@ int kmod_provide(state &s, const dt_probe_info_t *probes, size_t n)
 		return -err;
 	}
 	int rc = 0;
-	for (size_t i = 0; i < n && rc == 0; i++) {
-		if (*probes[i].mod == '\0' || *probes[i].func == '\0')
-			continue;
-		line.assign(probes[i].mod).append(1, ' ').append(probes[i].func).append(1, '\n');
-		if (!seen.insert(line).second)
-			continue;
+	for (const auto &[fn, addr] : provide_lines(probes, n, addresses)) {
+		line.assign(fn);
+		if (addr != 0 || !addresses) {
+			std::snprintf(hex, sizeof(hex), " %llx",
+				      static_cast<unsigned long long>(addr));
+			line += hex;
+		}
+		line += '\n';
 		if (chunk.size() + line.size() > k_provide_chunk) {
 			rc = write_chunk(s, fd, chunk);
 			chunk.clear();
+			if (rc != 0)
+				break;
 		}
 		chunk += line;
 	}

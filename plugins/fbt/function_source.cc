@@ -176,6 +176,30 @@ int walk_functions(const char *tracefs,
 	return err;
 }
 
+int kallsyms_addresses(std::unordered_map<std::string, uint64_t> &wanted, const char *path)
+{
+	if (wanted.empty())
+		return 0;
+	std::unordered_set<std::string> done; // keys whose first symbol was seen
+	std::string key;
+	bool started = false;
+	size_t left = wanted.size();
+	return read_lines(
+		path,
+		[&](std::string_view line) {
+			function_entry e;
+			if (!parse_kallsyms_line(line, e))
+				return false;
+			key.assign(e.mod).append(1, ' ').append(e.func);
+			auto it = wanted.find(key);
+			if (it == wanted.end() || !done.insert(key).second)
+				return false;
+			it->second = e.addr;
+			return --left == 0;
+		},
+		started);
+}
+
 const char *source_name(source_kind k)
 {
 	switch (k) {

@@ -20,6 +20,7 @@
 #include <functional>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <unordered_set>
 
 namespace dt::plugin::fbt {
@@ -58,5 +59,13 @@ int walk_functions(const char *tracefs,
 		   source_kind &used, std::string &why);
 
 [[nodiscard]] const char *source_name(source_kind k);
+
+// Fill in the address of each "MODULE FUNCTION" key of `wanted` from a
+// kallsyms file's text symbols: the first symbol of that name in that
+// module, the one the kprobe core's lookup by name finds. Keys not there
+// keep theirs (0), and so do all where addresses are hidden (shown as 0
+// to non-root). Returns 0, or a negative errno when the file is unreadable.
+int kallsyms_addresses(std::unordered_map<std::string, uint64_t> &wanted,
+		       const char *path = "/proc/kallsyms");
 
 } // namespace dt::plugin::fbt

@@ -13,14 +13,16 @@
 #      file is read; fbt:loop:: with loop.ko unloaded while its probes are
 #      enabled (kmod: the probes die with the module, no oops)
 #   5. a large glob: fbt::vfs_*:entry (every engine), and BIG_GLOB when
-#      given, also the torture's glob then (fbt::[a-m]*:entry: 18,866
-#      functions, a kprobe each, about an hour to arm under emulation on
-#      6.1); kmod: what dtrace_fbt.ko refuses (bad names written to
-#      `provide`, the tracer's own module, a blacklisted function: DTrace's
-#      error, no crash)
-#   6. torture: consumers of a glob started and killed (-9 or SIGTERM)
-#      in a loop while `dtrace -l -P fbt` runs in parallel; afterwards
-#      nothing is armed or enabled and the modules unload.
+#      given, also the torture's glob then; kmod: the time to enable
+#      fbt::vfs_*:entry by name and by the address userspace hands over,
+#      and what dtrace_fbt.ko refuses (bad names or addresses written to
+#      `provide`, the tracer's own module, a blacklisted function:
+#      DTrace's error, no crash)
+#   6. torture: consumers of a glob started and killed (kmod: -9, of
+#      fbt::[a-m]*:entry, 18,866 functions, killed while they provide or
+#      enable; bpf: -9 or SIGTERM) in a loop while `dtrace -l -P fbt` runs
+#      in parallel; afterwards nothing is armed or enabled and the modules
+#      unload.
 #
 # Each case shows dtrace's output ("| " stdout, "! " stderr) and then
 # "ok - ..." or "not ok - ..." lines; the last line is "FBT <engine> DONE".
@@ -167,9 +169,89 @@ fbt_multi() {
 	fi
 }
 
+# ---- 6. torture (a function: vm.fbt612 runs it after section 5b alone) ----------
+
+# torture: consumers of a big glob started and killed (-9, TERM) in a loop
+# for $torture seconds while `dtrace -l -P fbt` runs; then nothing is left.
+torture() {
+	# The issue's glob, fbt::[a-m]*:entry, where an engine can arm it in
+	# seconds: bpf with kprobe_multi (one link, 6.12). kmod: each kprobe armed
+	# is an ftrace update of its own (~0.1 s under emulation: arming all
+	# 18,866 would take half an hour), so its consumers are killed (-9:
+	# dtrace_fbt stops enabling at a fatal signal, the core rolls back) while
+	# they provide or enable. bpf without kprobe_multi (6.1): a kprobe per
+	# function, so a smaller glob.
+	if [ "$engine" = kmod ] || [ "$fprobe" = 1 ]; then
+		glob=${BIG_GLOB:-fbt::[a-m]*:entry}
+	else
+		glob=${BIG_GLOB:-fbt::vfs_[a-m]*:entry}
+	fi
+	maxs=8
+	end=$((SECONDS + torture))
+	(
+		n=0
+		while [ $SECONDS -lt $end ]; do
+			"$dtrace" -x engine="$engine" -l -P fbt >/dev/null 2>>"$w/tlist.err" ||
+				echo "list $n: exit $?" >>"$w/tlist.err"
+			n=$((n + 1))
+		done
+		echo $n >"$w/tlist.n"
+	) &
+	lister=$!
+	cycles=0
+	kills=0
+	while [ $SECONDS -lt $end ]; do
+		"$dtrace" -x engine="$engine" -qn "$glob { @[probefunc] = count(); }" \
+			>/dev/null 2>>"$w/tchurn.err" &
+		pid=$!
+		# Sometimes while it enables its probes, mostly while it traces
+		# (enabling thousands of functions takes ~20 s under emulation).
+		sleep "0.$((RANDOM % 9 + 1))"
+		if [ "$engine" = kmod ] && [ $((cycles % 3)) != 2 ]; then
+			# Two in three: killed while it enables (kprobes being armed).
+			for _ in $(seq 600); do [ "$(armed)" -gt 0 ] && break; sleep 0.1; done
+			sleep "0.$((RANDOM % 9 + 1))"
+			[ $((RANDOM % 2)) = 0 ] && sleep $((RANDOM % 4 + 1))
+		elif [ $((RANDOM % 4)) != 0 ]; then
+			sleep $((RANDOM % maxs + 1))
+		fi
+		if [ "$engine" = kmod ] || [ $((cycles % 2)) = 0 ]; then kill -9 $pid 2>/dev/null; kills=$((kills + 1)); else kill -TERM $pid 2>/dev/null; fi
+		for _ in $(seq 600); do kill -0 $pid 2>/dev/null || break; sleep 0.1; done
+		if kill -0 $pid 2>/dev/null; then
+			echo "consumer $cycles: still running 60 s after its signal" >>"$w/thang"
+			kill -9 $pid 2>/dev/null
+		fi
+		wait $pid 2>/dev/null
+		cycles=$((cycles + 1))
+		echo "# [$SECONDS s] consumer $cycles of $glob ended"
+	done
+	wait $lister
+	echo "# torture: $cycles consumers of $glob ($kills killed with -9), $(cat "$w/tlist.n") listings"
+	sed 's/^/! /' "$w/tlist.err" 2>/dev/null | head -10
+	check "torture: at least 2 consumers started and killed" [ "$cycles" -ge 2 ]
+	check "torture: every consumer ended on its signal" [ ! -s "$w/thang" ]
+	check "torture: every dtrace -l succeeded" [ ! -s "$w/tlist.err" ]
+	sleep 1
+	check "torture: no kprobe left" [ "$(kprobes)" = "$kp0" ]
+	if [ "$engine" = kmod ]; then
+		check "torture: no consumer left open" [ "$(consumers)" = 0 ]
+		check "torture: nothing enabled (dtrace_fbt refcnt 0)" [ "$(refcnt dtrace_fbt)" = 0 ]
+		check "torture: nothing armed" [ "$(armed)" = 0 ]
+		p=/sys/module/dtrace_fbt/parameters
+		echo "# torture: dtrace_fbt has $(cat $p/functions 2>/dev/null) functions," \
+			"registered $(cat $p/by_address 2>/dev/null) kprobes by address (enablings interrupted and rolled back)"
+		for m in dtrace_fbt dtrace_profile dtrace; do
+			if loaded $m; then check "torture: rmmod $m" rmmod $m; fi
+		done
+		check "torture: no module left" bash -c '! grep -q "^dtrace" /proc/modules'
+	fi
+
+}
+
 if [ "${FBT_MODE:-}" = multi ] || [ "${FBT_MODE:-}" = multi-bench ]; then
 	[ "$engine" = bpf ] && [ "$fprobe" = 1 ] || notok "FBT_MODE=$FBT_MODE needs the bpf engine on a kernel with fprobes"
 	[ "$engine" = bpf ] && [ "$fprobe" = 1 ] && fbt_multi
+	[ "$FBT_MODE" = multi ] && [ "$torture" -gt 0 ] && torture
 	echo "fbt $engine: $nfail failed"
 	echo "FBT $engine DONE"
 	exit 0
@@ -313,6 +395,26 @@ if [ "$engine" = kmod ]; then
 	fi
 	p=/sys/module/dtrace_fbt/parameters
 	echo "# dtrace_fbt: $(cat $p/functions) functions, $(cat $p/refused) refused, $(cat $p/missed) missed"
+	# Enabling cost: by name (the kprobe core's walk of every kernel
+	# symbol on 6.1) against the address the plugin hands over, which
+	# dtrace_fbt checks with sprint_symbol() (a binary search).
+	a0=$(cat $p/by_address)
+	DTRACE_FBT_KMOD_BY_NAME=1 dt vfsname -qn 'fbt::vfs_*:entry { } dtrace:::BEGIN { exit(0); }'
+	a1=$(cat $p/by_address)
+	dt vfsaddr -qn 'fbt::vfs_*:entry { } dtrace:::BEGIN { exit(0); }'
+	a2=$(cat $p/by_address)
+	# Return probes (kretprobes) by address too.
+	dt retaddr -qn 'fbt::vfs_*:return /pid == $target/ { @[probefunc] = count(); }
+	    fbt::vfs_read:return /pid == $target && arg1 == 5/ { @r = count(); }
+	    dtrace:::END { printa("ret5 %@d\n", @r); }' -c 'dd if=/dev/zero of=/dev/null bs=5 count=20 status=none'
+	a3=$(cat $p/by_address)
+	check "fbt::vfs_*:return by address: $((a3 - a2)) kretprobes by address, vfs_read returned 5 20 times" \
+		[ "$(rc retaddr)" = 0 ] && [ $((a3 - a2)) -ge 50 ] && [ "$(val "$w/retaddr.out" ret5)" = 20 ]
+	check "fbt::vfs_*:entry by name: exit 0, nothing registered by address" \
+		[ "$(rc vfsname)" = 0 ] && [ "$a1" = "$a0" ]
+	check "fbt::vfs_*:entry by address: exit 0, $((a2 - a1)) registered by address" \
+		[ "$(rc vfsaddr)" = 0 ] && [ $((a2 - a1)) -ge 50 ]
+	echo "# enabling fbt::vfs_*:entry (and exiting): by name $(secs vfsname) s, by address $(secs vfsaddr) s"
 	# What the kernel half refuses, whoever writes to it.
 	wr() { echo "$1" >$p/provide 2>"$w/wr.err"; }
 	check "provide: a line without a function is refused" bash -c "! echo vmlinux >$p/provide"
@@ -320,6 +422,16 @@ if [ "$engine" = kmod ]; then
 	check "provide: a name too long is refused" \
 		bash -c "! echo vmlinux \$(printf 'f%.0s' \$(seq 300)) >$p/provide"
 	check "provide: the tracer's module is refused" bash -c "! echo 'dtrace dtrace_probe' >$p/provide"
+	check "provide: a bad address is refused" bash -c "! echo 'vmlinux vfs_read 0xffff' >$p/provide"
+	check "provide: an address too long is refused" \
+		bash -c "! echo 'vmlinux vfs_read 1ffffffffffffffff' >$p/provide"
+	# A wrong address (another function's) is not trusted: by name.
+	wr "vmlinux vfs_read $(awk '$3 == "vfs_write" { print $1; exit }' /proc/kallsyms)"
+	dt wrongaddr -qn 'fbt::vfs_read:entry /pid == $target/ { @ = count(); } dtrace:::END { printa("reads %@d\n", @); }' \
+		-c 'dd if=/dev/zero of=/dev/null bs=7 count=30 status=none'
+	n=$(val "$w/wrongaddr.out" reads)
+	check "vfs_read given vfs_write's address: vfs_read's own entries ($n)" \
+		[ "$n" -ge 30 ] && [ "$n" -le 50 ]
 	check "provide: a known function is taken" wr "vmlinux vfs_read"
 	# A name only the tracer's own module has, given as vmlinux: the
 	# kprobe core resolves it into dtrace.ko, and dtrace_fbt refuses it
@@ -350,62 +462,9 @@ check "no kprobe left" [ "$(kprobes)" = "$kp0" ]
 
 [ "$engine" = bpf ] && [ "$fprobe" = 1 ] && fbt_multi
 
-# ---- 6. torture ------------------------------------------------------------------
+# ---- 6. torture: torture() above ----------------------------------------------
 
-# Each kmod enabling registers a kprobe per function, by name: on 6.1 a
-# linear kallsyms walk each (0.1-0.2 s under emulation), hence the default.
-# TORTURE_SECS 0: none (vm.fbt612, whose kernel vm.fbt's torture covers).
-[ "$torture" -gt 0 ] || { echo "fbt $engine: $nfail failed"; echo "FBT $engine DONE"; exit 0; }
-glob=${BIG_GLOB:-fbt::vfs_[a-m]*:entry}
-maxs=8
-end=$((SECONDS + torture))
-(
-	n=0
-	while [ $SECONDS -lt $end ]; do
-		"$dtrace" -x engine="$engine" -l -P fbt >/dev/null 2>>"$w/tlist.err" ||
-			echo "list $n: exit $?" >>"$w/tlist.err"
-		n=$((n + 1))
-	done
-	echo $n >"$w/tlist.n"
-) &
-lister=$!
-cycles=0
-kills=0
-while [ $SECONDS -lt $end ]; do
-	"$dtrace" -x engine="$engine" -qn "$glob { @[probefunc] = count(); }" \
-		>/dev/null 2>>"$w/tchurn.err" &
-	pid=$!
-	# Sometimes while it enables its probes, mostly while it traces
-	# (enabling thousands of functions takes ~20 s under emulation).
-	sleep "0.$((RANDOM % 9 + 1))"
-	[ $((RANDOM % 4)) != 0 ] && sleep $((RANDOM % maxs + 1))
-	if [ $((cycles % 2)) = 0 ]; then kill -9 $pid 2>/dev/null; kills=$((kills + 1)); else kill -TERM $pid 2>/dev/null; fi
-	for _ in $(seq 600); do kill -0 $pid 2>/dev/null || break; sleep 0.1; done
-	if kill -0 $pid 2>/dev/null; then
-		echo "consumer $cycles: still running 60 s after its signal" >>"$w/thang"
-		kill -9 $pid 2>/dev/null
-	fi
-	wait $pid 2>/dev/null
-	cycles=$((cycles + 1))
-	echo "# [$SECONDS s] consumer $cycles of $glob ended"
-done
-wait $lister
-echo "# torture: $cycles consumers of $glob ($kills killed with -9), $(cat "$w/tlist.n") listings"
-sed 's/^/! /' "$w/tlist.err" 2>/dev/null | head -10
-check "torture: at least 2 consumers started and killed" [ "$cycles" -ge 2 ]
-check "torture: every consumer ended on its signal" [ ! -s "$w/thang" ]
-check "torture: every dtrace -l succeeded" [ ! -s "$w/tlist.err" ]
-sleep 1
-check "torture: no kprobe left" [ "$(kprobes)" = "$kp0" ]
-if [ "$engine" = kmod ]; then
-	check "torture: no consumer left open" [ "$(consumers)" = 0 ]
-	check "torture: nothing enabled (dtrace_fbt refcnt 0)" [ "$(refcnt dtrace_fbt)" = 0 ]
-	check "torture: nothing armed" [ "$(armed)" = 0 ]
-	for m in dtrace_fbt dtrace_profile dtrace; do
-		if loaded $m; then check "torture: rmmod $m" rmmod $m; fi
-	done
-	check "torture: no module left" bash -c '! grep -q "^dtrace" /proc/modules'
-fi
+[ "$torture" -gt 0 ] && torture
 
 echo "fbt $engine: $nfail failed"
 echo "FBT $engine DONE"

@@ -12,7 +12,7 @@
 #
 # DTRACE_VM_FBT_ENGINES (default "kmod bpf") names the engines to run:
 # vm.fbt612 runs "bpf" alone on Debian 12's 6.12 kernel (DTRACE_VM_KREL=6.12,
-# no torture), whose fprobes give the bpf engine kprobe_multi
+# its torture on fbt::[a-m]*:entry), whose fprobes give the bpf engine kprobe_multi
 # (DTRACE_VM_FBT_MODE=multi: fbt-guest.sh section 5b alone, counts, return
 # values and globs through it with their attach times; multi-bench adds
 # fbt:::entry and bpftrace's kprobe: globs, for docs/perf.md).
@@ -28,8 +28,8 @@ dtrace=$2
 plugdir=$(dirname "$dtrace")/../lib/dtrace/plugins
 [ -f "$plugdir/dt_fbt.so" ] || vm_fail "no fbt plugin in $plugdir (build dt_fbt)"
 torture=${DTRACE_VM_FBT_TORTURE:-60}
-# The long run (DTRACE_VM_FBT_TORTURE=300) may also set
-# DTRACE_VM_FBT_GLOB='fbt::[a-m]*:entry': the torture's glob, and a case of its own.
+# DTRACE_VM_FBT_GLOB (e.g. 'fbt::a*:entry') replaces the torture's glob on both
+# engines (kmod: fbt::[a-m]*:entry, bpf: fbt::vfs_[a-m]*:entry) and is a case of its own.
 [[ $torture =~ ^[0-9]+$ ]] || vm_fail "DTRACE_VM_FBT_TORTURE must be a number of seconds"
 
 kbuild() {

@@ -20,23 +20,39 @@
  * them. The fbt plugin lists the functions (available_filter_functions,
  * /proc/kallsyms), and before the kmod engine enables or lists fbt probes
  * it writes the functions they need to the parameter `provide`, one per
- * line, "MODULE FUNCTION" ("vmlinux vfs_read", "ext4 ext4_file_read_iter").
- * Each new one gets its two probes. Everything written is checked: the
- * line's form and field lengths, the characters of both names, the number
- * of functions (max_functions); a module named dtrace or dtrace_* is
- * refused (EPERM): the tracer never traces itself.
+ * line, "MODULE FUNCTION [ADDRESS]" ("vmlinux vfs_read ffffffff8a3c1e40",
+ * "ext4 ext4_file_read_iter"), the address in hex as /proc/kallsyms shows
+ * it to root. Each new one gets its two probes. Everything written is
+ * checked: the line's form and field lengths, the characters of both
+ * names, the address's digits, the number of functions (max_functions); a
+ * module named dtrace or dtrace_* is refused (EPERM): the tracer never
+ * traces itself. The address is only a hint, checked when it is used;
+ * 0 takes a function's back (it is registered by name).
  *
  * Nothing is armed until a probe is enabled (118,000 functions, a few
  * traced). dtps_enable registers one struct kprobe (entry) or struct
- * kretprobe (return) by .symbol_name ("F", or "M:F" in a module), offset
- * 0: the kprobe core resolves the name and refuses what it cannot probe
- * (the kprobe blacklist, notrace and noinstr code, an unknown name) with
- * an errno that fails the ENABLE, and the core reports
- * "fbt:M:F:entry: the provider refused to enable it (-22)". It is
- * registered disabled and armed only once the resolved address is checked
- * with sprint_symbol(): F itself at offset 0, in M (no module for
- * vmlinux), and not in dtrace.ko or a dtrace_* module (EPERM), so that no
- * probe can recurse into the tracer.
+ * kretprobe (return), offset 0, by .addr when userspace gave an address
+ * that sprint_symbol() (a binary search of kallsyms) names "F+0x0" in M,
+ * else by .symbol_name ("F", or "M:F" in a module; the kprobe core's
+ * kallsyms_lookup_name(), a walk of the symbols on 6.1). The
+ * kprobe core refuses what it cannot probe (the kprobe blacklist, notrace
+ * and noinstr code, no kernel text) with an errno that fails the ENABLE,
+ * and the core reports "fbt:M:F:entry: the provider refused to enable it
+ * (-22)". Either way the kprobe is registered disabled and armed only once
+ * the address the kprobe core settled on is checked again with
+ * sprint_symbol(): F itself at offset 0, in M (no module for vmlinux), and
+ * not in dtrace.ko or a dtrace_* module (EPERM), so that no probe can
+ * recurse into the tracer. Checking after registration closes the race
+ * with a module unloaded and another loaded at the same address between
+ * the first check and the registration (a kprobe registered in a module
+ * that goes away is marked GONE and never armed).
+ *
+ * Arming cost. Each armed kprobe is an ftrace filter update of its own
+ * (arm_kprobe_ftrace(): ftrace_set_filter_ip() and a pass over every
+ * ftrace record); the kprobe API has no way to arm many in one update, so
+ * register_kprobes() would only loop over register_kprobe() (and undo
+ * all on the first refusal, where DTrace fails the one probe): each
+ * enabling registers its own.
  *
  * Disarming is lazy and batched: dtps_disable clears the firing id (a
  * disabled probe stops firing at once; the core's synchronize_rcu() waits
@@ -83,6 +99,7 @@
 #include <linux/mutex.h>
 #include <linux/percpu.h>
 #include <linux/ptrace.h>
+#include <linux/sched/signal.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 
@@ -114,6 +131,7 @@ struct fbt_fn {
 	struct fbt_kprobe *kp;		/* registered (armed or idle), or NULL */
 	struct fbt_kretprobe *krp;
 	bool dead;			/* its module went away */
+	unsigned long addr;		/* from userspace, unchecked; 0: none */
 	char mod[MODULE_NAME_LEN];
 	const char *func;		/* in sym */
 	char sym[];			/* "F" (vmlinux) or "M:F": the kprobe's symbol_name */
@@ -145,6 +163,9 @@ MODULE_PARM_DESC(armed, "kprobes and kretprobes registered now");
 static unsigned int refused;
 module_param(refused, uint, 0444);
 MODULE_PARM_DESC(refused, "enablings refused (kprobe core or tracer check)");
+static unsigned int fbt_by_addr;
+module_param_named(by_address, fbt_by_addr, uint, 0444);
+MODULE_PARM_DESC(by_address, "registrations by the address userspace gave (the rest by name)");
 static unsigned long missed;
 module_param(missed, ulong, 0444);
 MODULE_PARM_DESC(missed, "firings the kprobe core missed (reentry, no kretprobe instance)");
@@ -201,8 +222,9 @@ NOKPROBE_SYMBOL(fbt_getargval);
 /* ==== Arming ========================================================= */
 
 /*
- * fbt_check_site - is addr, where the kprobe core resolved fn->sym, the
- * function fn names at offset 0, and not the tracer's own code?
+ * fbt_check_site - is addr (userspace's, or where the kprobe core placed
+ * fn's kprobe) the function fn names at offset 0, and not the tracer's own
+ * code? addr is never dereferenced.
  * sprint_symbol() writes "F+0x0/0x1a0" for vmlinux, "F+0x0/0x1a0 [M]"
  * for a module. Return 0, -EPERM (the tracer) or -ENOENT (elsewhere).
  */
@@ -228,6 +250,26 @@ static int fbt_check_site(struct fbt_fn *fn, unsigned long addr)
 		return -EPERM;
 	if (strlen(fn->mod) != end - mod || strncmp(fn->mod, mod, end - mod))
 		return -ENOENT;
+	return 0;
+}
+
+/*
+ * fbt_site - how to place fn's kprobe: its address when userspace gave one
+ * that checks out (fbt_check_site()), else its name (the kprobe core's
+ * slow lookup). A tracer address is refused outright.
+ */
+static int fbt_site(struct fbt_fn *fn, struct kprobe *kp)
+{
+	int err = fn->addr ? fbt_check_site(fn, fn->addr) : -ENOENT;
+
+	if (err == -EPERM)
+		return err;
+	if (err) {
+		kp->symbol_name = fn->sym;
+	} else {
+		kp->addr = (kprobe_opcode_t *)fn->addr;
+		fbt_by_addr++;
+	}
 	return 0;
 }
 
@@ -264,10 +306,11 @@ static int fbt_arm_entry(struct fbt_fn *fn)
 	if (!k)
 		return -ENOMEM;
 	k->fn = fn;
-	k->kp.symbol_name = fn->sym;
 	k->kp.pre_handler = fbt_entry;
 	k->kp.flags = KPROBE_FLAG_DISABLED;
-	err = register_kprobe(&k->kp);
+	err = fbt_site(fn, &k->kp);
+	if (!err)
+		err = register_kprobe(&k->kp);
 	if (err) {
 		kfree(k);
 		return err;
@@ -296,12 +339,13 @@ static int fbt_arm_return(struct fbt_fn *fn)
 	if (!k)
 		return -ENOMEM;
 	k->fn = fn;
-	k->krp.kp.symbol_name = fn->sym;
 	k->krp.kp.flags = KPROBE_FLAG_DISABLED;
 	k->krp.handler = fbt_return;
 	/* Calls in flight at once (sleeping in the function included). */
 	k->krp.maxactive = max_t(int, 32, 4 * num_possible_cpus());
-	err = register_kretprobe(&k->krp);
+	err = fbt_site(fn, &k->krp.kp);
+	if (!err)
+		err = register_kretprobe(&k->krp);
 	if (err) {
 		kfree(k);
 		return err;
@@ -389,6 +433,13 @@ static int fbt_enable(void *arg, dtrace_id_t id, void *parg)
 	bool ret = FBT_RET(parg);
 	int err = 0;
 
+	/*
+	 * Each arming is an ftrace update (a tenth of a second under
+	 * emulation): a consumer killed while it enables thousands stops
+	 * here, and the core rolls back what it enabled.
+	 */
+	if (fatal_signal_pending(current))
+		return -EINTR;
 	mutex_lock(&fbt_lock);
 	if (!fn->dead) {
 		err = ret ? fbt_arm_return(fn) : fbt_arm_entry(fn);
@@ -473,9 +524,12 @@ static bool fbt_name_ok(const char *s, size_t max, const char *extra)
 
 /*
  * fbt_provide_one - give mod:func its probes unless it has them (a dead
- * one lives again). Context: fbt_provide_lock held, fbt_lock not.
+ * one lives again); with has_addr, addr (0: none, by name) replaces the
+ * one it had, for its next registration. Context: fbt_provide_lock held,
+ * fbt_lock not.
  */
-static int fbt_provide_one(const char *mod, const char *func)
+static int fbt_provide_one(const char *mod, const char *func, bool has_addr,
+			   unsigned long addr)
 {
 	bool vmlinux = !strcmp(mod, "vmlinux");
 	size_t symlen = (vmlinux ? 0 : strlen(mod) + 1) + strlen(func) + 1;
@@ -490,8 +544,11 @@ static int fbt_provide_one(const char *mod, const char *func)
 
 	mutex_lock(&fbt_lock);
 	fn = fbt_find(mod, func);
-	if (fn)
+	if (fn) {
 		fn->dead = false;
+		if (has_addr)
+			fn->addr = addr;
+	}
 	mutex_unlock(&fbt_lock);
 	if (fn)
 		return 0;
@@ -502,6 +559,7 @@ static int fbt_provide_one(const char *mod, const char *func)
 	if (!fn)
 		return -ENOMEM;
 	strscpy(fn->mod, mod, sizeof(fn->mod));
+	fn->addr = addr;
 	if (vmlinux)
 		strscpy(fn->sym, func, symlen);
 	else
@@ -525,7 +583,7 @@ static int fbt_provide_one(const char *mod, const char *func)
 }
 
 /*
- * Writing `provide`: lines "MODULE FUNCTION", at most a page per write
+ * Writing `provide`: lines "MODULE FUNCTION [ADDRESS]", at most a page per write
  * (sysfs), NUL-terminated by sysfs. The first bad line fails the write
  * with its errno; the lines before it are provided.
  */
@@ -543,7 +601,8 @@ static int fbt_provide_set(const char *val, const struct kernel_param *kp)
 	if (!fbt_id)
 		err = -ENODEV;	/* before init or after exit: no provider */
 	for (line = buf; line && !err; line = next) {
-		char *mod, *func;
+		unsigned long addr = 0;
+		char *mod, *func, *hex;
 
 		next = strchr(line, '\n');
 		if (next)
@@ -557,7 +616,17 @@ static int fbt_provide_set(const char *val, const struct kernel_param *kp)
 			break;
 		}
 		*func++ = '\0';
-		err = fbt_provide_one(mod, func);
+		hex = strchr(func, ' ');
+		if (hex) {
+			*hex++ = '\0';
+			/* Hex digits only: no sign, no "0x", no second space. */
+			if (!*hex || strspn(hex, "0123456789abcdefABCDEF") != strlen(hex) ||
+			    kstrtoul(hex, 16, &addr)) {
+				err = -EINVAL;
+				break;
+			}
+		}
+		err = fbt_provide_one(mod, func, hex != NULL, addr);
 	}
 	mutex_unlock(&fbt_provide_lock);
 	kfree(buf);
@@ -568,7 +637,7 @@ static const struct kernel_param_ops fbt_provide_ops = {
 	.set = fbt_provide_set,
 };
 module_param_cb(provide, &fbt_provide_ops, NULL, 0200);
-MODULE_PARM_DESC(provide, "write \"MODULE FUNCTION\" lines: the functions to give probes");
+MODULE_PARM_DESC(provide, "write \"MODULE FUNCTION [ADDRESS]\" lines: the functions to give probes");
 
 /* ==== Modules going away ============================================= */
 

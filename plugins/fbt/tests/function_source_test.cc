@@ -80,3 +80,29 @@ TEST(FbtSource, BlacklistLinesAndFile)
 	EXPECT_EQ(names, (std::unordered_set<std::string>{"do_int3", "nmi_handle"}));
 	EXPECT_TRUE(read_kprobe_blacklist("/nonexistent/blacklist").empty());
 }
+
+TEST(FbtSource, KallsymsAddresses)
+{
+	char path[] = "/tmp/dt-fbt-kallsyms-XXXXXX";
+	int fd = mkstemp(path);
+	ASSERT_GE(fd, 0);
+	close(fd);
+	// A data symbol of the same name, a static function twice (the first
+	// wins, as for the kprobe core's lookup by name), a module's function.
+	std::ofstream(path) << "ffffffff82a00000 D dup\n"
+			    << "ffffffff81000010 t dup\n"
+			    << "ffffffff81000020 t dup\n"
+			    << "ffffffff81000030 T vfs_read\n"
+			    << "ffffffffc0a01000 t ext4_read\t[ext4]\n";
+	std::unordered_map<std::string, uint64_t> w = {
+		{"vmlinux dup", 0}, {"vmlinux vfs_read", 0}, {"ext4 ext4_read", 0},
+		{"vmlinux ext4_read", 0}, {"vmlinux absent", 0}};
+	EXPECT_EQ(kallsyms_addresses(w, path), 0);
+	std::remove(path);
+	EXPECT_EQ(w["vmlinux dup"], 0xffffffff81000010ULL);
+	EXPECT_EQ(w["vmlinux vfs_read"], 0xffffffff81000030ULL);
+	EXPECT_EQ(w["ext4 ext4_read"], 0xffffffffc0a01000ULL);
+	EXPECT_EQ(w["vmlinux ext4_read"], 0u);
+	EXPECT_EQ(w["vmlinux absent"], 0u);
+	EXPECT_LT(kallsyms_addresses(w, "/nonexistent/kallsyms"), 0);
+}
