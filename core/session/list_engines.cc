@@ -25,9 +25,9 @@
 
 namespace dt {
 
-session::probe_engines session::engines_of(const listed_probe &l)
+session::provider_answer session::provider_says(const listed_probe &l)
 {
-	probe_engines r;
+	provider_answer r;
 	const engine_kind kinds[] = {engine_kind::user, engine_kind::bpf, engine_kind::kmod};
 	probe_fire f;
 	if (l.p != nullptr)
@@ -58,6 +58,37 @@ session::probe_engines session::engines_of(const listed_probe &l)
 							      " provider cannot attach it: " +
 							      std::strerror(-rc);
 	}
+	return r;
+}
+
+session::probe_engines session::engines_of(const listed_probe &l)
+{
+	probe_engines r;
+	const engine_kind kinds[] = {engine_kind::user, engine_kind::bpf, engine_kind::kmod};
+	// What the provider says of the probe (its engines, its bpf hook's
+	// answer), asked once per provider, module and name: fbt's hook says
+	// the same of each of its ~100k functions here, and asking each made
+	// dtrace -l twice as slow. (The one answer stands for the rest: a
+	// kernel with trampolines but no kprobes refuses the few vmlinux
+	// functions fentry cannot take, which the first one's answer hides.)
+	const provider_answer *ans = nullptr;
+	provider_answer fresh;
+	if (l.p != nullptr) {
+		auto key = std::make_tuple(static_cast<const void *>(l.p->prov), l.desc.mod,
+					   l.desc.name);
+		auto it = provider_answer_.find(key);
+		if (it == provider_answer_.end())
+			it = provider_answer_.emplace(key, provider_says(l)).first;
+		ans = &it->second;
+	} else {
+		fresh = provider_says(l);
+		ans = &fresh;
+	}
+	for (size_t i = 0; i < 3; i++) {
+		r.refusal[i] = ans->refusal[i];
+		r.described[i] = ans->described[i];
+	}
+	r.unprivileged = ans->unprivileged;
 	if (!r.refusal[2]) {
 		const dt_plugin_ops_t *ops = l.prov != nullptr ? &l.prov->ops() : nullptr;
 		std::string module = ops != nullptr && ops->kmod != nullptr && ops->kmod->module

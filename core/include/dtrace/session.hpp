@@ -45,6 +45,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <tuple>
 #include <vector>
 
 DT_API_BEGIN
@@ -220,6 +221,16 @@ private:
 	// (bpf: "" for none; kmod: by module name).
 	std::optional<std::optional<error>> bpf_refusal_;
 	std::map<std::string, std::optional<std::string>> kmod_refusal_;
+	// engines_of(): what a provider says of its probes, by provider,
+	// module and name.
+	struct provider_answer {
+		std::optional<std::string> refusal[3];
+		bool described[3] = {};
+		bool unprivileged = false;
+	};
+	provider_answer provider_says(const listed_probe &l);
+	std::map<std::tuple<const void *, std::string, std::string>, provider_answer>
+		provider_answer_;
 };
 
 } // namespace dt
