@@ -148,6 +148,8 @@ bool parse_options(int argc, char **argv, options &o, int &status)
 				o.show_dif = true;
 			else if (name == "core")
 				o.core = true;
+			else if (name == "engines")
+				o.engines = true;
 			break;
 		}
 		case 'p': {

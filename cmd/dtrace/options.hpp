@@ -35,6 +35,7 @@ struct options {
 	bool show_dif = false;	   // -S
 	bool cpp = false;	   // -C
 	bool core = false;	   // -x core: dump core on the way out
+	bool engines = false;	   // -x engines: -l tabulates the engines
 	std::string outfile;	   // -o
 	std::vector<command> commands;
 	std::vector<std::string> cpp_args;   // -D -U -I, as given

@@ -60,6 +60,7 @@ constexpr option_info k_options[] = {
 	{"empty", ok::text, op::compile, 0, 0, 0, k_max},
 	{"encoding", ok::text, op::run, k_cons, 0, 0, k_max},
 	{"engine", ok::text, op::run, k_read_session, 0, 0, k_max},
+	{"engines", ok::runtime, op::run, 0, 0, 0, k_max}, // dtrace -l: the engines' table
 	{"errtags", ok::text, op::compile, k_read_session, 0, 0, k_max},
 	{"evaltime", ok::text, op::run, k_read_session, 0, 0, k_max},
 	{"flowindent", ok::runtime, op::run, k_cons, 0, 0, k_max},

@@ -113,10 +113,7 @@ expected=$(printf '%s\n' \
 	'' \
 	'	Argument Types' \
 	'		args[0]: string' \
-	'		args[1]: int' \
-	'' \
-	'	Engines' \
-	'		kmod')
+	'		args[1]: int')
 out=$(DTRACE_PLUGIN_PATH=$tmp/plugins "$dtrace" -lv -n hello:demo:greet:entry 2>"$tmp/err") ||
 	{ cat "$tmp/err" >&2; fail "dtrace -lv -n hello:demo:greet:entry failed"; }
 if [ "$out" != "$expected" ]; then

@@ -38,6 +38,7 @@
 #include <dtrace/engine.hpp>
 #include <dtrace/provider.hpp>
 
+#include <sys/stat.h>
 #include <time.h>
 
 #include <algorithm>
@@ -69,7 +70,8 @@ bool nap(uint64_t ns)
 	return clock_nanosleep(CLOCK_MONOTONIC, 0, &ts, nullptr) != EINTR;
 }
 
-template <typename T> T load(const uint8_t *p)
+template <typename T>
+T load(const uint8_t *p)
 {
 	T v;
 	std::memcpy(&v, p, sizeof(T));
@@ -107,8 +109,8 @@ private:
 	device dev_;
 	dtrace_conf_t conf_{};
 	dt::kmod::program_blob blob_;
-	std::vector<uint32_t> epid_size_;    // [epid]
-	std::vector<uint32_t> epid_cookie_;  // [epid]
+	std::vector<uint32_t> epid_size_;   // [epid]
+	std::vector<uint32_t> epid_cookie_; // [epid]
 	bool started_ = false, stopped_ = false, exiting_ = false;
 	// bufpolicy fill or ring: principal buffers are read once, after STOP.
 	bool read_at_stop_ = false, fill_ = false;
@@ -186,10 +188,11 @@ void kmod_engine::load_modules()
 					// unless its probes need no kernel half (the
 					// core's own, dtrace:::BEGIN: they say kmod).
 					if (d.provider == ops.name && !runs_without_module(reg, d))
-						throw engine_error("the kmod engine cannot enable " +
-									   d.str() + ": provider " +
-									   ops.name + " has no kernel module",
-								   ci);
+						throw engine_error(
+							"the kmod engine cannot enable " + d.str() +
+								": provider " + ops.name +
+								" has no kernel module",
+							ci);
 					continue;
 				}
 				if (d.provider != ops.name) {
@@ -263,7 +266,8 @@ std::vector<enabled_probe> kmod_engine::enable(const program &p, const enabling 
 		fail("DTRACEIOC_CONF", err);
 	if (conf_.dtc_abi_version != DTRACE_IOCTL_VERSION)
 		throw engine_error("dtrace.ko speaks /dev/dtrace ABI version " +
-				   std::to_string(conf_.dtc_abi_version) + ", this consumer version " +
+				   std::to_string(conf_.dtc_abi_version) +
+				   ", this consumer version " +
 				   std::to_string(DTRACE_IOCTL_VERSION));
 
 	dt::kmod::blob_options bo;
@@ -523,6 +527,17 @@ std::unique_ptr<engine> make_kmod_engine(const engine_settings &s)
 std::optional<error> kmod_engine_refusal()
 {
 	return dt::kmod::ensure_core();
+}
+
+std::optional<error> kmod_engine_could_run(const char *module)
+{
+	struct stat sb {};
+	if (stat(dt::kmod::k_device_path, &sb) != 0)
+		if (std::optional<error> e = dt::kmod::could_load("dtrace"))
+			return e;
+	if (module == nullptr)
+		return std::nullopt;
+	return dt::kmod::could_load(module);
 }
 
 } // namespace dt

@@ -60,8 +60,8 @@ std::vector<std::string> module_search_path()
 	std::error_code ec;
 	fs::path exe = fs::read_symlink("/proc/self/exe", ec);
 	if (!ec)
-		path.push_back(
-			(exe.parent_path().parent_path() / DTRACE_KMOD_SUBDIR / rel).lexically_normal());
+		path.push_back((exe.parent_path().parent_path() / DTRACE_KMOD_SUBDIR / rel)
+				       .lexically_normal());
 	path.push_back((fs::path(DTRACE_KMOD_INSTALL_DIR) / rel).string());
 	// Where DKMS installs the dtrace-dkms package's build.
 	path.push_back((fs::path("/lib/modules") / rel / "updates/dkms").string());
@@ -74,27 +74,52 @@ bool module_loaded(const std::string &name)
 	return stat(("/sys/module/" + name).c_str(), &sb) == 0 && S_ISDIR(sb.st_mode);
 }
 
+namespace {
+
+// The module's file, first match on the search path; else the error
+// load_module() gives.
+std::optional<error> find_module(const std::string &name, std::string &file)
+{
+	std::vector<std::string> dirs = module_search_path();
+	for (const std::string &d : dirs) {
+		std::string f = d + "/" + name + ".ko";
+		if (access(f.c_str(), R_OK) == 0) {
+			file = f;
+			return std::nullopt;
+		}
+	}
+	std::string list;
+	for (const std::string &d : dirs)
+		list += (list.empty() ? "" : ", ") + d;
+	return error(errc::unsupported, "cannot load module " + name + ": no " + name + ".ko in " +
+						list + " (set DTRACE_KMOD_DIR)");
+}
+
+} // namespace
+
+std::optional<error> could_load(const std::string &name)
+{
+	if (module_loaded(name))
+		return std::nullopt;
+	std::string file;
+	if (std::optional<error> e = find_module(name, file))
+		return e;
+	const std::string head = "cannot load module " + name + ": ";
+	if (access("/proc/modules", F_OK) != 0)
+		return error(errc::unsupported, head + "this kernel cannot load modules");
+	if (geteuid() != 0)
+		return error(errc::privilege, head + "DTrace requires additional privileges");
+	return std::nullopt;
+}
+
 std::optional<error> load_module(const std::string &name)
 {
 	if (module_loaded(name))
 		return std::nullopt;
 	const std::string head = "cannot load module " + name + ": ";
-	std::vector<std::string> dirs = module_search_path();
 	std::string file;
-	for (const std::string &d : dirs) {
-		std::string f = d + "/" + name + ".ko";
-		if (access(f.c_str(), R_OK) == 0) {
-			file = f;
-			break;
-		}
-	}
-	if (file.empty()) {
-		std::string list;
-		for (const std::string &d : dirs)
-			list += (list.empty() ? "" : ", ") + d;
-		return error(errc::unsupported,
-			     head + "no " + name + ".ko in " + list + " (set DTRACE_KMOD_DIR)");
-	}
+	if (std::optional<error> e = find_module(name, file))
+		return e;
 	int fd = open(file.c_str(), O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return error(errc::io, head + file + ": " + std::strerror(errno));
@@ -104,8 +129,9 @@ std::optional<error> load_module(const std::string &name)
 	if (err == 0 || err == EEXIST)
 		return std::nullopt;
 	if (err == ENOSYS)
-		return error(errc::unsupported, head + "this kernel cannot load modules (finit_module: " +
-							std::strerror(err) + ")");
+		return error(errc::unsupported,
+			     head + "this kernel cannot load modules (finit_module: " +
+				     std::strerror(err) + ")");
 	if (err == EPERM)
 		return error(errc::privilege, head + "DTrace requires additional privileges");
 	return error(errc::io, head + file + ": " + std::strerror(err));

@@ -48,4 +48,10 @@ namespace dt::kmod {
 // waiting briefly for devtmpfs to create the node): nullopt, else why not.
 [[nodiscard]] std::optional<error> ensure_core();
 
+// What load_module(name) would say, without loading anything (dtrace -l's
+// engine notes): nullopt when the module is loaded, or its file is found,
+// the kernel loads modules (/proc/modules) and this process may; else the
+// error load_module() would give (the last two with a generic reason).
+[[nodiscard]] std::optional<error> could_load(const std::string &name);
+
 } // namespace dt::kmod

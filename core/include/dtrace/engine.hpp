@@ -63,8 +63,8 @@ struct enabled_probe {
 
 struct agg_data {
 	uint32_t aggid = 0;
-	std::vector<uint8_t> key;     // aggregation::key_size bytes
-	std::vector<int64_t> value;   // aggregation::nwords words
+	std::vector<uint8_t> key;   // aggregation::key_size bytes
+	std::vector<int64_t> value; // aggregation::nwords words
 };
 
 struct fault_report {
@@ -133,8 +133,8 @@ void require_matched(const enabling &en, bool zero_ok);
 
 struct engine_settings {
 	provider_registry *registry = nullptr;
-	bool zero_ok = false; // -Z
-	bool destructive = false; // -w
+	bool zero_ok = false;	    // -Z
+	bool destructive = false;   // -w
 	std::vector<int32_t> procs; // -c/-p targets ($target first)
 };
 
@@ -170,7 +170,6 @@ private:
 	std::unique_ptr<provider_registry> own_registry_;
 };
 
-
 // The in-process engine. Throws engine_error if the program names probes it
 // cannot run (anything but dtrace:::BEGIN/END/ERROR and profile:::tick-N).
 [[nodiscard]] std::unique_ptr<engine> make_user_engine(const engine_settings &s);
@@ -197,6 +196,12 @@ private:
 // Can this process use the kmod engine here? /dev/dtrace exists, or
 // dtrace.ko could be loaded (this call loads it): nullopt. If not, why.
 [[nodiscard]] std::optional<error> kmod_engine_refusal();
+
+// Could the kmod engine run a provider whose kernel half is `module` (NULL:
+// none needed) here? The same question without loading anything (dtrace
+// -l's engine notes): nullopt when /dev/dtrace exists or dtrace.ko could
+// be loaded, and so could the module; else why not.
+[[nodiscard]] std::optional<error> kmod_engine_could_run(const char *module);
 
 // `dtrace -x engine=kmod -l` (issue 4): the kernel's probes matching `d`
 // (empty fields match anything), in the kernel's id order, read with

@@ -45,6 +45,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <tuple>
 #include <vector>
 
 DT_API_BEGIN
@@ -169,6 +170,25 @@ public:
 	};
 	[[nodiscard]] listing list(const compiler::input &in);
 
+	// dtrace -l: which engines can run a listed probe on the kernel at
+	// hand (its provider's description, then what this kernel and this
+	// process allow: the bpf hook's refusal, the kmod modules), and the
+	// one tracing it alone would use: -x engine's, else what `auto` would
+	// choose (engine_choice). Nothing is loaded to find out.
+	struct probe_engines {
+		// user, bpf, kmod: nullopt when that engine can run the probe
+		// here, else why not.
+		std::optional<std::string> refusal[3];
+		// user, bpf, kmod: its provider runs it on that engine (where
+		// the kernel and the process allow).
+		bool described[3] = {};
+		engine_kind used = engine_kind::automatic; // automatic: none
+		// No kernel engine may be used by this process (bpf() refused:
+		// privilege), so nothing can be said of this kernel.
+		bool unprivileged = false;
+	};
+	[[nodiscard]] probe_engines engines_of(const listed_probe &l);
+
 	// The engine that enable() will use, and why; made once.
 	const engine_decision &choose_engine();
 	// Match, choose, enable. Returns the number of probes each piece
@@ -206,6 +226,20 @@ private:
 	std::vector<int32_t> pids_;
 	std::vector<enabled_probe> eps_;
 	std::vector<size_t> matched_;
+	// engines_of(): what each engine's own refusal said, asked once
+	// (bpf: "" for none; kmod: by module name).
+	std::optional<std::optional<error>> bpf_refusal_;
+	std::map<std::string, std::optional<std::string>> kmod_refusal_;
+	// engines_of(): what a provider says of its probes, by provider,
+	// module and name.
+	struct provider_answer {
+		std::optional<std::string> refusal[3];
+		bool described[3] = {};
+		bool unprivileged = false;
+	};
+	provider_answer provider_says(const listed_probe &l);
+	std::map<std::tuple<const void *, std::string, std::string>, provider_answer>
+		provider_answer_;
 };
 
 } // namespace dt

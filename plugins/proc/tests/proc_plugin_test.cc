@@ -32,8 +32,9 @@ constexpr const char *k_header =
 
 // The specification: the Dynamic Tracing Guide's proc probes, in the
 // order we list them, with the D type -lv shows for each argument.
-// `engines` is what -lv says can run it: bpf where a raw tracepoint gives
-// the probe, kmod where dtrace_proc.ko has it (all but start, lwp-start).
+// `engines` is what fires() says can run it: bpf where a raw tracepoint
+// gives the probe, kmod where dtrace_proc.ko has it (all but start,
+// lwp-start).
 struct expected_probe {
 	const char *name;
 	std::vector<std::string> d_types;
@@ -59,50 +60,54 @@ const std::vector<expected_probe> k_expected = {
 std::string row(unsigned id, const char *name)
 {
 	char buf[256];
-	std::snprintf(buf, sizeof(buf), "%5u %10s %17s %33s %s\n", id, "proc",
-		      "vmlinux", "", name);
+	std::snprintf(buf, sizeof(buf), "%5u %10s %17s %33s %s\n", id, "proc", "vmlinux", "", name);
 	return buf;
 }
 
 // print_probe_info()'s -v block for a proc probe.
 std::string verbose_block(const expected_probe &p)
 {
-	std::string s =
-		"\n\tProbe Description Attributes\n"
-		"\t\tIdentifier Names: Private\n"
-		"\t\tData Semantics:   Private\n"
-		"\t\tDependency Class: Unknown\n"
-		"\n\tArgument Attributes\n"
-		"\t\tIdentifier Names: Evolving\n"
-		"\t\tData Semantics:   Evolving\n"
-		"\t\tDependency Class: ISA\n"
-		"\n\tArgument Types\n";
+	std::string s = "\n\tProbe Description Attributes\n"
+			"\t\tIdentifier Names: Private\n"
+			"\t\tData Semantics:   Private\n"
+			"\t\tDependency Class: Unknown\n"
+			"\n\tArgument Attributes\n"
+			"\t\tIdentifier Names: Evolving\n"
+			"\t\tData Semantics:   Evolving\n"
+			"\t\tDependency Class: ISA\n"
+			"\n\tArgument Types\n";
 	for (size_t i = 0; i < p.d_types.size(); i++)
 		s += "\t\targs[" + std::to_string(i) + "]: " + p.d_types[i] + "\n";
 	if (p.d_types.empty())
 		s += "\t\tNone\n";
-	return s + "\n\tEngines\n\t\t" + p.engines + "\n\n";
+	return s + "\n";
 }
 
 TEST(ProcCli, ListsTwelveProbesInTableOrder)
 {
 	auto r = dtrace({"-l", "-P", "proc"});
 	ASSERT_EQ(r.status, 0) << r.err;
-	EXPECT_EQ(r.err, "");
-	EXPECT_EQ(r.out,
-		  std::string(k_header) +
-			  "    4       proc           vmlinux                                   create\n"
-			  "    5       proc           vmlinux                                   exec\n"
-			  "    6       proc           vmlinux                                   exec-success\n"
-			  "    7       proc           vmlinux                                   exec-failure\n"
-			  "    8       proc           vmlinux                                   exit\n"
-			  "    9       proc           vmlinux                                   start\n"
-			  "   10       proc           vmlinux                                   lwp-create\n"
-			  "   11       proc           vmlinux                                   lwp-start\n"
-			  "   12       proc           vmlinux                                   lwp-exit\n"
-			  "   13       proc           vmlinux                                   signal-send\n"
-			  "   14       proc           vmlinux                                   signal-handle\n"
-			  "   15       proc           vmlinux                                   signal-clear\n");
+	// Only a note on stderr, where the engine in use cannot enable
+	// exec-failure and signal-clear (the bpf engine: no raw tracepoint).
+	EXPECT_TRUE(r.err.empty() ||
+		    (r.err.starts_with("dtrace: 2 of 12 proc probes cannot be enabled on the ") &&
+		     std::count(r.err.begin(), r.err.end(), '\n') == 1))
+		<< r.err;
+	EXPECT_EQ(
+		r.out,
+		std::string(k_header) +
+			"    4       proc           vmlinux                                   create\n"
+			"    5       proc           vmlinux                                   exec\n"
+			"    6       proc           vmlinux                                   exec-success\n"
+			"    7       proc           vmlinux                                   exec-failure\n"
+			"    8       proc           vmlinux                                   exit\n"
+			"    9       proc           vmlinux                                   start\n"
+			"   10       proc           vmlinux                                   lwp-create\n"
+			"   11       proc           vmlinux                                   lwp-start\n"
+			"   12       proc           vmlinux                                   lwp-exit\n"
+			"   13       proc           vmlinux                                   signal-send\n"
+			"   14       proc           vmlinux                                   signal-handle\n"
+			"   15       proc           vmlinux                                   signal-clear\n");
 }
 
 TEST(ProcCli, SignalSendVerbose)
@@ -110,27 +115,26 @@ TEST(ProcCli, SignalSendVerbose)
 	auto r = dtrace({"-lv", "-n", "proc:::signal-send"});
 	ASSERT_EQ(r.status, 0) << r.err;
 	EXPECT_EQ(r.err, "");
-	EXPECT_EQ(r.out, std::string(k_header) +
-				 "    4       proc           vmlinux                                   signal-send\n"
-				 "\n"
-				 "\tProbe Description Attributes\n"
-				 "\t\tIdentifier Names: Private\n"
-				 "\t\tData Semantics:   Private\n"
-				 "\t\tDependency Class: Unknown\n"
-				 "\n"
-				 "\tArgument Attributes\n"
-				 "\t\tIdentifier Names: Evolving\n"
-				 "\t\tData Semantics:   Evolving\n"
-				 "\t\tDependency Class: ISA\n"
-				 "\n"
-				 "\tArgument Types\n"
-				 "\t\targs[0]: lwpsinfo_t *\n"
-				 "\t\targs[1]: psinfo_t *\n"
-				 "\t\targs[2]: int\n"
-				 "\n"
-				 "\tEngines\n"
-				 "\t\tbpf kmod\n"
-				 "\n");
+	EXPECT_EQ(
+		r.out,
+		std::string(k_header) +
+			"    4       proc           vmlinux                                   signal-send\n"
+			"\n"
+			"\tProbe Description Attributes\n"
+			"\t\tIdentifier Names: Private\n"
+			"\t\tData Semantics:   Private\n"
+			"\t\tDependency Class: Unknown\n"
+			"\n"
+			"\tArgument Attributes\n"
+			"\t\tIdentifier Names: Evolving\n"
+			"\t\tData Semantics:   Evolving\n"
+			"\t\tDependency Class: ISA\n"
+			"\n"
+			"\tArgument Types\n"
+			"\t\targs[0]: lwpsinfo_t *\n"
+			"\t\targs[1]: psinfo_t *\n"
+			"\t\targs[2]: int\n"
+			"\n");
 }
 
 TEST(ProcCli, EveryProbeVerbose)
@@ -148,8 +152,8 @@ TEST(ProcCli, GlobOverNamesKeepsTableOrder)
 {
 	auto r = dtrace({"-l", "-n", "proc:vmlinux::lwp-*"});
 	ASSERT_EQ(r.status, 0) << r.err;
-	EXPECT_EQ(r.out, std::string(k_header) + row(4, "lwp-create") +
-				 row(5, "lwp-start") + row(6, "lwp-exit"));
+	EXPECT_EQ(r.out, std::string(k_header) + row(4, "lwp-create") + row(5, "lwp-start") +
+				 row(6, "lwp-exit"));
 }
 
 TEST(ProcCli, UnknownProbeDoesNotMatch)
@@ -178,7 +182,8 @@ protected:
 		return out;
 	}
 
-	template <typename Probe> int args(const Probe &p, std::vector<reported_arg> &out)
+	template <typename Probe>
+	int args(const Probe &p, std::vector<reported_arg> &out)
 	{
 		int rc = -1;
 		for (auto &a : h_.args(p, &rc))

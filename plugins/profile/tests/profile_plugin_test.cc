@@ -29,8 +29,7 @@ constexpr const char *k_header =
 std::string row(unsigned id, const char *name)
 {
 	char buf[256];
-	std::snprintf(buf, sizeof(buf), "%5u %10s %17s %33s %s\n", id, "profile",
-		      "", "", name);
+	std::snprintf(buf, sizeof(buf), "%5u %10s %17s %33s %s\n", id, "profile", "", "", name);
 	return buf;
 }
 
@@ -69,27 +68,31 @@ TEST(ProfileCli, RateCreatedOnDemand)
 {
 	auto r = dtrace({"-l", "-n", "profile-1234hz"});
 	ASSERT_EQ(r.status, 0) << r.err;
-	EXPECT_EQ(r.out, std::string(k_header) +
-				 "    4    profile                                                     profile-1234hz\n");
+	EXPECT_EQ(
+		r.out,
+		std::string(k_header) +
+			"    4    profile                                                     profile-1234hz\n");
 }
 
 TEST(ProfileCli, TickCreatedOnDemand)
 {
 	auto r = dtrace({"-l", "-n", "tick-1ms"});
 	ASSERT_EQ(r.status, 0) << r.err;
-	EXPECT_EQ(r.out, std::string(k_header) +
-				 "    4    profile                                                     tick-1ms\n");
+	EXPECT_EQ(
+		r.out,
+		std::string(k_header) +
+			"    4    profile                                                     tick-1ms\n");
 }
 
 TEST(ProfileCli, SeveralOnDemandInOneRun)
 {
 	// Each new name gets the next ID; a name seen again keeps its ID.
-	auto r = dtrace({"-l", "-n", "profile:::tick-2s", "-n", "profile:::profile-10ms",
-			 "-n", "profile:::tick-2s"});
+	auto r = dtrace({"-l", "-n", "profile:::tick-2s", "-n", "profile:::profile-10ms", "-n",
+			 "profile:::tick-2s"});
 	ASSERT_EQ(r.status, 0) << r.err;
 	EXPECT_EQ(r.err, "");
-	EXPECT_EQ(r.out, std::string(k_header) + row(4, "tick-2s") +
-				 row(5, "profile-10ms") + row(4, "tick-2s"));
+	EXPECT_EQ(r.out, std::string(k_header) + row(4, "tick-2s") + row(5, "profile-10ms") +
+				 row(4, "tick-2s"));
 }
 
 TEST(ProfileCli, BelowMinimumMatchesNothing)
@@ -107,8 +110,8 @@ TEST(ProfileCli, InvalidNamesMatchNothing)
 		std::string spec = std::string("profile:::") + n;
 		auto r = dtrace({"-l", "-n", spec});
 		EXPECT_EQ(r.status, 0) << n;
-		EXPECT_EQ(r.err, "dtrace: failed to match " + spec +
-					 ": No probe matches description\n");
+		EXPECT_EQ(r.err,
+			  "dtrace: failed to match " + spec + ": No probe matches description\n");
 	}
 }
 
@@ -126,13 +129,15 @@ TEST(ProfileCli, TickGlobFiltersDefaultSet)
 {
 	auto r = dtrace({"-l", "-n", "tick-*"});
 	ASSERT_EQ(r.status, 0) << r.err;
-	EXPECT_EQ(r.out, std::string(k_header) +
-				 "    4    profile                                                     tick-1\n"
-				 "    5    profile                                                     tick-10\n"
-				 "    6    profile                                                     tick-100\n"
-				 "    7    profile                                                     tick-500\n"
-				 "    8    profile                                                     tick-1000\n"
-				 "    9    profile                                                     tick-5000\n");
+	EXPECT_EQ(
+		r.out,
+		std::string(k_header) +
+			"    4    profile                                                     tick-1\n"
+			"    5    profile                                                     tick-10\n"
+			"    6    profile                                                     tick-100\n"
+			"    7    profile                                                     tick-500\n"
+			"    8    profile                                                     tick-1000\n"
+			"    9    profile                                                     tick-5000\n");
 }
 
 TEST(ProfileCli, GlobCreatesNothing)
@@ -149,34 +154,37 @@ TEST(ProfileCli, Profile97Verbose)
 {
 	auto r = dtrace({"-lv", "-n", "profile-97"});
 	ASSERT_EQ(r.status, 0) << r.err;
-	EXPECT_EQ(r.out, std::string(k_header) +
-				 "    4    profile                                                     profile-97\n"
-				 "\n"
-				 "\tProbe Description Attributes\n"
-				 "\t\tIdentifier Names: Private\n"
-				 "\t\tData Semantics:   Private\n"
-				 "\t\tDependency Class: Unknown\n"
-				 "\n"
-				 "\tArgument Attributes\n"
-				 "\t\tIdentifier Names: Unstable\n"
-				 "\t\tData Semantics:   Unstable\n"
-				 "\t\tDependency Class: Common\n"
-				 "\n"
-				 "\tArgument Types\n"
-				 "\t\tNone\n"
-				 "\n"
-				 "\tEngines\n"
-				 "\t\tbpf kmod\n"
-				 "\n");
+	EXPECT_EQ(
+		r.out,
+		std::string(k_header) +
+			"    4    profile                                                     profile-97\n"
+			"\n"
+			"\tProbe Description Attributes\n"
+			"\t\tIdentifier Names: Private\n"
+			"\t\tData Semantics:   Private\n"
+			"\t\tDependency Class: Unknown\n"
+			"\n"
+			"\tArgument Attributes\n"
+			"\t\tIdentifier Names: Unstable\n"
+			"\t\tData Semantics:   Unstable\n"
+			"\t\tDependency Class: Common\n"
+			"\n"
+			"\tArgument Types\n"
+			"\t\tNone\n"
+			"\n");
 }
 
-// tick-N runs in the consumer's own process too (the user engine).
-TEST(ProfileCli, TickVerboseSaysTheUserEngineRunsIt)
+// tick-N runs in the consumer's own process too (the user engine): -x
+// engines says so, and that the user engine is the one used.
+TEST(ProfileCli, TickEnginesTableSaysTheUserEngineRunsIt)
 {
-	auto r = dtrace({"-lv", "-n", "profile:::tick-1sec"});
+	auto r = dtrace({"-l", "-x", "engines", "-n", "profile:::tick-1sec"});
 	ASSERT_EQ(r.status, 0) << r.err;
-	EXPECT_NE(r.out.find("\n\tEngines\n\t\tuser bpf kmod\n\n"), std::string::npos)
+	EXPECT_EQ(r.err, "");
+	EXPECT_NE(r.out.find("\n  PROVIDER  USER   BPF  KMOD ENGINE\n   profile   yes "),
+		  std::string::npos)
 		<< r.out;
+	EXPECT_NE(r.out.find(" user\n"), std::string::npos) << r.out;
 }
 
 // ---- the ops table, loaded directly -------------------------------------
@@ -294,8 +302,8 @@ TEST_F(ProfilePlugin, FiresAsATimer)
 
 	// A host built before ABI 1.4's fires() gets nothing written.
 	dt_probe_fire_t small;
-	ASSERT_EQ(h_.fires(dt_probe_info_t{sizeof(dt_probe_info_t), "profile", "", "",
-					   "tick-1ms", t[0].cookie},
+	ASSERT_EQ(h_.fires(dt_probe_info_t{sizeof(dt_probe_info_t), "profile", "", "", "tick-1ms",
+					   t[0].cookie},
 			   small, offsetof(dt_probe_fire_t, kind)),
 		  0);
 	EXPECT_EQ(small.kind, DT_FIRE_NONE);
@@ -304,8 +312,7 @@ TEST_F(ProfilePlugin, FiresAsATimer)
 
 TEST_F(ProfilePlugin, NoTypedArguments)
 {
-	dt_probe_info_t p = {sizeof(p), "profile", "", "", "profile-97",
-			     1'000'000'000u / 97};
+	dt_probe_info_t p = {sizeof(p), "profile", "", "", "profile-97", 1'000'000'000u / 97};
 	int rc = -1;
 	auto args = h_.args(p, &rc);
 	EXPECT_EQ(rc, 0);

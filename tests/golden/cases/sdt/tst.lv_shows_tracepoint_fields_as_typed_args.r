@@ -20,9 +20,6 @@
 		args[5]: pid_t
 		args[6]: int
 
-	Engines
-		bpf
-
     5        sdt             sched                                   sched_process_exec
 
 	Probe Description Attributes
@@ -39,7 +36,4 @@
 		args[0]: string
 		args[1]: pid_t
 		args[2]: pid_t
-
-	Engines
-		bpf
 
