@@ -32,10 +32,10 @@
 
 namespace {
 
-using dt::test::bpf_cli::dtrace;
-using dt::test::pid::objdump;
 using dt::test::background_dtrace;
 using dt::test::child;
+using dt::test::bpf_cli::dtrace;
+using dt::test::pid::objdump;
 
 const std::string k_calls = DT_PID_CALLS;
 
@@ -98,8 +98,9 @@ TEST(PidRuntime, EntryArgumentsPastTheSixthComeFromTheStack)
 TEST(PidRuntime, UstackOfAnExitedCommandStillResolves)
 {
 	REQUIRE_BPF();
-	auto r = dtrace(bpf({"-qn", "pid$target::dt_pid_calls_square:entry { @[ustack(1)] = count(); }",
-			     "-c", k_calls + " 3"}));
+	auto r = dtrace(
+		bpf({"-qn", "pid$target::dt_pid_calls_square:entry { @[ustack(1)] = count(); }",
+		     "-c", k_calls + " 3"}));
 	ASSERT_EQ(r.status, 0) << r.err;
 	std::string base = std::filesystem::path(k_calls).filename().string();
 	EXPECT_NE(r.out.find("\n              " + base + "`dt_pid_calls_square\n"),
@@ -111,11 +112,11 @@ TEST(PidRuntime, UstackOfAnExitedCommandStillResolves)
 TEST(PidRuntime, ReturnGivesTheReturnValue)
 {
 	REQUIRE_BPF();
-	auto r = dtrace(bpf({"-n",
-			     "pid$target::dt_pid_calls_square:return { @[(long)arg1] = count(); }",
-			     "-n", "pid$target::dt_pid_calls_pair:return { @[(long)arg1] = count(); }",
-			     "-n", "pid$target::dt_pid_calls_pair:return /arg0 != 0/ { @[-1] = count(); }",
-			     "-n", "END { printa(\"%d %@d\\n\", @); }", "-c", k_calls + " 4"}));
+	auto r = dtrace(
+		bpf({"-n", "pid$target::dt_pid_calls_square:return { @[(long)arg1] = count(); }",
+		     "-n", "pid$target::dt_pid_calls_pair:return { @[(long)arg1] = count(); }",
+		     "-n", "pid$target::dt_pid_calls_pair:return /arg0 != 0/ { @[-1] = count(); }",
+		     "-n", "END { printa(\"%d %@d\\n\", @); }", "-c", k_calls + " 4"}));
 	ASSERT_EQ(r.status, 0) << r.err;
 	// square(i) = i*i + 1, i+1 times each; pair(i, 100 + i) = -100, 4 times.
 	std::map<long, long> want = {{1, 1}, {2, 2}, {5, 3}, {10, 4}, {-100, 4}};
@@ -128,8 +129,7 @@ TEST(PidRuntime, InstructionOffsetProbeFiresWithTheArgumentRegisters)
 	auto f = objdump(k_calls, "dt_pid_calls_pair");
 	ASSERT_GE(f.insns.size(), 2u) << "objdump found no instructions";
 	char off[32];
-	std::snprintf(off, sizeof(off), "%llx",
-		      static_cast<unsigned long long>(f.insns[1].first));
+	std::snprintf(off, sizeof(off), "%llx", static_cast<unsigned long long>(f.insns[1].first));
 	// The second instruction: the arguments are still in their registers
 	// (a - b computes in the return register).
 	auto r = dtrace(bpf({"-n",
@@ -157,9 +157,10 @@ TEST(PidRuntime, UcallerIsTheSecondFrameOfUstack)
 	REQUIRE_BPF();
 	child target({DT_PID_CALLS_FP, "-w"});
 	ASSERT_NE(target.read_until("ready\n").find("ready"), std::string::npos);
-	background_dtrace d({"-p", std::to_string(target.pid), "-n",
-			     "pid$target::dt_pid_calls_square:entry { ustack(2); printf(\"ucaller \"); "
-			     "ufunc(ucaller); printf(\"\\n\"); exit(0); }"});
+	background_dtrace d(
+		{"-p", std::to_string(target.pid), "-n",
+		 "pid$target::dt_pid_calls_square:entry { ustack(2); printf(\"ucaller \"); "
+		 "ufunc(ucaller); printf(\"\\n\"); exit(0); }"});
 	ASSERT_TRUE(d.begun()) << d.out;
 	target.send("A");
 	int status = -1;
@@ -189,13 +190,15 @@ TEST(PidRuntime, UcallerIsTheSecondFrameOfUstack)
 
 // ustack() at an entry probe: the function, then its direct caller (the
 // return address at the stack pointer), then the frame pointer chain;
-// ustackdepth counts the caller too.
+// ustackdepth counts the caller too. ustackdepth is the frame-pointer
+// walk's depth (docs/ustack.md), so the stack is too: ustackbytes=0 (the
+// default CFI unwind also goes on through libc, which has no frame pointers).
 TEST(PidRuntime, UstackAtEntryHasTheCallerAndDepthCountsIt)
 {
 	REQUIRE_BPF();
 	child target({DT_PID_CALLS_FP, "-w"});
 	ASSERT_NE(target.read_until("ready\n").find("ready"), std::string::npos);
-	background_dtrace d({"-p", std::to_string(target.pid), "-qn",
+	background_dtrace d({"-p", std::to_string(target.pid), "-x", "ustackbytes=0", "-qn",
 			     "pid$target::dt_pid_calls_square:entry { ustack(); "
 			     "printf(\"depth %d\\n\", ustackdepth); exit(0); }"});
 	ASSERT_TRUE(d.begun()) << d.out;
@@ -225,7 +228,8 @@ TEST(PidRuntime, CreatedCommandIsHeldUntilTheProbesAreInPlace)
 	REQUIRE_BPF();
 	// main() is the program's first own code after its libraries'
 	// initialisation: its entry fires only if nothing ran before tracing.
-	auto r = dtrace(bpf({"-n", "pid$target:a.out:main:entry { printf(\"%s`%s\\n\", probemod, "
+	auto r = dtrace(bpf({"-n",
+			     "pid$target:a.out:main:entry { printf(\"%s`%s\\n\", probemod, "
 			     "probefunc); }",
 			     "-c", k_calls}));
 	ASSERT_EQ(r.status, 0) << r.err;
@@ -253,7 +257,8 @@ TEST(PidRuntime, EvaltimeSaysWhereTheCommandIsHeld)
 	}
 	auto bad = dtrace({"-x", "evaltime=later", "-n", "BEGIN", "-c", k_calls});
 	EXPECT_EQ(bad.status, 1);
-	EXPECT_EQ(bad.err, "dtrace: failed to set -x evaltime: Invalid value for specified option\n");
+	EXPECT_EQ(bad.err,
+		  "dtrace: failed to set -x evaltime: Invalid value for specified option\n");
 }
 
 TEST(PidRuntime, GrabbedProcessAndOnlyIt)
@@ -315,8 +320,8 @@ bool ends_soon(long pid)
 
 TEST(PidRuntime, HeldCommandDiesWithAFailedDtrace)
 {
-	auto r = dtrace({"-n", "pid$target::dt_pid_calls_no_such_function:entry", "-c",
-			 "/bin/sleep 60"});
+	auto r = dtrace(
+		{"-n", "pid$target::dt_pid_calls_no_such_function:entry", "-c", "/bin/sleep 60"});
 	EXPECT_EQ(r.status, 1);
 	std::smatch m;
 	ASSERT_TRUE(std::regex_search(r.err, m,
@@ -337,8 +342,8 @@ TEST(PidRuntime, CommandThatIsNoProgramIsReported)
 	auto r = dtrace({"-n", "BEGIN", "-c", tmpl});
 	unlink(tmpl);
 	EXPECT_EQ(r.status, 1);
-	EXPECT_EQ(r.err, std::string("dtrace: failed to execute ") + tmpl +
-				 ": cannot execute file\n");
+	EXPECT_EQ(r.err,
+		  std::string("dtrace: failed to execute ") + tmpl + ": cannot execute file\n");
 }
 
 } // namespace
