@@ -37,6 +37,7 @@
 #include <linux/tracepoint.h>
 
 #include <dtrace/provider.h>
+#include <dtrace/tracepoints.h>
 
 /* include/trace/events/lock.h */
 #define DT_LCB_SPIN	(1U << 0)
@@ -82,10 +83,6 @@ static const dtrace_pattr_t dt_lockstat_attr = {
 	{ DTRACE_STABILITY_EVOLVING, DTRACE_STABILITY_EVOLVING, DTRACE_CLASS_COMMON },
 };
 
-/* parg: 1 + the probe's index, so that it is never NULL. */
-#define DT_LOCKSTAT_PARG(i)	((void *)(uintptr_t)((i) + 1))
-#define DT_LOCKSTAT_IDX(parg)	((uintptr_t)(parg) - 1)
-
 /* ==== Probe context ================================================== */
 
 static void dt_lockstat_begin(void *data, void *lock, unsigned int flags)
@@ -105,23 +102,9 @@ static void dt_lockstat_begin(void *data, void *lock, unsigned int flags)
 
 /* ==== Tracepoints ==================================================== */
 
-static struct {
-	const char *name;
-	void *func;
-	struct tracepoint *tp;
-	unsigned int users;		/* enabled probes on it (probe lock) */
-} dt_lockstat_tps[DT_TP_N] = {
+static struct dtrace_tp dt_lockstat_tps[DT_TP_N] = {
 	[DT_TP_BEGIN] = { "contention_begin", dt_lockstat_begin },
 };
-
-static void dt_lockstat_find_tp(struct tracepoint *tp, void *priv)
-{
-	unsigned int i;
-
-	for (i = 0; i < DT_TP_N; i++)
-		if (!strcmp(tp->name, dt_lockstat_tps[i].name))
-			dt_lockstat_tps[i].tp = tp;
-}
 
 /* ==== Provider operations ============================================ */
 
@@ -136,40 +119,36 @@ static void dt_lockstat_provide(void *arg, const dtrace_probedesc_t *desc)
 	for (i = 0; i < DT_P_N; i++)
 		if (dt_lockstat_tps[dt_lockstat_probes[i].tp].tp)
 			dtrace_probe_create(dt_lockstat_id, "vmlinux", dt_lockstat_probes[i].func,
-					    dt_lockstat_probes[i].name, 1, DT_LOCKSTAT_PARG(i));
+					    dt_lockstat_probes[i].name, 1, DTRACE_PARG(i));
 	provided = true;
 }
 
 static int dt_lockstat_enable(void *arg, dtrace_id_t id, void *parg)
 {
-	unsigned long i = DT_LOCKSTAT_IDX(parg);
+	unsigned long i = DTRACE_PARG_IDX(parg);
 	unsigned int t;
 	int err;
 
 	if (i >= DT_P_N)
 		return -EINVAL;
 	t = dt_lockstat_probes[i].tp;
-	if (dt_lockstat_tps[t].users == 0) {
-		err = tracepoint_probe_register(dt_lockstat_tps[t].tp, dt_lockstat_tps[t].func, NULL);
-		if (err)
-			return err;
-	}
-	dt_lockstat_tps[t].users++;
+	err = dtrace_tp_get(&dt_lockstat_tps[t]);
+	if (err)
+		return err;
 	WRITE_ONCE(dt_lockstat_on[i], id);
 	return 0;
 }
 
 static void dt_lockstat_disable(void *arg, dtrace_id_t id, void *parg)
 {
-	unsigned long i = DT_LOCKSTAT_IDX(parg);
+	unsigned long i = DTRACE_PARG_IDX(parg);
 	unsigned int t;
 
 	if (i >= DT_P_N)
 		return;
 	t = dt_lockstat_probes[i].tp;
 	WRITE_ONCE(dt_lockstat_on[i], 0);
-	if (!WARN_ON_ONCE(dt_lockstat_tps[t].users == 0) && --dt_lockstat_tps[t].users == 0)
-		tracepoint_probe_unregister(dt_lockstat_tps[t].tp, dt_lockstat_tps[t].func, NULL);
+	dtrace_tp_put(&dt_lockstat_tps[t]);
 }
 
 static const dtrace_pops_t dt_lockstat_pops = {
@@ -182,12 +161,7 @@ static const dtrace_pops_t dt_lockstat_pops = {
 
 static int __init dt_lockstat_init(void)
 {
-	unsigned int i;
-
-	for_each_kernel_tracepoint(dt_lockstat_find_tp, NULL);
-	for (i = 0; i < DT_TP_N; i++)
-		if (!dt_lockstat_tps[i].tp)
-			pr_info("no %s tracepoint: its probes are absent\n", dt_lockstat_tps[i].name);
+	dtrace_tp_find(dt_lockstat_tps, DT_TP_N);
 	/* Probes are created by dt_lockstat_provide, which the core calls. */
 	return dtrace_register("lockstat", &dt_lockstat_attr, DTRACE_PRIV_KERNEL,
 			       &dt_lockstat_pops, NULL, &dt_lockstat_id);
