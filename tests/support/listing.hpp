@@ -28,4 +28,32 @@ inline std::vector<std::string> arg_types(const std::string &out)
 	return v;
 }
 
+// The -lv text of a probe's stability (illumos print_probe_info()): a
+// blank line, then "Probe Description Attributes" and "Argument
+// Attributes", each with its identifier names, data semantics and
+// dependency class ("Private", "Evolving", "ISA" ...).
+inline std::string lv_attributes(const char *probe_names, const char *probe_data,
+				 const char *probe_class, const char *arg_names,
+				 const char *arg_data, const char *arg_class)
+{
+	auto block = [](const char *title, const char *n, const char *d, const char *c) {
+		return std::string("\n\t") + title + "\n\t\tIdentifier Names: " + n +
+		       "\n\t\tData Semantics:   " + d + "\n\t\tDependency Class: " + c + "\n";
+	};
+	return block("Probe Description Attributes", probe_names, probe_data, probe_class) +
+	       block("Argument Attributes", arg_names, arg_data, arg_class);
+}
+
+// The -lv text of the argument types that follows: a blank line,
+// "Argument Types", "args[N]: type" for each ("None" for none), a blank line.
+inline std::string lv_types(const std::vector<std::string> &types)
+{
+	std::string s = "\n\tArgument Types\n";
+	for (size_t i = 0; i < types.size(); i++)
+		s += "\t\targs[" + std::to_string(i) + "]: " + types[i] + "\n";
+	if (types.empty())
+		s += "\t\tNone\n";
+	return s + "\n";
+}
+
 } // namespace dt::test

@@ -7,6 +7,7 @@
 // them, the dtrace provider's BEGIN/END/ERROR being 1-3. With only proc
 // loaded (-P proc), proc's probes are 4..15 in table order; with -n
 // naming one probe, that probe alone is seen, as 4.
+#include "listing.hpp"
 #include "plugin_handle.hpp"
 #include "run_dtrace.hpp"
 
@@ -23,6 +24,8 @@
 namespace {
 
 using dt::test::dtrace;
+using dt::test::lv_attributes;
+using dt::test::lv_types;
 using dt::test::plugin_handle;
 using dt::test::reported_arg;
 using dt::test::reported_probe;
@@ -67,20 +70,8 @@ std::string row(unsigned id, const char *name)
 // print_probe_info()'s -v block for a proc probe.
 std::string verbose_block(const expected_probe &p)
 {
-	std::string s = "\n\tProbe Description Attributes\n"
-			"\t\tIdentifier Names: Private\n"
-			"\t\tData Semantics:   Private\n"
-			"\t\tDependency Class: Unknown\n"
-			"\n\tArgument Attributes\n"
-			"\t\tIdentifier Names: Evolving\n"
-			"\t\tData Semantics:   Evolving\n"
-			"\t\tDependency Class: ISA\n"
-			"\n\tArgument Types\n";
-	for (size_t i = 0; i < p.d_types.size(); i++)
-		s += "\t\targs[" + std::to_string(i) + "]: " + p.d_types[i] + "\n";
-	if (p.d_types.empty())
-		s += "\t\tNone\n";
-	return s + "\n";
+	return lv_attributes("Private", "Private", "Unknown", "Evolving", "Evolving", "ISA") +
+	       lv_types(p.d_types);
 }
 
 TEST(ProcCli, ListsTwelveProbesInTableOrder)
@@ -118,23 +109,10 @@ TEST(ProcCli, SignalSendVerbose)
 	EXPECT_EQ(
 		r.out,
 		std::string(k_header) +
-			"    4       proc           vmlinux                                   signal-send\n"
-			"\n"
-			"\tProbe Description Attributes\n"
-			"\t\tIdentifier Names: Private\n"
-			"\t\tData Semantics:   Private\n"
-			"\t\tDependency Class: Unknown\n"
-			"\n"
-			"\tArgument Attributes\n"
-			"\t\tIdentifier Names: Evolving\n"
-			"\t\tData Semantics:   Evolving\n"
-			"\t\tDependency Class: ISA\n"
-			"\n"
-			"\tArgument Types\n"
-			"\t\targs[0]: lwpsinfo_t *\n"
-			"\t\targs[1]: psinfo_t *\n"
-			"\t\targs[2]: int\n"
-			"\n");
+			"    4       proc           vmlinux                                   signal-send\n" +
+			lv_attributes("Private", "Private", "Unknown", "Evolving", "Evolving",
+				      "ISA") +
+			lv_types({"lwpsinfo_t *", "psinfo_t *", "int"}));
 }
 
 TEST(ProcCli, EveryProbeVerbose)

@@ -7,6 +7,7 @@
 // them, BEGIN/END/ERROR being 1-3. Only probes that match the description
 // are numbered, and no other provider has profile-N/tick-N names, so a
 // listing's first profile probe is 4 even when -n loads every plugin.
+#include "listing.hpp"
 #include "plugin_handle.hpp"
 #include "run_dtrace.hpp"
 
@@ -22,6 +23,8 @@
 namespace {
 
 using dt::test::dtrace;
+using dt::test::lv_attributes;
+using dt::test::lv_types;
 
 constexpr const char *k_header =
 	"   ID   PROVIDER            MODULE                          FUNCTION NAME\n";
@@ -157,21 +160,10 @@ TEST(ProfileCli, Profile97Verbose)
 	EXPECT_EQ(
 		r.out,
 		std::string(k_header) +
-			"    4    profile                                                     profile-97\n"
-			"\n"
-			"\tProbe Description Attributes\n"
-			"\t\tIdentifier Names: Private\n"
-			"\t\tData Semantics:   Private\n"
-			"\t\tDependency Class: Unknown\n"
-			"\n"
-			"\tArgument Attributes\n"
-			"\t\tIdentifier Names: Unstable\n"
-			"\t\tData Semantics:   Unstable\n"
-			"\t\tDependency Class: Common\n"
-			"\n"
-			"\tArgument Types\n"
-			"\t\tNone\n"
-			"\n");
+			"    4    profile                                                     profile-97\n" +
+			lv_attributes("Private", "Private", "Unknown", "Unstable", "Unstable",
+				      "Common") +
+			lv_types({}));
 }
 
 // tick-N runs in the consumer's own process too (the user engine): -x

@@ -7,6 +7,7 @@
 // them, the dtrace provider's BEGIN/END/ERROR being 1-3. With only tcp
 // loaded (-P tcp), tcp's probes are 4..11 in table order; with -n naming
 // one probe, that probe alone is seen, as 4.
+#include "listing.hpp"
 #include "plugin_handle.hpp"
 #include "run_dtrace.hpp"
 
@@ -24,6 +25,7 @@
 namespace {
 
 using dt::test::dtrace;
+using dt::test::lv_attributes;
 using dt::test::plugin_handle;
 using dt::test::reported_arg;
 using dt::test::reported_probe;
@@ -45,16 +47,8 @@ constexpr const char *k_events[] = {
 };
 static_assert(std::size(k_events) == std::size(k_names));
 
-const char *const k_attr_blocks = "\n"
-				  "\tProbe Description Attributes\n"
-				  "\t\tIdentifier Names: Private\n"
-				  "\t\tData Semantics:   Private\n"
-				  "\t\tDependency Class: Unknown\n"
-				  "\n"
-				  "\tArgument Attributes\n"
-				  "\t\tIdentifier Names: Evolving\n"
-				  "\t\tData Semantics:   Evolving\n"
-				  "\t\tDependency Class: ISA\n";
+const std::string k_attr_blocks =
+	lv_attributes("Private", "Private", "Unknown", "Evolving", "Evolving", "ISA");
 
 const char *const k_segment_types = "\n"
 				    "\tArgument Types\n"
@@ -119,26 +113,8 @@ TEST(TcpCli, StateChangeVerbose)
 	EXPECT_EQ(
 		r.out,
 		std::string(k_header) +
-			"    4        tcp           vmlinux                                   state-change\n"
-			"\n"
-			"\tProbe Description Attributes\n"
-			"\t\tIdentifier Names: Private\n"
-			"\t\tData Semantics:   Private\n"
-			"\t\tDependency Class: Unknown\n"
-			"\n"
-			"\tArgument Attributes\n"
-			"\t\tIdentifier Names: Evolving\n"
-			"\t\tData Semantics:   Evolving\n"
-			"\t\tDependency Class: ISA\n"
-			"\n"
-			"\tArgument Types\n"
-			"\t\targs[0]: void\n"
-			"\t\targs[1]: csinfo_t *\n"
-			"\t\targs[2]: void\n"
-			"\t\targs[3]: tcpsinfo_t *\n"
-			"\t\targs[4]: void\n"
-			"\t\targs[5]: tcplsinfo_t *\n"
-			"\n");
+			"    4        tcp           vmlinux                                   state-change\n" +
+			k_attr_blocks + k_state_change_types);
 }
 
 TEST(TcpCli, EveryProbeVerbose)
