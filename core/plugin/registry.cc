@@ -118,16 +118,25 @@ struct provider_registry::impl {
 		loaded.emplace(name, std::move(p));
 	}
 
+	// A plugin's printf-style message, as the host callbacks keep it (at
+	// most 1023 bytes).
+	static std::string vformat(const char *fmt, va_list ap)
+		__attribute__((format(printf, 1, 0)))
+	{
+		char buf[1024];
+		std::vsnprintf(buf, sizeof(buf), fmt, ap);
+		return buf;
+	}
+
 	// The host's log callback: plugin messages become warnings.
 	static void host_log(const dt_plugin_host_t *host, int level, const char *fmt, ...)
 		__attribute__((format(printf, 3, 4)))
 	{
 		if (level == DT_LOG_DEBUG && std::getenv("DTRACE_DEBUG") == nullptr)
 			return;
-		char buf[1024];
 		va_list ap;
 		va_start(ap, fmt);
-		std::vsnprintf(buf, sizeof(buf), fmt, ap);
+		std::string buf = vformat(fmt, ap);
 		va_end(ap);
 		auto *self = static_cast<impl *>(host->host_private);
 		if (self->capture != nullptr && level != DT_LOG_DEBUG) {
@@ -147,12 +156,11 @@ struct provider_registry::impl {
 		auto *self = static_cast<impl *>(host->host_private);
 		if (self->refused)
 			return;
-		char buf[1024];
 		va_list ap;
 		va_start(ap, fmt);
-		std::vsnprintf(buf, sizeof(buf), fmt, ap);
+		std::string buf = vformat(fmt, ap);
 		va_end(ap);
-		self->refused.emplace(tag != nullptr ? tag : "", buf);
+		self->refused.emplace(tag != nullptr ? tag : "", std::move(buf));
 	}
 
 	// Could plugin file `name` serve providers matching this glob? (Before
