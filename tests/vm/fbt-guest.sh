@@ -286,7 +286,10 @@ dt typed -qn 'fbt::vfs_read:entry /pid == $target/ { @[args[2]] = count(); } dtr
 check "args[2] (size_t count): 13 exactly 40 times" [ "$(val "$w/typed.out" count13)" = 40 ]
 dt lv -lv -n 'fbt::vfs_read:entry'
 check "-lv: args[2] is size_t" has "$w/lv.out" 'args\[2\]: size_t'
-check "-lv: fbt runs on the bpf and kmod engines" has "$w/lv.out" '^[[:space:]]+bpf kmod$'
+# -lv is DTrace's format; -x engines adds the table: both engines run fbt here.
+dt engines -l -x engines -n 'fbt::vfs_read:entry'
+check "-x engines: fbt runs on the bpf and kmod engines" \
+	has "$w/engines.out" '^ +fbt +- +yes +yes '
 
 # ---- 3b. bpf: fentry/fexit, and kprobes as the fallback ------------------------
 
