@@ -124,7 +124,10 @@ for kb in "$src"/kmod/core/Kbuild "$src"/plugins/*/kernel/Kbuild; do
 done
 [ -x "$src/kmod/build-modules.sh" ] || fail "no executable kmod/build-modules.sh"
 [ -f "$src/core/dif/dif_emulate.c" ] || fail "no DIF VM sources (core/dif)"
+# The listing first: `grep -q` in the pipe would exit at its match and tar,
+# still writing, die of SIGPIPE, which pipefail makes a failure.
+ctrl=$(dpkg-deb --ctrl-tarfile "$dkms" | tar -t)
 for f in postinst prerm; do
-	dpkg-deb --ctrl-tarfile "$dkms" | tar -t | grep -qx "./$f" || fail "dtrace-dkms has no $f"
+	grep -qx "./$f" <<<"$ctrl" || fail "dtrace-dkms has no $f"
 done
 echo "PASS: the Debian packages install and run from a scratch root"
