@@ -126,6 +126,7 @@ private:
 	void place_uprobes(const enabling &en);
 	void refresh_status();
 	void snap_aggs();
+	void deliver_aggs(engine_sink &sink);
 	[[noreturn]] void fail(const std::string &what, int err);
 };
 
@@ -440,6 +441,16 @@ void kmod_engine::snap_aggs()
 	}
 }
 
+void kmod_engine::deliver_aggs(engine_sink &sink)
+{
+	for (const agg_data &a : pending_aggs_)
+		sink.aggregation(a);
+	pending_aggs_.clear();
+	for (auto &[cpu, n] : agg_drops_)
+		sink.drops("aggregation", n, cpu);
+	agg_drops_.clear();
+}
+
 void kmod_engine::drain(engine_sink &sink)
 {
 	if (!started_)
@@ -473,12 +484,7 @@ void kmod_engine::drain(engine_sink &sink)
 	// buffers, so that a printa() in a record sees what came before it.
 	if (stopped_ || exiting_ || mono_ns() - last_agg_ >= aggrate_)
 		snap_aggs();
-	for (const agg_data &a : pending_aggs_)
-		sink.aggregation(a);
-	pending_aggs_.clear();
-	for (auto &[cpu, n] : agg_drops_)
-		sink.drops("aggregation", n, cpu);
-	agg_drops_.clear();
+	deliver_aggs(sink);
 
 	if (read_at_stop_ && !stopped_)
 		return;
@@ -491,6 +497,16 @@ void kmod_engine::drain(engine_sink &sink)
 			fail("DTRACEIOC_BUFSNAP", err);
 		const uint8_t *b = buf_.data();
 		uint64_t size = std::min<uint64_t>(d.dtbd_size, buf_.size());
+		// The records just taken may follow aggregating firings that
+		// the snapshot above missed (a probe firing between the two
+		// ioctls). Snapping the aggregations again after the buffer
+		// gives a printa() in these records every update made before
+		// it, whatever the timing; illumos' dtrace_work() leaves that
+		// window open.
+		if (size != 0 && !aggbuf_.empty()) {
+			snap_aggs();
+			deliver_aggs(sink);
+		}
 		for (uint64_t off = 0; off + sizeof(dtrace_rechdr_t) <= size;) {
 			uint32_t epid = load<uint32_t>(b + off);
 			uint32_t fsize = epid < epid_size_.size() ? epid_size_[epid] : 0;
