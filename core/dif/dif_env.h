@@ -213,6 +213,14 @@ typedef struct dif_dstate {
 	 ((((uint64_t)(valsize)) + 7) & ~(uint64_t)7))
 
 /*
+ * The smallest arena dif_dstate_init() carves for chunks of chunksize
+ * bytes: one bucket and one chunk. Engines raise a smaller dynvarsize to
+ * it, as illumos' dtrace_dstate_init() raises it to one chunk and one hash
+ * bucket: a program may always keep one dynamic variable.
+ */
+#define DIF_DSTATE_MINSIZE(chunksize) ((uint64_t)8 + ((((uint64_t)(chunksize)) + 7) & ~(uint64_t)7))
+
+/*
  * Carve the caller's arena mem of size bytes into buckets and chunks of
  * chunksize bytes (rounded up to 8). mem must be 8-byte aligned. Returns 0,
  * or -1 if the arena cannot hold one bucket and one chunk. Re-initialising

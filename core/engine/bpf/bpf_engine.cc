@@ -38,6 +38,7 @@
 // Probe semantics: BEGIN fires before any probe (programs run only once
 // ACTIVE), END after the last (everything is detached first), and ERROR's
 // clauses are compiled into every program's fault path.
+#include "../buffer_sizes.hpp"
 #include "../options.hpp"
 #include "aggs.hpp"
 #include "attach.hpp"
@@ -148,6 +149,7 @@ private:
 	std::set<uint32_t> error_set_;
 
 	resolved_options opts_{}; // read_options()
+	buffer_needs needs_{};	  // enable(): what the ECBs record
 	// Option cpu: probes fire only on this CPU (perf events open there,
 	// every other program returns at its first instructions), and
 	// BEGIN and END run there.
@@ -556,6 +558,8 @@ std::vector<enabled_probe> bpf_engine::enable(const program &p, const enabling &
 	prog_ = p;
 	read_options();
 	match(en);
+	needs_ = buffer_needs_of(prog_, en);
+	opts_.bufsize = principal_bufsize(needs_, opts_);
 
 	try {
 		layout_ = plan(prog_, popts_);
@@ -608,6 +612,9 @@ void bpf_engine::go()
 	// As illumos' dtrace_go() and the user engine: refused without -w.
 	if (!destructive_allowed())
 		throw engine_error("Destructive actions not allowed");
+	// illumos dtrace_state_go(): buffers too small for what the ECBs
+	// record are refused (buffer_sizes.hpp).
+	check_buffer_sizes(needs_, opts_);
 	// Option cpu: a CPU that is not online is refused, as on the user
 	// engine (its sched_setaffinity()), before anything attaches.
 	if (cpu_) {

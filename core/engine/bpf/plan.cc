@@ -13,6 +13,10 @@
 //   dynvarsize and aggsize.
 #include "codegen.hpp"
 
+extern "C" {
+#include "dif_env.h"
+}
+
 #include <algorithm>
 
 namespace dt::engines::bpf {
@@ -87,9 +91,9 @@ uint32_t dstate_chunks(const program &p, const plan_options &o)
 	for (const variable &v : p.variables) {
 		if (v.kind != DIFV_KIND_ARRAY && v.scope != DIFV_SCOPE_THREAD)
 			continue;
-		uint64_t valsize = !var_byref(v.type)			  ? 8
+		uint64_t valsize = !var_byref(v.type)			 ? 8
 				   : v.type.dtdt_kind == DIF_TYPE_STRING ? o.strsize
-									  : v.type.dtdt_size;
+									 : v.type.dtdt_size;
 		uint64_t nkeys = 1 + (v.scope == DIFV_SCOPE_THREAD ? 1 : 0) + v.key_types.size();
 		uint64_t keybytes = 0;
 		for (const value_type &t : v.key_types)
@@ -97,13 +101,14 @@ uint32_t dstate_chunks(const program &p, const plan_options &o)
 				keybytes += o.strsize;
 			else if (t.k == value_type::kind::bytes)
 				keybytes += t.size;
-		chunksize = std::max<uint64_t>(chunksize, 32 + nkeys * 16 + ((keybytes + 7) & ~7ULL) +
-								  ((valsize + 7) & ~7ULL));
+		chunksize = std::max<uint64_t>(chunksize,
+					       DIF_DSTATE_CHUNKSIZE(nkeys, keybytes, valsize));
 	}
 	if (chunksize == 0)
 		return 0;
 	chunksize = (std::max<uint64_t>(chunksize, 32 + 8) + 7) & ~7ULL;
-	const uint64_t size = std::max<uint64_t>(o.dynvarsize, 4096) / 8 * 8;
+	const uint64_t size =
+		std::max<uint64_t>(o.dynvarsize, DIF_DSTATE_MINSIZE(chunksize)) / 8 * 8;
 	if (size < 8 + chunksize)
 		return 1;
 	uint64_t n = size / (chunksize + 4), nb = 1;

@@ -22,6 +22,7 @@
 // Aggregating actions take args[0] as the value (count(): none) and, for
 // the quantizations, args[1] as the increment (default 1); lquantize and
 // llquantize parameters come from aggregation::params.
+#include "../buffer_sizes.hpp"
 #include "../options.hpp"
 #include "state.hpp"
 #include "util/assert.hpp"
@@ -94,6 +95,8 @@ private:
 	void snap_aggs();
 
 	state st_;
+	resolved_options opts_{};	// read_options()
+	engines::buffer_needs needs_{}; // enable(): what the ECBs record
 
 	void read_options();
 	void add_difo(const difo &d, const std::string &where);
@@ -104,6 +107,7 @@ private:
 void user_engine::read_options()
 {
 	const resolved_options o = engine_options(st_.prog);
+	opts_ = o;
 	st_.bufsize = o.bufsize;
 	st_.strsize = o.strsize;
 	st_.nspec = o.nspec;
@@ -224,7 +228,8 @@ void user_engine::layout_variables()
 		vb->data = st_.varmem.data() + o;
 
 	if (chunksize != 0) {
-		st_.dynmem.assign(std::max<uint64_t>(st_.dynvarsize, 4096) / 8, 0);
+		st_.dynmem.assign(
+			std::max<uint64_t>(st_.dynvarsize, DIF_DSTATE_MINSIZE(chunksize)) / 8, 0);
 		if (dif_dstate_init(&st_.dstate, st_.dynmem.data(), st_.dynmem.size() * 8,
 				    chunksize) != 0)
 			throw engine_error("dynvarsize " + std::to_string(st_.dynvarsize) +
@@ -239,7 +244,6 @@ std::vector<enabled_probe> user_engine::enable(const program &p, const enabling 
 	read_options();
 
 	std::vector<enabled_probe> out;
-	uint64_t end_reserve = 0;
 	size_t next = 0; // en.eps is in clause order
 	for (uint32_t ci = 0; ci < st_.prog.clauses.size(); ci++) {
 		const clause &c = st_.prog.clauses[ci];
@@ -258,7 +262,6 @@ std::vector<enabled_probe> user_engine::enable(const program &p, const enabling 
 			} else if (f.kind == fire_kind::consumer &&
 				   f.consumer == consumer_probe::end) {
 				e.kind = probe_kind::end;
-				end_reserve += c.size;
 			} else if (f.kind == fire_kind::consumer &&
 				   f.consumer == consumer_probe::error) {
 				e.kind = probe_kind::error;
@@ -288,12 +291,14 @@ std::vector<enabled_probe> user_engine::enable(const program &p, const enabling 
 		}
 	}
 	DT_ASSERT(next == en.eps.size()); // the front half's ECBs are in clause order
-	st_.end_reserve = end_reserve;
+	needs_ = engines::buffer_needs_of(st_.prog, en);
+	st_.bufsize = engines::principal_bufsize(needs_, opts_);
+	st_.end_reserve = needs_.end_reserve;
 	layout_variables();
 	st_.scratch_size = std::clamp<uint64_t>(st_.bufsize, 64 << 10, 64 << 20);
 	st_.scratch.reset(new char[st_.scratch_size]);
 	st_.specs.assign(st_.nspec, spec_buffer{});
-	st_.buf = std::make_unique<principal_buffer>(st_.policy, st_.bufsize, end_reserve);
+	st_.buf = std::make_unique<principal_buffer>(st_.policy, st_.bufsize, st_.end_reserve);
 	std::random_device rd;
 	st_.rand_state[0] = (uint64_t{rd()} << 32) | rd() | 1;
 	st_.rand_state[1] = (uint64_t{rd()} << 32) | rd();
@@ -317,13 +322,9 @@ void user_engine::go()
 	st_.last_agg = mono_ns();
 	if (st_.prog.destructive() && !st_.settings.destructive && !st_.destructive)
 		throw engine_error("Destructive actions not allowed");
-	// illumos dtrace_state_buffer(), at DTRACEIOC_GO: no buffer below 8
-	// bytes (ENOMEM); a fill buffer must hold what END may record (E2BIG,
-	// EDT_ENDTOOBIG).
-	if (st_.bufsize < sizeof(uint64_t))
-		throw engine_error(std::strerror(ENOMEM));
-	if (st_.policy == buf_policy::fill && st_.end_reserve > st_.bufsize)
-		throw engine_error("END enablings exceed size of principal buffer");
+	// illumos dtrace_state_go(), at DTRACEIOC_GO: buffers too small for
+	// what the ECBs record are refused (buffer_sizes.hpp).
+	engines::check_buffer_sizes(needs_, opts_);
 	if (st_.cpu) {
 		cpu_set_t set;
 		CPU_ZERO(&set);

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * When dynamic variable space (dynvarsize, at least 4k here) is exhausted,
+ * When dynamic variable space (dynvarsize, 4k here) is exhausted,
  * further stores are dropped; dtrace(1) reports "N dynamic variable drops".
  */
 #pragma D option quiet

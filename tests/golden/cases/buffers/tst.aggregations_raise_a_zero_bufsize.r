@@ -1,0 +1,3 @@
+recorded with bufsize=0
+
+                1

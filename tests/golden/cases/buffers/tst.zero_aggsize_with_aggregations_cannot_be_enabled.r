@@ -1,0 +1,2 @@
+dtrace: script 'tst.zero_aggsize_with_aggregations_cannot_be_enabled.d' matched 1 probe
+dtrace: could not enable tracing: Enabling exceeds size of buffer
