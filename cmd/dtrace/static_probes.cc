@@ -215,7 +215,7 @@ int link_main(const options &o, const char *argv0, const char *version)
 				return E_ERROR;
 			}
 		}
-		program.commands.push_back(c);
+		program.commands.push_back({c.opt, c.arg, src});
 		rec.sources.emplace_back(c.opt == 's' ? c.arg : std::string("-") + c.opt, src);
 	}
 	if (!program.commands.empty()) {

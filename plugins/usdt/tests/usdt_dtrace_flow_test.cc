@@ -57,9 +57,9 @@ struct flow_build {
 	~flow_build() { fs::remove_all(dir); }
 };
 
-#define REQUIRE_CC()                                                                   \
-	do {                                                                           \
-		if (!fs::exists(k_cc))                                                 \
+#define REQUIRE_CC()                                                                    \
+	do {                                                                            \
+		if (!fs::exists(k_cc))                                                  \
 			GTEST_SKIP() << "no C compiler (" << k_cc << ") to build with"; \
 	} while (0)
 
@@ -132,7 +132,7 @@ TEST(UsdtDtraceFlow, ProbesFireWithTheirArgumentsWhereTheProgramCalledThem)
 			 "main step 0 step\n"
 			 "1 -2 3 4 5 6 701 -8\n"
 			 "gated 251\n"
-			 "flow_finish 10\n");
+			 "flow_finish 10\n\n");
 	EXPECT_NE(r.err.find("gated 2\n"), std::string::npos) << r.err;
 }
 
