@@ -6,6 +6,8 @@
 // tail call, "__" as "-", the is-enabled function true exactly while the
 // probe is enabled, probefunc the caller. A second -G over the same object
 // changes nothing; a call of a probe flow.d does not define is refused.
+// A program that uses DTRACE_PROBEn of our DTrace-flow <sys/sdt.h>
+// (cmd/dtrace/sdt) in C89 is built and traced the same way.
 #include "cli_support.hpp"
 
 #include <gtest/gtest.h>
@@ -145,6 +147,42 @@ TEST(UsdtDtraceFlow, TheIsEnabledFunctionFollowsItsProbe)
 	auto r = dtrace(bpf({"-q", "-n", "flow$target:::step { n++; }", "-c", b.app + " 3"}));
 	ASSERT_EQ(r.status, 0) << r.err;
 	EXPECT_NE(r.err.find("gated 0\n"), std::string::npos) << r.err;
+}
+
+TEST(UsdtDtraceFlow, DtraceProbeMacrosOfSysSdtH)
+{
+	REQUIRE_BPF();
+	REQUIRE_CC();
+	fs::path dir = fs::temp_directory_path() / ("dt_usdt_sdt_h_" + std::to_string(getpid()));
+	fs::create_directories(dir);
+	std::string c = dir / "sdt.c", o = dir / "sdt.o", d = dir / "p.d", p = dir / "p.o",
+		    app = dir / "sdt";
+	std::ofstream(c) << "#include <sys/sdt.h>\n"
+			    "int main(int argc, char **argv)\n"
+			    "{\n"
+			    "\tDTRACE_PROBE(sdt_h, begin__here);\n"
+			    "\tDTRACE_PROBE(sdt_h, pair, argc, -5);\n"
+			    "\tDTRACE_PROBE7(sdt_h, seven, 1, 2, 3, 4, 5, 6, 77);\n"
+			    "\treturn 0;\n"
+			    "}\n";
+	std::ofstream(d) << "provider sdt_h {\n"
+			    "\tprobe begin__here();\n"
+			    "\tprobe pair(int, int);\n"
+			    "\tprobe seven(int, int, int, int, int, int, long);\n"
+			    "};\n";
+	auto cc = dt::test::run({k_cc, "-std=gnu89", "-I", DT_USDT_SDT_INCLUDE, "-c", c, "-o", o});
+	auto g = dtrace({"-G", "-s", d, "-o", p, o});
+	auto l = dt::test::run({k_cc, o, p, "-o", app});
+	auto r = dtrace(bpf({"-q", "-n",
+			     "sdt_h$target::: { printf(\"%s %d %d %d\\n\", probename, arg0, "
+			     "arg1, arg6); }",
+			     "-c", app}));
+	fs::remove_all(dir);
+	ASSERT_EQ(cc.status, 0) << cc.err;
+	ASSERT_EQ(g.status, 0) << g.err;
+	ASSERT_EQ(l.status, 0) << l.err;
+	ASSERT_EQ(r.status, 0) << r.err;
+	EXPECT_EQ(r.out, "begin-here 0 0 0\npair 1 -5 0\nseven 1 2 77\n\n");
 }
 
 } // namespace
