@@ -379,8 +379,13 @@ bool rewrite_object(const provider_defs &defs, const std::string &path, std::str
 		why = path + " is not an ELF file";
 		return false;
 	}
-	if (eh.e_type != ET_REL || eh.e_ident[EI_CLASS] != ELFCLASS64 ||
-	    eh.e_machine != EM_X86_64) {
+	// The link object is 64-bit (illumos' -64, the class it guesses on
+	// a 64-bit system); an object of the other class cannot join it.
+	if (eh.e_ident[EI_CLASS] != ELFCLASS64) {
+		why = "incorrect ELF class for object file: " + path;
+		return false;
+	}
+	if (eh.e_type != ET_REL || eh.e_machine != EM_X86_64) {
 		why = path + " is not an x86_64 ELF relocatable object";
 		return false;
 	}

@@ -200,9 +200,7 @@ std::string ident(const std::string &s)
 	return o;
 }
 
-const char *k_prologue = R"(#include <stdint.h>
-
-/*
+const char *k_prologue = R"(/*
  * _DT_USDT(provider, name, semaphore, nargs, operands...): one USDT probe
  * site as a stapsdt note (version 3), readable by DTrace's usdt provider,
  * systemtap, bpftrace, perf and gdb.
@@ -211,6 +209,11 @@ const char *k_prologue = R"(#include <stdint.h>
 #define _DT_USDT_DEFINED
 #define _DT_USDT_SIGNED(x) ((__typeof__((x) + 0))-1 < (__typeof__((x) + 0))1)
 #define _DT_USDT_SIZE(x) (_DT_USDT_SIGNED(x) ? -(int)sizeof((x) + 0) : (int)sizeof((x) + 0))
+#ifdef __LP64__
+#define _DT_USDT_ADDR ".8byte "
+#else
+#define _DT_USDT_ADDR ".4byte "
+#endif
 #define _DT_USDT_NOTE(provider, name, sem, ops)                                \
 	"990: nop\n"                                                           \
 	".pushsection .note.stapsdt,\"?\",\"note\"\n"                          \
@@ -218,9 +221,9 @@ const char *k_prologue = R"(#include <stdint.h>
 	".4byte 992f-991f, 994f-993f, 3\n"                                     \
 	"991: .asciz \"stapsdt\"\n"                                            \
 	"992: .balign 4\n"                                                     \
-	"993: .8byte 990b\n"                                                   \
-	".8byte _.stapsdt.base\n"                                              \
-	".8byte " sem "\n"                                                     \
+	"993: " _DT_USDT_ADDR "990b\n"                                        \
+	_DT_USDT_ADDR "_.stapsdt.base\n"                                       \
+	_DT_USDT_ADDR sem "\n"                                                 \
 	".asciz \"" provider "\"\n"                                            \
 	".asciz \"" name "\"\n"                                                \
 	".asciz \"" ops "\"\n"                                                 \
