@@ -209,7 +209,7 @@ void align4(std::vector<uint8_t> &v)
 // out again on elf_update()).
 class appender {
 public:
-	appender(Elf *e, Elf_Scn *scn) : e_(e), scn_(scn)
+	explicit appender(Elf_Scn *scn) : scn_(scn)
 	{
 		GElf_Shdr sh;
 		gelf_getshdr(scn, &sh);
@@ -235,12 +235,10 @@ public:
 		d->d_size = extra_.size();
 		d->d_type = type;
 		d->d_align = align;
-		(void)e_;
 		return true;
 	}
 
 private:
-	Elf *e_;
 	Elf_Scn *scn_;
 	size_t size_ = 0;
 	std::vector<uint8_t> extra_;
@@ -426,8 +424,8 @@ bool rewrite_object(const provider_defs &defs, const std::string &path, std::str
 	// The notes, and their relocations: the site, and its semaphore (a
 	// hidden undefined symbol the link object defines, added here unless
 	// the object already has it, from -h's header).
-	appender symtab(f.e, symscn), strtab(f.e, elf_getscn(f.e, strndx)),
-		shstrtab(f.e, elf_getscn(f.e, shstrndx));
+	appender symtab(symscn), strtab(elf_getscn(f.e, strndx)),
+		shstrtab(elf_getscn(f.e, shstrndx));
 	std::map<std::string, size_t> added;
 	auto symbol = [&](const std::string &name) {
 		if (size_t i = find_symbol(f.e, syms, nsyms, strndx, name); i != 0)
