@@ -75,7 +75,7 @@ public:
 			if (t_.kind != tk::ident || t_.text != "provider")
 				fail(tag::D_SYNTAX, t_.line,
 				     "syntax error near \"" + t_.text +
-					     "\": dtrace -h reads provider definitions only");
+					     "\": dtrace -h and -G read provider definitions only");
 			out.push_back(provider());
 		}
 		if (out.empty())
