@@ -18,6 +18,8 @@
 //   call __dtrace_p___q   (e8 rel32)  ->  5-byte nop      (0f 1f 44 00 00)
 //   jmp  __dtrace_p___q   (e9 rel32)  ->  ret; 4-byte nop (c3 0f 1f 40 00)
 //                                         (a tail call: illumos too)
+//   call *__dtrace_p___q@GOTPCREL(%rip) (ff 15, -fno-plt) and its jmp
+//                                     ->  6-byte nop, or ret; 5-byte nop
 //
 // and adds to the same object a .note.stapsdt note per site whose address
 // is relocated against a symbol of the site's section, whose semaphore is
@@ -337,17 +339,32 @@ bool rewrite_calls(const provider_defs &defs, const std::string &path, Elf *e, E
 			continue; // a call of the function the link object defines
 		uint32_t type = GELF_R_TYPE(r.r_info);
 		auto *bytes = code != nullptr ? static_cast<uint8_t *>(code->d_buf) : nullptr;
-		if ((type != R_X86_64_PC32 && type != R_X86_64_PLT32) || r.r_offset < 1 ||
-		    bytes == nullptr || r.r_offset + 4 > code->d_size ||
-		    (bytes[r.r_offset - 1] != 0xe8 && bytes[r.r_offset - 1] != 0xe9)) {
+		size_t len = 0; // of the instruction, ending at the rel32
+		bool tail = false;
+		if (bytes != nullptr && r.r_offset >= 1 && r.r_offset + 4 <= code->d_size) {
+			const uint8_t *op = bytes + r.r_offset;
+			if ((type == R_X86_64_PC32 || type == R_X86_64_PLT32) &&
+			    (op[-1] == 0xe8 || op[-1] == 0xe9)) {
+				len = 5; // call/jmp rel32
+				tail = op[-1] == 0xe9;
+			} else if ((type == R_X86_64_GOTPCRELX || type == R_X86_64_GOTPCREL) &&
+				   r.r_offset >= 2 && op[-2] == 0xff &&
+				   (op[-1] == 0x15 || op[-1] == 0x25)) {
+				len = 6; // call/jmp *sym@GOTPCREL(%rip) (-fno-plt)
+				tail = op[-1] == 0x25;
+			}
+		}
+		if (len == 0) {
 			why = path + ": the reference to " + name + " is not a call or a tail call";
 			return false;
 		}
-		uint8_t *at = bytes + r.r_offset - 1;
-		bool tail = at[0] == 0xe9;
-		static const uint8_t k_nop5[5] = {0x0f, 0x1f, 0x44, 0x00, 0x00};
-		static const uint8_t k_ret_nop4[5] = {0xc3, 0x0f, 0x1f, 0x40, 0x00};
-		std::memcpy(at, tail ? k_ret_nop4 : k_nop5, 5);
+		uint8_t *at = bytes + r.r_offset + 4 - len;
+		// nops of 5 and 6 bytes; ret and a nop for a tail call
+		static const uint8_t k_nop[2][6] = {{0x0f, 0x1f, 0x44, 0x00, 0x00},
+						    {0x66, 0x0f, 0x1f, 0x44, 0x00, 0x00}};
+		static const uint8_t k_ret_nop[2][6] = {{0xc3, 0x0f, 0x1f, 0x40, 0x00},
+							{0xc3, 0x0f, 0x1f, 0x44, 0x00, 0x00}};
+		std::memcpy(at, tail ? k_ret_nop[len - 5] : k_nop[len - 5], len);
 		elf_flagdata(code, ELF_C_SET, ELF_F_DIRTY);
 		r.r_info = GELF_R_INFO(0, R_X86_64_NONE);
 		gelf_update_rela(rel, static_cast<int>(i), &r);
@@ -358,7 +375,7 @@ bool rewrite_calls(const provider_defs &defs, const std::string &path, Elf *e, E
 			gelf_update_sym(syms, symndx, &sym);
 			elf_flagdata(syms, ELF_C_SET, ELF_F_DIRTY);
 		}
-		sites.push_back({elf_ndxscn(text), r.r_offset - 1, tail, prov, q});
+		sites.push_back({elf_ndxscn(text), r.r_offset + 4 - len, tail, prov, q});
 	}
 	return true;
 }

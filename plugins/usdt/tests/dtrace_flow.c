@@ -17,9 +17,10 @@ extern void __dtrace_flow___tail__call(int);
 extern void __dtrace_flow___gated(unsigned char);
 extern int __dtraceenabled_flow___gated(void);
 
+// The first function of .text: its first instruction is the tail call.
 __attribute__((noinline)) void flow_finish(int i)
 {
-	__dtrace_flow___tail__call(i * 10);
+	__dtrace_flow___tail__call(i);
 }
 
 int main(int argc, char **argv)
@@ -34,7 +35,7 @@ int main(int argc, char **argv)
 			gated++;
 			__dtrace_flow___gated((unsigned char)(250 + i));
 		}
-		flow_finish(i);
+		flow_finish(i * 10);
 	}
 	fprintf(stderr, "gated %d\n", gated);
 	return 0;

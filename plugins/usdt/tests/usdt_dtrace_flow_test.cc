@@ -17,6 +17,7 @@
 #include <filesystem>
 #include <fstream>
 #include <string>
+#include <vector>
 
 namespace {
 
@@ -32,14 +33,15 @@ struct flow_build {
 	std::string obj, prov, app, err;
 	bool ok = false;
 
-	flow_build()
+	explicit flow_build(std::vector<std::string> cc = {k_cc, "-O2"})
 	{
 		dir = fs::temp_directory_path() / ("dt_usdt_flow_" + std::to_string(getpid()));
 		fs::create_directories(dir);
 		obj = dir / "dtrace_flow.o";
 		prov = dir / "flow.o";
 		app = dir / "dtrace_flow";
-		auto c = dt::test::run({k_cc, "-O2", "-c", DT_USDT_FLOW_C, "-o", obj});
+		cc.insert(cc.end(), {"-c", DT_USDT_FLOW_C, "-o", obj});
+		auto c = dt::test::run(cc);
 		if (c.status != 0) {
 			err = "cc -c: " + c.err;
 			return;
@@ -136,6 +138,21 @@ TEST(UsdtDtraceFlow, ProbesFireWithTheirArgumentsWhereTheProgramCalledThem)
 			 "gated 251\n"
 			 "flow_finish 10\n\n");
 	EXPECT_NE(r.err.find("gated 2\n"), std::string::npos) << r.err;
+}
+
+// -fno-plt: calls through the GOT (call *f@GOTPCREL(%rip)), six bytes.
+TEST(UsdtDtraceFlow, CallsThroughTheGotToo)
+{
+	REQUIRE_BPF();
+	REQUIRE_CC();
+	flow_build b({k_cc, "-O2", "-fno-plt"});
+	ASSERT_TRUE(b.ok) << b.err;
+	auto r = dtrace(bpf({"-q", "-n",
+			     "flow$target:::step,flow$target:::tail-call "
+			     "{ printf(\"%s %d\\n\", probename, arg0); }",
+			     "-c", b.app + " 2"}));
+	ASSERT_EQ(r.status, 0) << r.err;
+	EXPECT_EQ(r.out, "step -1\ntail-call 0\nstep 0\ntail-call 10\n\n");
 }
 
 TEST(UsdtDtraceFlow, TheIsEnabledFunctionFollowsItsProbe)
