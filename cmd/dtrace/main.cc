@@ -93,7 +93,7 @@ int run(int argc, char **argv)
 		if (k == "-h")
 			return header_main(o);
 		if (k == "-G")
-			return link_main(o);
+			return link_main(o, argv[0], k_version);
 	}
 	dt::raise_fd_limit();
 	if (o.list)

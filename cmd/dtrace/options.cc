@@ -103,7 +103,7 @@ bool parse_options(int argc, char **argv, options &o, int &status)
 		case 'f':
 		case 'n':
 		case 'i':
-		case 's': o.commands.push_back({static_cast<char>(c), optarg}); break;
+		case 's': o.commands.push_back({static_cast<char>(c), optarg, ""}); break;
 		case 'l':
 			o.list = true;
 			modes++;

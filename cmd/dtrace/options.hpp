@@ -15,6 +15,7 @@ enum exit_status { E_SUCCESS = 0, E_ERROR = 1, E_USAGE = 2 };
 struct command {
 	char opt; // 'P', 'm', 'f', 'n', 'i' or 's'
 	std::string arg;
+	std::string text; // -s: the script's text if already read (-G), else ""
 };
 
 // One -x option (or -b, -X, -L ... kept as "-b" etc.): has_value false for

@@ -87,7 +87,7 @@ compiler::input input_of(const command &c)
 	case 'm': in.k = k::module; break;
 	case 'f': in.k = k::function; break;
 	case 'i': in.k = k::id; break;
-	case 's': in = {k::script, "", c.arg}; break; // the session reads the file
+	case 's': in = {k::script, c.text, c.arg}; break; // "": the session reads it
 	default: break;
 	}
 	return in;

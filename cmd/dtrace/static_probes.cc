@@ -7,25 +7,32 @@
 //       per probe that places a stapsdt note, and its _ENABLED() test.
 //       Output: -o FILE, else the script's name with .h for .d.
 //   -G  for builds written for DTrace's flow (cc -c; dtrace -G -s p.d
-//       a.o b.o -o p.o; cc a.o b.o p.o): on illumos it rewrites the
-//       objects' probe calls and emits the object that registers them.
-//       Here the header's macros already are the probes (notes the
-//       kernel's uprobes find by themselves) and define their semaphores,
-//       so the objects need nothing: -G checks the definition and writes
-//       an empty relocatable object for the link. Output: -o FILE, else
-//       the script's name with .o for .d.
+//       a.o b.o [-o p.o]; cc a.o b.o p.o): the objects' calls of
+//       __dtrace_p___q() become probe sites with stapsdt notes, and p.o
+//       defines the semaphores and __dtraceenabled_p___q()
+//       (usdt_link.cc says how and why). A -G of a D program (no
+//       provider definition) compiles it and writes its record. The
+//       object is passed through the linker (-x ldpath, "ld" by default)
+//       with -r, as illumos links its DOF object; -x linktype=dof writes
+//       the record alone instead, -x strip leaves out its comment and
+//       system name. Output: -o FILE; else, as illumos' link_prog(), the
+//       script's name with .o for .d, else d.out (-n, -s) or dtrace.out.
+//
 #include "static_probes.hpp"
+
+#include "run.hpp"
+#include "usdt_link.hpp"
 
 #include <dtrace/compiler.hpp>
 
-#include <fcntl.h>
-#include <gelf.h>
-#include <libelf.h>
+#include <strings.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <cctype>
 #include <cerrno>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <fstream>
 #include <sstream>
@@ -112,67 +119,6 @@ bool header_for(const options &o, const std::string &script, const std::string &
 	return true;
 }
 
-// An empty ELF relocatable object for this machine, written with libelf:
-// a section name table and an empty .note.GNU-stack (so the link keeps a
-// non-executable stack).
-bool write_empty_object(const std::string &path)
-{
-	if (elf_version(EV_CURRENT) == EV_NONE) {
-		message(std::string("libelf: ") + elf_errmsg(-1));
-		return false;
-	}
-	int fd = open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-	if (fd < 0) {
-		message("failed to open " + path + ": " + std::strerror(errno));
-		return false;
-	}
-	bool ok = false;
-	Elf *e = elf_begin(fd, ELF_C_WRITE, nullptr);
-	static char names[] = "\0.shstrtab\0.note.GNU-stack";
-	do {
-		if (e == nullptr || gelf_newehdr(e, ELFCLASS64) == 0)
-			break;
-		GElf_Ehdr eh;
-		if (gelf_getehdr(e, &eh) == nullptr)
-			break;
-		eh.e_ident[EI_DATA] = ELFDATA2LSB;
-		eh.e_type = ET_REL;
-#if defined(__x86_64__)
-		eh.e_machine = EM_X86_64;
-#elif defined(__aarch64__)
-		eh.e_machine = EM_AARCH64;
-#endif
-		eh.e_version = EV_CURRENT;
-		Elf_Scn *strs = elf_newscn(e);
-		Elf_Scn *stack = elf_newscn(e);
-		if (strs == nullptr || stack == nullptr)
-			break;
-		Elf_Data *d = elf_newdata(strs);
-		d->d_buf = names;
-		d->d_size = sizeof(names);
-		d->d_align = 1;
-		GElf_Shdr sh;
-		gelf_getshdr(strs, &sh);
-		sh.sh_name = 1;
-		sh.sh_type = SHT_STRTAB;
-		gelf_update_shdr(strs, &sh);
-		gelf_getshdr(stack, &sh);
-		sh.sh_name = 11;
-		sh.sh_type = SHT_PROGBITS;
-		sh.sh_addralign = 1;
-		gelf_update_shdr(stack, &sh);
-		eh.e_shstrndx = static_cast<Elf64_Half>(elf_ndxscn(strs));
-		gelf_update_ehdr(e, &eh);
-		ok = elf_update(e, ELF_C_WRITE) >= 0;
-	} while (false);
-	if (!ok)
-		message("failed to write " + path + ": " + elf_errmsg(-1));
-	if (e != nullptr)
-		elf_end(e);
-	close(fd);
-	return ok;
-}
-
 } // namespace
 
 int header_main(const options &o)
@@ -192,16 +138,134 @@ int header_main(const options &o)
 	return E_SUCCESS;
 }
 
-int link_main(const options &o)
+namespace {
+
+// The last -x NAME=VALUE given ("" if none; "1" for a bare -x NAME).
+std::string xopt_value(const options &o, const char *name)
 {
-	const command *s = script_of(o, "G");
-	if (s == nullptr)
+	std::string v;
+	for (const xopt &x : o.xopts)
+		if (x.name == name)
+			v = x.has_value ? x.value : "1";
+	return v;
+}
+
+// Run `ld -o out -r in` as illumos' dtrace_program_link() runs it (through
+// the shell, with -x ldpath); false with DTrace's message.
+bool run_linker(const std::string &ld, const std::string &out, const std::string &in,
+		std::string &why)
+{
+	auto quote = [](const std::string &s) {
+		std::string q = "'";
+		for (char c : s)
+			q += c == '\'' ? std::string("'\\''") : std::string(1, c);
+		return q + "'";
+	};
+	std::string cmd = ld + " -o " + quote(out) + " -r " + quote(in);
+	std::fflush(nullptr);
+	int status = std::system(cmd.c_str());
+	if (status == -1) {
+		why = "failed to run " + ld + ": " + std::strerror(errno);
+		return false;
+	}
+	if (WIFSIGNALED(status)) {
+		why = "failed to link " + out + ": " + ld + " failed due to signal " +
+		      std::to_string(WTERMSIG(status));
+		return false;
+	}
+	if (WEXITSTATUS(status) != 0) {
+		why = "failed to link " + out + ": " + ld + " exited with status " +
+		      std::to_string(WEXITSTATUS(status));
+		return false;
+	}
+	return true;
+}
+
+} // namespace
+
+int link_main(const options &o, const char *argv0, const char *version)
+{
+	if (o.commands.empty()) {
+		message("-G requires one or more scripts or enabling options");
 		return E_USAGE;
-	std::string out = o.outfile.empty() ? replace_ext(s->arg, ".o") : o.outfile;
-	std::string text;
-	if (!header_for(o, s->arg, out, text))
+	}
+	bool errtags = !xopt_value(o, "errtags").empty();
+	provider_defs defs;
+	link_record rec;
+	rec.comment = std::string("dtrace: ") + version;
+	rec.strip = !xopt_value(o, "strip").empty();
+	options program = o; // the D program pieces, compiled as -e would
+	program.commands.clear();
+	for (const command &c : o.commands) {
+		std::string src = c.arg;
+		if (c.opt == 's') {
+			if (!read_file(c.arg, src))
+				return E_ERROR;
+			try {
+				provider_defs d = dt::compiler::provider_definitions(src, c.arg);
+				if (!d.empty()) {
+					defs.insert(defs.end(), d.begin(), d.end());
+					rec.sources.emplace_back(c.arg, src);
+					continue;
+				}
+			} catch (const dt::compiler::compile_error &e) {
+				std::string tag = errtags ? "[" + e.diag().tag + "] " : "";
+				message("failed to compile script " + c.arg + ": " + tag +
+					e.what());
+				return E_ERROR;
+			}
+		}
+		program.commands.push_back({c.opt, c.arg, src});
+		rec.sources.emplace_back(c.opt == 's' ? c.arg : std::string("-") + c.opt, src);
+	}
+	if (!program.commands.empty()) {
+		program.compile_only = true;
+		program.zdefs = true; // illumos -G: DTRACE_C_ZDEFS
+		program.show_dif = false;
+		if (int st = run_program(program, argv0); st != E_SUCCESS)
+			return st;
+	}
+
+	// Names as illumos' link_prog(): its "script NAME" has lost the .d.
+	const command &first = o.commands.front();
+	std::string name = first.arg;
+	if (name.ends_with(".d") && first.opt == 's')
+		name.resize(name.size() - 2);
+	std::string out = o.outfile;
+	if (out.empty()) {
+		if (o.commands.size() == 1 && first.opt == 's' && first.arg.ends_with(".d"))
+			out = replace_ext(first.arg, ".o");
+		else
+			out = first.opt == 's' || first.opt == 'n' ? "d.out" : "dtrace.out";
+	}
+	auto failed = [&](const std::string &why) {
+		message("failed to link " +
+			std::string(first.opt == 's' ? "script " : "description ") + name + ": " +
+			why);
 		return E_ERROR;
-	return write_empty_object(out) ? E_SUCCESS : E_ERROR;
+	};
+
+	std::string why;
+	if (!rewrite_objects(defs, o.macro_args, why))
+		return failed(why);
+	std::string linktype = xopt_value(o, "linktype");
+	if (strcasecmp(linktype.c_str(), "dof") == 0) {
+		std::ofstream f(out, std::ios::trunc | std::ios::binary);
+		if (!(f << record_bytes(rec)) || !f.flush())
+			return failed("failed to write " + out + ": " + std::strerror(errno));
+		return E_SUCCESS;
+	}
+	// -x linktype=elf (the default): our object, then through the linker.
+	std::string tmp = out + ".XXXXXX";
+	int fd = mkstemp(tmp.data());
+	if (fd < 0)
+		return failed("failed to create " + tmp + ": " + std::strerror(errno));
+	close(fd);
+	std::string ld = xopt_value(o, "ldpath");
+	bool ok = write_link_object(tmp, defs, rec, why) &&
+		  run_linker(ld.empty() ? "ld" : ld, out, tmp, why);
+	unlink(tmp.c_str());
+	return ok ? E_SUCCESS : failed(why);
 }
 
 } // namespace dt::cli

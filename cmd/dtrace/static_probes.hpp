@@ -10,6 +10,8 @@
 namespace dt::cli {
 
 [[nodiscard]] int header_main(const options &o);
-[[nodiscard]] int link_main(const options &o);
+// argv0: the program name, for compiling a D program given to -G;
+// version: dtrace -V's, for the record.
+[[nodiscard]] int link_main(const options &o, const char *argv0, const char *version);
 
 } // namespace dt::cli

@@ -92,6 +92,7 @@ constexpr option_info k_options[] = {
 	{"stackindent", ok::runtime, op::run, k_cons, 0, 0, k_max},
 	{"statusrate", ok::rate, op::run, 0, k_sec, 0, k_max},
 	{"stdc", ok::stdc, op::compile, 0, 0, 0, 3},
+	{"strip", ok::text, op::compile, 0, 0, 0, k_max}, // dtrace -G
 	{"strsize", ok::size, op::compile, k_read_compiler | k_engines, 256, 1, k_max32 - 1},
 	{"switchrate", ok::rate, op::run, k_read_session, k_sec, 0, k_max},
 	{"syslibdir", ok::text, op::compile, 0, 0, 0, k_max},

@@ -112,6 +112,22 @@ private:
 [[nodiscard]] std::string provider_header(const std::string &src, const std::string &file,
 					  const std::string &guard);
 
+// A provider definition as dtrace -h and -G read it: the probes in
+// DTrace's names ("query-start"; "__" in the source is "-") with their
+// native argument types as written ("char *"). Empty when `src` does not
+// begin with a provider definition (a D program); throws compile_error as
+// provider_header() does for a malformed one.
+struct probe_definition {
+	std::string name;
+	std::vector<std::string> args;
+};
+struct provider_definition {
+	std::string name;
+	std::vector<probe_definition> probes;
+};
+[[nodiscard]] std::vector<provider_definition> provider_definitions(const std::string &src,
+								    const std::string &file);
+
 } // namespace dt::compiler
 
 DT_API_END
