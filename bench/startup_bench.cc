@@ -89,6 +89,39 @@ void BM_bpftrace_aggregate_exit(benchmark::State &st)
 }
 BENCHMARK(BM_bpftrace_aggregate_exit)->Unit(benchmark::kMillisecond)->UseRealTime();
 
+// Every function of libc in a short command (pid$target:libc.so.6::entry,
+// ~3000 uprobes): the attach and detach cost a user pays, through one
+// uprobe_multi link (6.6 kernels) and through one uprobe perf event and
+// program per function (DTRACE_BPF_UPROBE_MULTI=0, the older kernels'
+// way), beside bpftrace's wildcard uprobe (also uprobe_multi).
+void BM_dtrace_pid_libc_entry_uprobe_multi(benchmark::State &st)
+{
+	command(st, {dtrace_bin(), "-x", "engine=bpf", "-qn",
+		     "pid$target:libc.so.6::entry { @ = count(); }", "-c", "/bin/true"});
+}
+BENCHMARK(BM_dtrace_pid_libc_entry_uprobe_multi)
+	->Unit(benchmark::kMillisecond)
+	->UseRealTime()
+	->Iterations(3);
+
+void BM_dtrace_pid_libc_entry_per_probe(benchmark::State &st)
+{
+	command(st, {"env", "DTRACE_BPF_UPROBE_MULTI=0", dtrace_bin(), "-x", "engine=bpf", "-qn",
+		     "pid$target:libc.so.6::entry { @ = count(); }", "-c", "/bin/true"});
+}
+BENCHMARK(BM_dtrace_pid_libc_entry_per_probe)
+	->Unit(benchmark::kMillisecond)
+	->UseRealTime()
+	->Iterations(3);
+
+void BM_bpftrace_libc_entry(benchmark::State &st)
+{
+	command(st,
+		{"bpftrace", "-e", "uprobe:/usr/lib/x86_64-linux-gnu/libc.so.6:* { @ = count(); }",
+		 "-c", "/bin/true"});
+}
+BENCHMARK(BM_bpftrace_libc_entry)->Unit(benchmark::kMillisecond)->UseRealTime()->Iterations(3);
+
 } // namespace
 
 BENCHMARK_MAIN();
