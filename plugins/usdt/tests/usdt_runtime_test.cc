@@ -51,7 +51,7 @@ TEST(UsdtRuntime, TwelveArgumentsReachArgs10And11)
 			     "args[10], args[11]); }",
 			     "-c", std::string(DT_USDT_WIDE_TARGET) + " 2"}));
 	ASSERT_EQ(r.status, 0) << r.err;
-	EXPECT_EQ(r.out, "1 10 11 12\n101 110 111 112\n") << r.err;
+	EXPECT_EQ(r.out, "1 10 11 12\n101 110 111 112\n\n") << r.err;
 	// args[] are typed by the operands (8 bytes, signed: int64_t); past
 	// the last one, DTrace's D_ARGS_IDX.
 	auto types = dtrace(bpf({"-lv", "-n", "wide$target:::twelve", "-c",
