@@ -10,6 +10,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <cstdlib>
 #include <string>
 #include <vector>
 
@@ -116,6 +117,8 @@ BENCHMARK(BM_dtrace_pid_libc_entry_per_probe)
 
 void BM_bpftrace_libc_entry(benchmark::State &st)
 {
+	// bpftrace refuses more than 512 probes unless told otherwise.
+	setenv("BPFTRACE_MAX_PROBES", "100000", 0);
 	command(st,
 		{"bpftrace", "-e", "uprobe:/usr/lib/x86_64-linux-gnu/libc.so.6:* { @ = count(); }",
 		 "-c", "/bin/true"});

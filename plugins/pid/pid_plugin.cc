@@ -23,6 +23,11 @@
 // could match, and a plain function name is compared before anything is
 // built for a symbol.
 //
+// A function whose first instruction uprobes refuse (a `lock` or segment
+// prefix: pthread_spin_lock; insn_offsets.hpp placeable()) has no entry or
+// return probe, as fasttrap creates none it cannot place: a glob over a
+// whole library then attaches rather than failing on it.
+//
 // Offset probes are reported only when the query names a function or a
 // module (func or mod non-empty) and its probe name is "", a glob or hex
 // digits: so `pid123::malloc:` lists entry, return and every instruction
