@@ -10,6 +10,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <cstdlib>
 #include <string>
 #include <vector>
 
@@ -88,6 +89,41 @@ void BM_bpftrace_aggregate_exit(benchmark::State &st)
 	command(st, {"bpftrace", "-e", "BEGIN { @[\"a\"] = count(); @q = hist(12345); exit(); }"});
 }
 BENCHMARK(BM_bpftrace_aggregate_exit)->Unit(benchmark::kMillisecond)->UseRealTime();
+
+// Every function of libc in a short command (pid$target:libc.so.6::entry,
+// ~3000 uprobes): the attach and detach cost a user pays, through one
+// uprobe_multi link (6.6 kernels) and through one uprobe perf event and
+// program per function (DTRACE_BPF_UPROBE_MULTI=0, the older kernels'
+// way), beside bpftrace's wildcard uprobe.
+void BM_dtrace_pid_libc_entry_uprobe_multi(benchmark::State &st)
+{
+	command(st, {dtrace_bin(), "-x", "engine=bpf", "-qn",
+		     "pid$target:libc.so.6::entry { @ = count(); }", "-c", "/bin/true"});
+}
+BENCHMARK(BM_dtrace_pid_libc_entry_uprobe_multi)
+	->Unit(benchmark::kMillisecond)
+	->UseRealTime()
+	->Iterations(3);
+
+void BM_dtrace_pid_libc_entry_per_probe(benchmark::State &st)
+{
+	command(st, {"env", "DTRACE_BPF_UPROBE_MULTI=0", dtrace_bin(), "-x", "engine=bpf", "-qn",
+		     "pid$target:libc.so.6::entry { @ = count(); }", "-c", "/bin/true"});
+}
+BENCHMARK(BM_dtrace_pid_libc_entry_per_probe)
+	->Unit(benchmark::kMillisecond)
+	->UseRealTime()
+	->Iterations(1); // minutes each
+
+void BM_bpftrace_libc_entry(benchmark::State &st)
+{
+	// bpftrace refuses more than 512 probes unless told otherwise.
+	setenv("BPFTRACE_MAX_PROBES", "100000", 0);
+	command(st,
+		{"bpftrace", "-e", "uprobe:/usr/lib/x86_64-linux-gnu/libc.so.6:* { @ = count(); }",
+		 "-c", "/bin/true"});
+}
+BENCHMARK(BM_bpftrace_libc_entry)->Unit(benchmark::kMillisecond)->UseRealTime()->Iterations(3);
 
 } // namespace
 

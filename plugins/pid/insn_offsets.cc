@@ -78,7 +78,50 @@ bool uprobe_refuses(unsigned id)
 	}
 }
 
+// Legacy prefixes x86 uprobes refuse (is_prefix_bad() there): LOCK and
+// the ES, CS, SS and DS segment overrides (DS is also CET's `notrack`).
+bool prefix_refused(const cs_insn *insn)
+{
+	for (uint16_t i = 0; i < insn->size; i++) {
+		switch (insn->bytes[i]) {
+		case 0xf0:
+		case 0x26:
+		case 0x2e:
+		case 0x36:
+		case 0x3e: return true;
+		case 0xf2:
+		case 0xf3:
+		case 0x64:
+		case 0x65:
+		case 0x66:
+		case 0x67: continue; // other legacy prefixes
+		default: return false;
+		}
+	}
+	return false;
+}
+
+bool refused_insn(const cs_insn *insn)
+{
+	return uprobe_refuses(insn->id) || prefix_refused(insn);
+}
+
 } // namespace
+
+bool insn_decoder::placeable(const uint8_t *code, size_t size) const
+{
+	if (handle_ == 0 || size == 0)
+		return true;
+	cs_insn *insn = cs_malloc(handle_);
+	if (insn == nullptr)
+		return true;
+	const uint8_t *p = code;
+	size_t left = size;
+	uint64_t addr = 0;
+	bool ok = !cs_disasm_iter(handle_, &p, &left, &addr, insn) || !refused_insn(insn);
+	cs_free(insn, 1);
+	return ok;
+}
 
 std::vector<uint64_t> insn_decoder::offsets(const uint8_t *code, size_t size, bool &complete,
 					    std::vector<uint64_t> *refused) const
@@ -99,7 +142,7 @@ std::vector<uint64_t> insn_decoder::offsets(const uint8_t *code, size_t size, bo
 		uint64_t at = addr;
 		if (!cs_disasm_iter(handle_, &p, &left, &addr, insn))
 			break;
-		if (!uprobe_refuses(insn->id))
+		if (!refused_insn(insn))
 			out.push_back(at);
 		else if (refused != nullptr)
 			refused->push_back(at);

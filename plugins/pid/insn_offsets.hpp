@@ -32,6 +32,12 @@ public:
 						    bool &complete,
 						    std::vector<uint64_t> *refused = nullptr) const;
 
+	// Can a uprobe be placed on the instruction at code[0] (a function's
+	// entry, where its entry and return probes go)? False for one the
+	// kernel refuses, as offsets() leaves out; true when it cannot be
+	// decoded (the kernel then says).
+	[[nodiscard]] bool placeable(const uint8_t *code, size_t size) const;
+
 private:
 	size_t handle_ = 0; // csh
 	unsigned machine_ = 0;

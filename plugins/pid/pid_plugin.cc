@@ -23,6 +23,11 @@
 // could match, and a plain function name is compared before anything is
 // built for a symbol.
 //
+// A function whose first instruction uprobes refuse (a `lock` or segment
+// prefix: pthread_spin_lock; insn_offsets.hpp placeable()) has no entry or
+// return probe, as fasttrap creates none it cannot place: a glob over a
+// whole library then attaches rather than failing on it.
+//
 // Offset probes are reported only when the query names a function or a
 // module (func or mod non-empty) and its probe name is "", a glob or hex
 // digits: so `pid123::malloc:` lists entry, return and every instruction
@@ -277,12 +282,11 @@ private:
 				   path.c_str(), why.c_str());
 			return;
 		}
-		bool decode = offsets_;
-		if (decode && decoder_.open(elf.machine(), why) < 0) {
+		bool can_decode = decoder_.open(elf.machine(), why) >= 0;
+		bool decode = offsets_ && can_decode;
+		if (offsets_ && !can_decode)
 			host_->log(host_, DT_LOG_DEBUG, "pid provider: no offset probes in %s: %s",
 				   path.c_str(), why.c_str());
-			decode = false;
-		}
 		bool literal = !func_.empty() && !is_glob(func_);
 		auto want = [&](const char *name) {
 			return literal ? func_ == name : glob_match(func_, name);
@@ -294,9 +298,22 @@ private:
 			found = true;
 			if (!name_fits(fn, decode))
 				return true;
-			if (want_entry && emit(prov, mod, fn.name, "entry", fn.file_offset))
+			// Entry and return are uprobes on the first instruction:
+			// none where the kernel would refuse it (a `lock`-prefixed
+			// one: pthread_spin_lock), as fasttrap creates no probe it
+			// cannot place.
+			bool placeable = !(want_entry || want_return) || !can_decode ||
+					 decoder_.placeable(fn.bytes, fn.size);
+			if (!placeable)
+				host_->log(host_, literal ? DT_LOG_WARN : DT_LOG_DEBUG,
+					   "pid provider: no entry or return probe for %s`%s: "
+					   "uprobes cannot be placed on its first instruction",
+					   o.basename.c_str(), fn.name);
+			if (placeable && want_entry &&
+			    emit(prov, mod, fn.name, "entry", fn.file_offset))
 				return true;
-			if (want_return && emit(prov, mod, fn.name, "return", fn.file_offset))
+			if (placeable && want_return &&
+			    emit(prov, mod, fn.name, "return", fn.file_offset))
 				return true;
 			if (!decode)
 				return false;

@@ -240,8 +240,8 @@ bool parse_operands(std::string_view operands, std::vector<dt_usdt_arg_t> &out, 
 			j++;
 		if (j == i)
 			break;
-		if (out.size() == 10) {
-			why = "more than 10 operands";
+		if (out.size() == 12) { // <sys/sdt.h>'s most (STAP_PROBE12)
+			why = "more than 12 operands";
 			return false;
 		}
 		dt_usdt_arg_t a;

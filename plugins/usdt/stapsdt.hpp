@@ -44,7 +44,7 @@ struct site {
 // function-entry), as dtrace -h's headers encode "-" as "__".
 [[nodiscard]] std::string probe_name(std::string_view note_name);
 
-// Parse a note's operands into at most 10 arguments. False (with `why`)
+// Parse a note's operands into at most 12 arguments. False (with `why`)
 // if one cannot be read by a probe; `out` then holds those before it.
 [[nodiscard]] bool parse_operands(std::string_view operands, std::vector<dt_usdt_arg_t> &out,
 				  std::string &why);

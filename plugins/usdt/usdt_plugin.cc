@@ -37,8 +37,10 @@
 // (core/engine/kmod/uprobes.hpp), which reads the operands and registers
 // the semaphore as the uprobe's reference counter too.
 //
-// Arguments are untyped (args[N] and argN are the operands' integer
-// values, sign-extended per their size), so probe_args is NULL.
+// Arguments: argN and args[N] are the operands' integer values,
+// sign-extended per their size; args[N] is typed by its operand's size
+// and sign (int32_t for "-4@%edi", probe_args()), up to args[11] (a note
+// has at most 12 operands).
 #include "proc_objects.hpp"
 #include "stapsdt.hpp"
 #include "user_match.hpp"
@@ -278,7 +280,10 @@ int bpf_attach(usdt_state &s, const dt_probe_info_t *p, dt_bpf_attach_t *out)
 	a.ctx = DT_BPF_CTX_USDT;
 	a.nusdt_args = static_cast<uint32_t>(args.size());
 	for (size_t i = 0; i < args.size(); i++)
-		a.usdt_args[i] = args[i];
+		if (i < 10)
+			a.usdt_args[i] = args[i];
+		else
+			a.usdt_args_hi[i - 10] = args[i];
 	a.ref_ctr_offset = st->sem_offset;
 	dt::sdk::give_attach(out, a);
 	return 0;
@@ -288,6 +293,40 @@ int usdt_bpf_attach(void *state, const dt_probe_info_t *probe, dt_bpf_attach_t *
 {
 	auto *s = static_cast<usdt_state *>(state);
 	return dt::sdk::guard([&] { return bpf_attach(*s, probe, out); });
+}
+
+// args[i]: the integer type of the site's operand i, of its size and
+// sign ("-4@%edi": int32_t), as a DTrace provider definition would type
+// it; the site's operands are all a stapsdt note says.
+int probe_args(usdt_state &s, const dt_probe_info_t *p, dt_arg_cb cb, void *arg)
+{
+	int32_t pid = -1;
+	std::string path, why;
+	site found;
+	if (!site_of(s, p, pid, path, found))
+		return 0; // untyped, as before: attach() says what is wrong
+	std::vector<dt_usdt_arg_t> args;
+	(void)parse_operands(found.operands, args, why); // those it could read
+	for (size_t i = 0; i < args.size(); i++) {
+		int n = args[i].size < 0 ? -args[i].size : args[i].size;
+		std::string type =
+			(args[i].size < 0 ? "int" : "uint") + std::to_string(8 * n) + "_t";
+		dt_arg_desc_t d = {sizeof(d),
+				   static_cast<int32_t>(i),
+				   static_cast<int32_t>(i),
+				   type.c_str(),
+				   nullptr,
+				   nullptr};
+		if (cb(arg, &d))
+			break;
+	}
+	return 0;
+}
+
+int usdt_probe_args(void *state, const dt_probe_info_t *probe, dt_arg_cb cb, void *arg)
+{
+	auto *s = static_cast<usdt_state *>(state);
+	return dt::sdk::guard([&] { return probe_args(*s, probe, cb, arg); });
 }
 
 int usdt_fires(void *, const dt_probe_info_t *p, dt_probe_fire_t *out)
@@ -350,7 +389,7 @@ const dt_plugin_ops_t k_usdt_ops = {
 	.init = usdt_init,
 	.fini = usdt_fini,
 	.probes = usdt_probes,
-	.probe_args = nullptr,
+	.probe_args = usdt_probe_args,
 	.kmod = &k_usdt_kmod_ops,
 	.bpf = &k_usdt_bpf_ops,
 	.fires = usdt_fires,

@@ -68,6 +68,10 @@ std::string attach_point::describe() const
 	if (kind == DT_BPF_ATTACH_PERF_EVENT) {
 		s += " every " + std::to_string(period_ns) + " ns";
 		s += cpu < 0 ? " on every CPU" : " on CPU " + std::to_string(cpu);
+	} else if (!multi_offsets.empty()) {
+		s = (kind == DT_BPF_ATTACH_URETPROBE ? "uretprobe_multi on " : "uprobe_multi on ") +
+		    std::to_string(multi_offsets.size()) +
+		    (multi_offsets.size() == 1 ? " offset in " : " offsets in ") + target;
 	} else if (!multi.empty()) {
 		s = (kind == DT_BPF_ATTACH_KRETPROBE ? "kretprobe_multi on " : "kprobe_multi on ") +
 		    std::to_string(multi.size()) + (multi.size() == 1 ? " function" : " functions");
@@ -104,7 +108,9 @@ attach_point attach_point_of(const dt_bpf_attach_t &a)
 	}
 	if (DT_ABI_HAS(&a, ref_ctr_offset)) {
 		for (uint32_t i = 0; i < a.nusdt_args && i < p.usdt.size(); i++) {
-			const dt_usdt_arg_t &u = a.usdt_args[i];
+			if (i >= 10 && !DT_ABI_HAS(&a, usdt_args_hi))
+				break;
+			const dt_usdt_arg_t &u = i < 10 ? a.usdt_args[i] : a.usdt_args_hi[i - 10];
 			p.usdt[i] = {u.kind, u.size, u.reg, u.value, u.index, u.scale};
 		}
 		if (a.kind == DT_BPF_ATTACH_UPROBE)
@@ -332,6 +338,8 @@ load_target load_target_of(const attach_point &p)
 		return {BPF_TRACE_FEXIT, static_cast<uint32_t>(p.offset)};
 	if (!p.multi.empty())
 		return {BPF_TRACE_KPROBE_MULTI, 0};
+	if (!p.multi_offsets.empty())
+		return {static_cast<enum bpf_attach_type>(k_trace_uprobe_multi), 0};
 	return {};
 }
 
@@ -407,6 +415,98 @@ attach_point kprobe_multi_of(const std::vector<const attach_point *> &points,
 			index.try_emplace(p->target, static_cast<uint32_t>(m.multi.size()));
 		if (fresh)
 			m.multi.push_back(p->target);
+		cookie.push_back(it->second);
+	}
+	return m;
+}
+
+namespace {
+
+// The BPF_LINK_CREATE attributes of a uprobe_multi link (union bpf_attr's
+// link_create, Linux 6.6), laid out here since the installed uapi header
+// may not have them; the kernel reads past its own size only zeros.
+struct uprobe_multi_attr {
+	uint32_t prog_fd;
+	uint32_t target_fd;
+	uint32_t attach_type;
+	uint32_t flags;
+	uint64_t path;
+	uint64_t offsets;
+	uint64_t ref_ctr_offsets;
+	uint64_t cookies;
+	uint32_t cnt;
+	uint32_t multi_flags; // BPF_F_UPROBE_MULTI_RETURN
+	uint32_t pid;
+	uint32_t pad;
+};
+static_assert(offsetof(uprobe_multi_attr, path) == 16 && sizeof(uprobe_multi_attr) == 64);
+
+constexpr uint32_t k_uprobe_multi_return = 1; // BPF_F_UPROBE_MULTI_RETURN
+
+int link_uprobe_multi(int prog_fd, const char *path, const uint64_t *offsets,
+		      const uint64_t *cookies, uint32_t cnt, bool ret, int32_t pid)
+{
+	uprobe_multi_attr attr{};
+	attr.prog_fd = static_cast<uint32_t>(prog_fd);
+	attr.attach_type = k_trace_uprobe_multi;
+	attr.path = reinterpret_cast<uint64_t>(path);
+	attr.offsets = reinterpret_cast<uint64_t>(offsets);
+	attr.cookies = reinterpret_cast<uint64_t>(cookies);
+	attr.cnt = cnt;
+	attr.multi_flags = ret ? k_uprobe_multi_return : 0;
+	attr.pid = pid > 0 ? static_cast<uint32_t>(pid) : 0;
+	return static_cast<int>(syscall(__NR_bpf, BPF_LINK_CREATE, &attr, sizeof(attr)));
+}
+
+int try_uprobe_multi()
+{
+	struct bpf_insn insns[2] = {};
+	insns[0].code = BPF_ALU64 | BPF_MOV | BPF_K;
+	insns[1].code = BPF_JMP | BPF_EXIT;
+	LIBBPF_OPTS(bpf_prog_load_opts, o);
+	o.expected_attach_type = static_cast<enum bpf_attach_type>(k_trace_uprobe_multi);
+	int prog = bpf_prog_load(BPF_PROG_TYPE_KPROBE, "dt_upm_check", "GPL", insns, 2, &o);
+	if (prog < 0)
+		return errno;
+	uint64_t offset = 0;
+	int link = link_uprobe_multi(prog, "/", &offset, nullptr, 1, false, 0);
+	int err = link < 0 ? errno : EINVAL;
+	if (link >= 0)
+		close(link);
+	close(prog);
+	return err == EBADF ? 0 : err;
+}
+
+} // namespace
+
+int uprobe_multi_errno()
+{
+	static const int err = try_uprobe_multi();
+	return err;
+}
+
+bool is_single_uprobe(const attach_point &p)
+{
+	return (p.kind == DT_BPF_ATTACH_UPROBE || p.kind == DT_BPF_ATTACH_URETPROBE) &&
+	       p.multi_offsets.empty() && !p.target.empty() && p.ref_ctr_offset == 0 &&
+	       (p.ctx == DT_BPF_CTX_REGS || p.ctx == DT_BPF_CTX_REGS_RETURN ||
+		p.ctx == DT_BPF_CTX_REGS_INSN) &&
+	       p.filter_arg < 0 && p.filter_steps.empty();
+}
+
+attach_point uprobe_multi_of(const std::vector<const attach_point *> &points,
+			     std::vector<uint32_t> &cookie)
+{
+	DT_ASSERT(!points.empty());
+	attach_point m = *points.front();
+	m.offset = 0;
+	std::map<uint64_t, uint32_t> index; // offset -> cookie
+	cookie.clear();
+	for (const attach_point *p : points) {
+		auto [it, fresh] =
+			index.try_emplace(p->offset, static_cast<uint32_t>(m.multi_offsets.size()));
+		if (fresh)
+			m.multi_offsets.push_back(p->offset);
 		cookie.push_back(it->second);
 	}
 	return m;
@@ -534,6 +634,22 @@ std::vector<unique_fd> attach(const attach_point &p, int prog_fd, const std::str
 	}
 	case DT_BPF_ATTACH_UPROBE:
 	case DT_BPF_ATTACH_URETPROBE: {
+		if (!p.multi_offsets.empty()) {
+			// One link for every offset: cookie i on multi_offsets[i]
+			// (the kernel keeps each pair together); for process
+			// `pid` only, as the single uprobes below.
+			std::vector<uint64_t> cookies(p.multi_offsets.size());
+			for (size_t i = 0; i < cookies.size(); i++)
+				cookies[i] = i;
+			int fd = link_uprobe_multi(prog_fd, p.target.c_str(),
+						   p.multi_offsets.data(), cookies.data(),
+						   static_cast<uint32_t>(cookies.size()),
+						   p.kind == DT_BPF_ATTACH_URETPROBE, p.pid);
+			if (fd < 0)
+				fail("bpf_link_create (uprobe_multi)", errno);
+			fds.emplace_back(fd);
+			break;
+		}
 		// The uprobe PMU (perf_event_open(2)): config1 the file, config2
 		// the offset in it, the retprobe bit from its format.
 		uint32_t type = 0, retbit = 0;

@@ -29,6 +29,15 @@
 //                   functions' names, the cookie of each its index in
 //                   the list (merge_kprobes()); kind stays KPROBE or
 //                   KRETPROBE, `multi` holds the names
+//   UPROBE_MULTI    (engine-made) many UPROBE or URETPROBE points in one
+//                   object of one process, of one enabling, in one
+//                   program, attached with one BPF_TRACE_UPROBE_MULTI link
+//                   (Linux 6.6) over their file offsets, the cookie of
+//                   each its index in the list (merge_uprobes()): one
+//                   link where a glob such as pid$target:libc.so.6::entry
+//                   would take a perf event descriptor per function; kind
+//                   stays UPROBE or URETPROBE, `multi_offsets` holds the
+//                   offsets
 //   CONSUMER        never attached: run_on_cpu() (BEGIN/END)
 //
 // Closing the returned fds detaches. ECBs whose attach points compare
@@ -82,12 +91,16 @@ struct attach_point {
 	std::array<uint32_t, 10> argfmt{};
 	// DT_BPF_CTX_USDT (plugin.h ABI 1.6): where each argument lives; and
 	// for uprobes the file offset of the is-enabled semaphore (0: none).
-	std::array<usdt_loc, 10> usdt{};
+	std::array<usdt_loc, k_usdt_nargs> usdt{};
 	uint64_t ref_ctr_offset = 0;
 	// Appended (kprobe_multi): non-empty: a KPROBE or KRETPROBE point on
 	// every one of these functions through one kprobe_multi link; the
 	// attach cookie of multi[i] is i, the program's filter value.
 	std::vector<std::string> multi;
+	// Appended (uprobe_multi): non-empty: an UPROBE or URETPROBE point at
+	// every one of these offsets of `target` (for process `pid`) through
+	// one uprobe_multi link; the cookie of multi_offsets[i] is i.
+	std::vector<uint64_t> multi_offsets;
 
 	auto operator<=>(const attach_point &) const = default;
 	// For messages: "raw tracepoint sys_enter", "perf event every 1000000 ns".
@@ -184,6 +197,27 @@ constexpr size_t k_trampolines_max = 8;
 // return; is_single_kprobe() all): their distinct function names in
 // order; `cookie[i]` is the index of points[i]'s name in it.
 [[nodiscard]] attach_point kprobe_multi_of(const std::vector<const attach_point *> &points,
+					   std::vector<uint32_t> &cookie);
+
+// BPF_TRACE_UPROBE_MULTI (enum bpf_attach_type, Linux 6.6): the
+// installed uapi headers may be older than the running kernel.
+constexpr uint32_t k_trace_uprobe_multi = 48;
+
+// Does this kernel attach uprobe_multi links (6.6)? Asked once, as libbpf
+// probes it: a program loaded for it and linked to "/", which a kernel
+// that has the links refuses with EBADF (not a regular file): 0 if so,
+// else the errno of what failed.
+[[nodiscard]] int uprobe_multi_errno();
+
+// A plain uprobe or uretprobe at one offset with a pt_regs context (no
+// USDT arguments, no semaphore): one uprobe_multi link could take it.
+[[nodiscard]] bool is_single_uprobe(const attach_point &p);
+
+// The uprobe_multi point for these single uprobes of one kind, object,
+// process and context (is_single_uprobe() all, equal but for the
+// offset): their distinct offsets in order; `cookie[i]` is the index of
+// points[i]'s offset in it.
+[[nodiscard]] attach_point uprobe_multi_of(const std::vector<const attach_point *> &points,
 					   std::vector<uint32_t> &cookie);
 
 // Attach prog_fd; throws engine_error naming `what` (a probe) on failure.

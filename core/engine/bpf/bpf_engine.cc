@@ -175,6 +175,14 @@ private:
 	// for all of them, the function told by the attach cookie
 	// (attach.hpp kprobe_multi_of()). DTRACE_BPF_KPROBE_MULTI=0: never.
 	void merge_kprobes();
+	// More single uprobes than trampolines_max() where the kernel has
+	// uprobe_multi: one program and one link per object, process and
+	// kind for all of them, the probe told by the attach cookie
+	// (attach.hpp uprobe_multi_of()); a glob over a library would
+	// otherwise open a perf event and load a program per function.
+	// DTRACE_BPF_UPROBE_MULTI=0: never; =1: whenever two or more share an
+	// object.
+	void merge_uprobes();
 	probe_spec spec_for(const group &g);
 	probe_spec consumer_spec(gate when, const std::vector<uint32_t> &epids) const;
 	unique_fd load(const probe_spec &spec, enum bpf_prog_type type, const std::string &name,
@@ -349,6 +357,7 @@ void bpf_engine::match(const enabling &en)
 			if (is_trampoline(g.at))
 				g.at = kprobe_fallback(g.at);
 	merge_kprobes();
+	merge_uprobes();
 	error_set_.insert(error_.begin(), error_.end());
 }
 
@@ -406,6 +415,73 @@ void bpf_engine::merge_kprobes()
 		groups_.push_back(std::move(g));
 }
 
+void bpf_engine::merge_uprobes()
+{
+	const char *env = std::getenv("DTRACE_BPF_UPROBE_MULTI");
+	const std::string_view want = env != nullptr ? env : "";
+	if (want == "0")
+		return;
+	auto singles = static_cast<size_t>(
+		std::count_if(groups_.begin(), groups_.end(),
+			      [](const group &g) { return is_single_uprobe(g.at); }));
+	if (singles < 2 || (want != "1" && singles <= trampolines_max()))
+		return;
+	const bool debug = std::getenv("DTRACE_DEBUG") != nullptr;
+	if (int err = uprobe_multi_errno(); err != 0) {
+		if (debug)
+			std::fprintf(
+				stderr,
+				"dtrace: bpf engine: %zu uprobes, one each: no uprobe_multi (%s)\n",
+				singles, errno_text(err).c_str());
+		return;
+	}
+	// The points that may share a link: equal but for the offset.
+	std::map<attach_point, std::vector<group *>> buckets;
+	for (group &g : groups_) {
+		if (!is_single_uprobe(g.at))
+			continue;
+		attach_point key = g.at;
+		key.offset = 0;
+		buckets[key].push_back(&g);
+	}
+	std::vector<group> out;
+	size_t merged = 0;
+	for (auto &[key, mine] : buckets) {
+		if (mine.size() < 2)
+			continue;
+		// One link per k_max_filter offsets: the cookie is the filter.
+		for (size_t lo = 0; lo < mine.size(); lo += k_max_filter) {
+			size_t hi = std::min(mine.size(), lo + k_max_filter);
+			std::vector<const attach_point *> points;
+			for (size_t i = lo; i < hi; i++)
+				points.push_back(&mine[i]->at);
+			group m;
+			std::vector<uint32_t> cookie;
+			m.at = uprobe_multi_of(points, cookie);
+			m.first_probe = mine[lo]->first_probe;
+			for (size_t i = lo; i < hi; i++) {
+				for (member x : mine[i]->members) {
+					x.has_filter = true;
+					x.filter = cookie[i - lo];
+					m.members.push_back(x);
+				}
+				mine[i]->at.kind = DT_BPF_ATTACH_NONE; // merged: dropped below
+			}
+			std::sort(m.members.begin(), m.members.end(),
+				  [](const member &a, const member &b) { return a.epid < b.epid; });
+			merged += hi - lo;
+			out.push_back(std::move(m));
+		}
+	}
+	if (debug)
+		std::fprintf(stderr,
+			     "dtrace: bpf engine: %zu uprobes through %zu uprobe_multi links\n",
+			     merged, out.size());
+	std::erase_if(groups_, [](const group &g) { return g.at.kind == DT_BPF_ATTACH_NONE; });
+	for (group &g : out)
+		groups_.push_back(std::move(g));
+}
+
 probe_spec bpf_engine::consumer_spec(gate when, const std::vector<uint32_t> &epids) const
 {
 	probe_spec s;
@@ -431,7 +507,7 @@ probe_spec bpf_engine::spec_for(const group &g)
 	s.filter_shift = g.at.filter_shift;
 	s.filter_mask = g.at.filter_mask;
 	s.filter_steps = g.at.filter_steps;
-	s.filter_cookie = !g.at.multi.empty();
+	s.filter_cookie = !g.at.multi.empty() || !g.at.multi_offsets.empty();
 	if (g.at.kind == DT_BPF_ATTACH_UPROBE || g.at.kind == DT_BPF_ATTACH_URETPROBE)
 		s.pid = g.at.pid;
 	s.cpu = cpu_ ? static_cast<int32_t>(*cpu_) : -1;

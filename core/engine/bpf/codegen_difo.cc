@@ -280,7 +280,9 @@ void codegen::dif_insn(const dt::difo &d, uint32_t i, uint32_t in, const std::ve
 		if (r1 == DIF_VAR_ARGS) {
 			int ok = a.label();
 			rd_reg(r2, BPF_REG_1);
-			a.jcc_imm(BPF_JLT, BPF_REG_1, DT_BPF_NARGS, ok);
+			a.jcc_imm(BPF_JLT, BPF_REG_1,
+				  spec_.ctx == ctx_kind::usdt ? DT_BPF_NARGS_USDT : DT_BPF_NARGS,
+				  ok);
 			set_fault(DTRACEFLT_ILLOP, DIF_VAR_ARGS, pc);
 			a.bind(ok);
 			a.alu_imm(BPF_LSH, BPF_REG_1, 3);

@@ -595,8 +595,11 @@ void codegen::record_arg(int i, int32_t off, uint32_t fmt)
 // bytes and sign- or zero-extended.
 void codegen::usdt_args()
 {
+	// args[i] for i < DT_BPF_NARGS_USDT: args_hi follows args[].
+	static_assert(DT_M(args_hi) == DT_M(args) + 8 * DT_BPF_NARGS);
+	static_assert(k_usdt_nargs == DT_BPF_NARGS_USDT);
 	auto arg_off = [](int i) { return static_cast<int16_t>(DT_M(args) + 8 * i); };
-	for (int i = 0; i < DT_BPF_NARGS; i++) {
+	for (int i = 0; i < DT_BPF_NARGS_USDT; i++) {
 		const usdt_loc &u = spec_.usdt[static_cast<size_t>(i)];
 		a.st_imm(BPF_DW, BPF_REG_7, arg_off(i), 0);
 		int bytes = u.size < 0 ? -u.size : u.size;

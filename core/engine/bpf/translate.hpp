@@ -157,6 +157,9 @@ struct ecb_ref {
 	uint32_t epid_map_index = 0;
 };
 
+// A USDT site's most arguments (stapsdt: 12; abi DT_BPF_NARGS_USDT).
+constexpr size_t k_usdt_nargs = 12;
+
 // Where one USDT argument lives (plugin.h dt_usdt_arg_t).
 struct usdt_loc {
 	int8_t kind = DT_USDT_ARG_NONE; // enum dt_usdt_arg_kind
@@ -200,7 +203,7 @@ struct probe_spec {
 	// args[i] (argfmt; 0: the 8-byte value).
 	uint32_t argfmt[10] = {};
 	// Appended (plugin.h ABI 1.6): usdt: where each argument lives.
-	std::array<usdt_loc, 10> usdt{};
+	std::array<usdt_loc, k_usdt_nargs> usdt{};
 	// Appended (plugin.h ABI 1.6): raw_tp: m->filter is the result of
 	// this filter program ({op, a, imm} per step; attach.cc checked it),
 	// instead of filter_arg's.

@@ -50,7 +50,7 @@ extern "C" {
 /* Bumped on any incompatible change; the consumer requires equality. */
 #define DT_PLUGIN_ABI_MAJOR 1
 /* Bumped when fields are appended; informational (sz is what counts). */
-#define DT_PLUGIN_ABI_MINOR 8
+#define DT_PLUGIN_ABI_MINOR 9
 
 #define DT_PLUGIN_ENTRY_SYMBOL "dtrace_plugin_entry"
 
@@ -423,6 +423,13 @@ typedef struct dt_bpf_attach {
 	 */
 	uint32_t filter_nsteps;
 	dt_bpf_filter_step_t filter_steps[DT_BPF_FILTER_STEPS];
+
+	/* ---- ABI 1.9 (read with DT_ABI_HAS) ---- */
+	/*
+	 * DT_BPF_CTX_USDT: args[10] and args[11] (a stapsdt note has up to
+	 * 12 operands), for 10 + i < nusdt_args; usdt_args holds the first 10.
+	 */
+	dt_usdt_arg_t usdt_args_hi[2];
 } dt_bpf_attach_t;
 
 /* dt_bpf_attach_t argfmt (ABI 1.6). */

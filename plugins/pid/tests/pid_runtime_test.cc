@@ -149,6 +149,53 @@ TEST(PidRuntime, LibraryFunctionInTheProcess)
 	EXPECT_EQ(r.out, "5\n\n");
 }
 
+// Every function of libc: thousands of uprobes, on kernels with
+// uprobe_multi (6.6) one link per kind for the whole object, each
+// function told by its attach cookie; elsewhere one uprobe each. Either
+// way getpid's calls are counted exactly, entry and return alike, and no
+// descriptor runs out.
+TEST(PidRuntime, EveryFunctionOfALibrary)
+{
+	REQUIRE_BPF();
+	// "": as dtrace chooses; "0": one uprobe each (then over a smaller
+	// glob of libc's functions, to keep the test short).
+	for (std::string multi : {"", "0"}) {
+		std::map<std::string, std::string> env{{"DTRACE_DEBUG", "1"}};
+		if (!multi.empty())
+			env["DTRACE_BPF_UPROBE_MULTI"] = multi;
+		std::string fn = multi.empty() ? "" : "getp*";
+		std::vector<std::string> argv{"/usr/bin/timeout",
+					      "120",
+					      "/usr/bin/taskset",
+					      "-c",
+					      dt::test::bpf_cli::lowest_cpu(),
+					      dt::test::dtrace_bin()};
+		for (const std::string &a :
+		     bpf({"-n",
+			  "pid$target:libc.so.6:" + fn + ":entry { @e[probefunc] = count(); }",
+			  "-n",
+			  "pid$target:libc.so.6:" + fn + ":return { @r[probefunc] = count(); }",
+			  "-n", "END { printa(\"e %s %@d\\n\", @e); printa(\"r %s %@d\\n\", @r); }",
+			  "-c", k_calls}))
+			argv.push_back(a);
+		auto r = dt::test::run(argv, env);
+		ASSERT_EQ(r.status, 0) << multi << ": " << r.err;
+		EXPECT_NE(r.out.find("e getpid 5\n"), std::string::npos) << r.out;
+		EXPECT_NE(r.out.find("r getpid 5\n"), std::string::npos) << r.out;
+		size_t lines = 0;
+		for (char c : r.out)
+			lines += c == '\n' ? 1 : 0;
+		// Whole libc: its start-up and exit calls besides getpid.
+		EXPECT_TRUE(!multi.empty() || lines > 6) << r.out;
+		bool linked = r.err.find(" uprobe_multi links") != std::string::npos;
+		if (multi.empty())
+			EXPECT_TRUE(linked || r.err.find("no uprobe_multi") != std::string::npos)
+				<< r.err;
+		else
+			EXPECT_FALSE(linked) << r.err;
+	}
+}
+
 // ucaller is the caller of the current user frame: illumos returns
 // ustack[2] of dtrace_getupcstack() (after the pid and the pc), the frame
 // printed on ustack()'s second line.

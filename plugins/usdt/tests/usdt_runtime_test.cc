@@ -42,6 +42,28 @@ TEST(UsdtRuntime, ArgumentsOfEverySizeAndSign)
 	EXPECT_NE(r.err.find("enabled 4 of 4"), std::string::npos) << r.err;
 }
 
+TEST(UsdtRuntime, TwelveArgumentsReachArgs10And11)
+{
+	REQUIRE_BPF();
+	// stapsdt's most operands: args[10] and args[11] past arg0..arg9.
+	auto r = dtrace(bpf({"-qn",
+			     "wide$target:::twelve { printf(\"%d %d %d %d\\n\", args[0], arg9, "
+			     "args[10], args[11]); }",
+			     "-c", std::string(DT_USDT_WIDE_TARGET) + " 2"}));
+	ASSERT_EQ(r.status, 0) << r.err;
+	EXPECT_EQ(r.out, "1 10 11 12\n101 110 111 112\n\n") << r.err;
+	// args[] are typed by the operands (8 bytes, signed: int64_t); past
+	// the last one, DTrace's D_ARGS_IDX.
+	auto types = dtrace(bpf({"-lv", "-n", "wide$target:::twelve", "-c",
+				 std::string(DT_USDT_WIDE_TARGET) + " 1"}));
+	EXPECT_NE(types.out.find("args[11]: int64_t\n"), std::string::npos) << types.out;
+	auto past = dtrace(bpf({"-qn", "wide$target:::twelve { trace(args[12]); }", "-c",
+				std::string(DT_USDT_WIDE_TARGET) + " 1"}));
+	EXPECT_EQ(past.status, 1);
+	EXPECT_NE(past.err.find("index 12 is out of range for wide"), std::string::npos)
+		<< past.err;
+}
+
 TEST(UsdtRuntime, TheSemaphoreCountsOnlyWhileItsProbeIsEnabled)
 {
 	REQUIRE_BPF();

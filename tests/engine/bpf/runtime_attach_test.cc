@@ -432,6 +432,41 @@ TEST(attach_point, kprobe_multi_of_single_kprobes)
 	EXPECT_EQ(unsupported(m), "");
 }
 
+// Single uprobes of one object, process and kind become one uprobe_multi
+// point: each distinct offset once, in order, its index the attach
+// cookie; USDT sites (arguments, a semaphore) stay single.
+TEST(attach_point, uprobe_multi_of_single_uprobes)
+{
+	auto up = [](uint64_t off) {
+		attach_point p;
+		p.kind = DT_BPF_ATTACH_UPROBE;
+		p.ctx = DT_BPF_CTX_REGS;
+		p.target = "/proc/42/root/usr/lib/x86_64-linux-gnu/libc.so.6";
+		p.pid = 42;
+		p.offset = off;
+		return p;
+	};
+	attach_point a = up(0x1000), b = up(0x2040), c = up(0x1000);
+	EXPECT_TRUE(is_single_uprobe(a));
+	attach_point usdt = a;
+	usdt.ctx = DT_BPF_CTX_USDT;
+	EXPECT_FALSE(is_single_uprobe(usdt));
+	attach_point sem = a;
+	sem.ref_ctr_offset = 0x88;
+	EXPECT_FALSE(is_single_uprobe(sem));
+	std::vector<uint32_t> cookie;
+	attach_point m = uprobe_multi_of({&a, &b, &c}, cookie);
+	EXPECT_EQ(m.kind, DT_BPF_ATTACH_UPROBE);
+	EXPECT_EQ(m.pid, 42);
+	EXPECT_EQ(m.multi_offsets, (std::vector<uint64_t>{0x1000, 0x2040}));
+	EXPECT_EQ(cookie, (std::vector<uint32_t>{0, 1, 0}));
+	EXPECT_FALSE(is_single_uprobe(m));
+	EXPECT_EQ(static_cast<uint32_t>(load_target_of(m).type), k_trace_uprobe_multi);
+	EXPECT_EQ(m.describe(),
+		  "uprobe_multi on 2 offsets in /proc/42/root/usr/lib/x86_64-linux-gnu/libc.so.6");
+	EXPECT_EQ(unsupported(m), "");
+}
+
 // A filter program (plugin.h ABI 1.6) is read only when present and
 // checked before any program is built: known steps, raw arguments the
 // tracepoint passes, loads of 1/2/4/8 bytes, a stack within bounds whose

@@ -53,6 +53,7 @@ typedef long long int64_t;
 #define DT_BPF_KEY_SIZE 2048	  /* staging for aggregation and dvar keys */
 #define DT_BPF_STRSIZE_MAX 1024	  /* largest strsize the engine accepts */
 #define DT_BPF_NARGS 10
+#define DT_BPF_NARGS_USDT 12 /* USDT probes: args_hi too */
 
 /*
  * ustack() for DWARF unwinding (dt_rec_ustack_regs; the layout is
@@ -85,6 +86,13 @@ struct dt_bpf_mem {
 	uint64_t filter;	     /* e.g. the syscall number */
 	uint64_t timestamp;	     /* bpf_ktime_get_ns() at the firing */
 	uint64_t args[DT_BPF_NARGS]; /* arg0..arg9 */
+	/*
+	 * args[10] and args[11] of a USDT probe (a stapsdt note has up to 12
+	 * operands), right after args[] so that args[i] reads either; other
+	 * probes never read them (their args[] index is checked against
+	 * DT_BPF_NARGS).
+	 */
+	uint64_t args_hi[DT_BPF_NARGS_USDT - DT_BPF_NARGS];
 	uint64_t errno_;	     /* syscall:::return: errno, else 0 */
 	uint64_t pc;		     /* DIF byte offset of the current instruction */
 	uint64_t action;	     /* 1-based action index being run */
