@@ -7,7 +7,8 @@
 // and whether the kernel half (plugins/proc/kernel/dtrace_proc.c, which
 // cannot share a C++ table and keeps its own in C) has it. The rows'
 // order is the probes' (and so their numbering): the process's life
-// (create, exec*, exit, start), then its threads' (lwp-*), then signals.
+// (create, exec*, exit, start), then its threads' (lwp-*), then signals
+// (signal-discard last, added after the others).
 // The cookie is the row's index. dt::sdk::tracepoint_ops (dtrace/plugin.hpp)
 // makes the ops of the table.
 //
@@ -50,6 +51,9 @@ constexpr uint32_t k_clone_thread_shift = 16; // CLONE_THREAD 0x00010000
 // TRACE_SIGNAL_LOSE_INFO (4) are the results of a queued signal, the only
 // ones with result & 3 == 0 (IGNORED 1, ALREADY_PENDING 2, OVERFLOW_FAIL 3).
 constexpr uint64_t k_signal_queued_mask = 3;
+// The whole result, and TRACE_SIGNAL_IGNORED.
+constexpr uint64_t k_signal_result_mask = 0xff;
+constexpr int64_t k_signal_ignored = 1;
 
 constexpr tp_probe k_probes[] = {
 	// task_newtask(task, clone_flags): a new process, CLONE_THREAD clear.
@@ -142,6 +146,17 @@ constexpr tp_probe k_probes[] = {
 	 .kmod = true,
 	 .why = "a test of rt_sigtimedwait's return value, which the bpf engine's "
 		"attach description cannot express"},
+	// signal_generate, result TRACE_SIGNAL_IGNORED (1): a signal the
+	// process ignores, discarded (arguments as signal-send's). Bpf only:
+	// the kernel half does not have it yet.
+	{.name = "signal-discard",
+	 .args = {{{0, "struct task_struct *", "lwpsinfo_t *"},
+		   {0, "struct task_struct *", "psinfo_t *"},
+		   {1, "int", nullptr}}},
+	 .event = "signal_generate",
+	 .nargs = 5,
+	 .argmap = {2, 0, -1, -1, -1, -1},
+	 .filter = {.arg = 4, .mask = k_signal_result_mask, .value = k_signal_ignored}},
 };
 
 constexpr dt::sdk::tracepoint_provider k_proc = {"proc", "vmlinux", k_probes};
@@ -241,7 +256,7 @@ const dt_plugin_ops_t k_proc_ops = {
 extern "C" {
 // Read before dlopen() (plugin.h DT_PLUGIN_NOTE): the table's rows.
 DT_PLUGIN_NOTE(0, "create exec exec-failure exec-success exit lwp-create lwp-exit lwp-start "
-		  "signal-clear signal-handle signal-send start");
+		  "signal-clear signal-discard signal-handle signal-send start");
 
 DT_PLUGIN_DEFINE(dt::plugin::proc::k_proc_ops)
 }

@@ -71,7 +71,7 @@ TEST(ProcBpf, ProbesWithoutATracepointSayWhy)
 	plugin_handle h(DT_PROC_PLUGIN);
 	ASSERT_NE(h.ops(), nullptr) << h.error();
 	auto all = attach_all(h);
-	ASSERT_EQ(all.size(), 12u);
+	ASSERT_EQ(all.size(), 13u);
 	for (const char *name : {"exec-failure", "start", "lwp-start", "signal-clear"}) {
 		EXPECT_EQ(all[name].rc, -ENOTSUP) << name;
 		EXPECT_EQ(all[name].message.rfind(std::string("proc:::") + name + " needs ", 0), 0u)
@@ -306,6 +306,41 @@ TEST(ProcBpf, ExitReasonIsTheCldCode)
 		ASSERT_FALSE(l.empty()) << cmd << ": " << r.err;
 		EXPECT_EQ(l[0], want) << cmd << ": " << r.out << r.err;
 	}
+}
+
+// psinfo_t's pr_psargs is a char[80] that the translator fills from a
+// string as long as the arguments (copyinargs()): recorded whole on the
+// bpf engine, the string then zeros, as the user engine does.
+TEST(ProcBpf, PsinfoArgumentsInARecord)
+{
+	if (!dt::test::is_root())
+		GTEST_SKIP() << "needs root (the bpf engine)";
+	auto r = dt::test::dtrace({"-x", "engine=bpf", "-q", "-n",
+				   "syscall::write:entry /pid == $target/ { "
+				   "trace(curpsinfo->pr_psargs); exit(0); }",
+				   "-c", "/bin/echo psargs"});
+	EXPECT_EQ(r.status, 0) << r.err;
+	EXPECT_NE(r.out.find("/bin/echo psargs"), std::string::npos) << r.out << r.err;
+	EXPECT_EQ(r.err.find("invalid address"), std::string::npos) << r.err;
+}
+
+// signal-discard: a signal the process ignores (signal_generate's result
+// TRACE_SIGNAL_IGNORED), with signal-send's arguments.
+TEST(ProcBpf, SignalDiscardIsAnIgnoredSignal)
+{
+	if (!dt::test::is_root())
+		GTEST_SKIP() << "needs root (the bpf engine)";
+	std::string script = std::string("/tmp/dt-proc-discard-") + std::to_string(getpid());
+	std::ofstream(script) << "trap '' HUP\nkill -HUP $$\nexit 0\n";
+	auto r = dt::test::dtrace({"-x", "engine=bpf", "-q", "-n",
+				   "proc:::signal-discard /args[1]->pr_pid == $target/ { "
+				   "printf(\"%d %d\\n\", args[2], args[0]->pr_lwpid == $target); }",
+				   "-c", "/bin/sh " + script});
+	std::remove(script.c_str());
+	EXPECT_EQ(r.status, 0) << r.err;
+	auto l = dt::test::lines(r.out);
+	ASSERT_FALSE(l.empty()) << r.err;
+	EXPECT_EQ(l[0], "1 1") << r.out << r.err; // SIGHUP, to the shell's thread
 }
 
 } // namespace
