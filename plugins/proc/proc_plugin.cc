@@ -55,6 +55,21 @@ constexpr uint64_t k_signal_queued_mask = 3;
 constexpr uint64_t k_signal_result_mask = 0xff;
 constexpr int64_t k_signal_ignored = 1;
 
+// signal_generate(sig, info, task, group, result): args[0] and args[1]
+// the task, args[2] the signal; the filter tests the result.
+constexpr tp_probe signal_row(const char *name, tp_filter result, bool kmod)
+{
+	return {.name = name,
+		.args = {{{0, "struct task_struct *", "lwpsinfo_t *"},
+			  {0, "struct task_struct *", "psinfo_t *"},
+			  {1, "int", nullptr}}},
+		.event = "signal_generate",
+		.nargs = 5,
+		.argmap = {2, 0, -1, -1, -1, -1},
+		.filter = result,
+		.kmod = kmod};
+}
+
 constexpr tp_probe k_probes[] = {
 	// task_newtask(task, clone_flags): a new process, CLONE_THREAD clear.
 	{.name = "create",
@@ -119,17 +134,8 @@ constexpr tp_probe k_probes[] = {
 	 .nargs = 2,
 	 .filter = {.arg = 1, .mask = 1, .value = 0},
 	 .kmod = true},
-	// signal_generate(sig, info, task, group, result): arg0 = task,
-	// arg1 = sig; a signal queued for delivery (see k_signal_queued_mask).
-	{.name = "signal-send",
-	 .args = {{{0, "struct task_struct *", "lwpsinfo_t *"},
-		   {0, "struct task_struct *", "psinfo_t *"},
-		   {1, "int", nullptr}}},
-	 .event = "signal_generate",
-	 .nargs = 5,
-	 .argmap = {2, 0, -1, -1, -1, -1},
-	 .filter = {.arg = 4, .mask = k_signal_queued_mask, .value = 0},
-	 .kmod = true},
+	// A signal queued for delivery (see k_signal_queued_mask).
+	signal_row("signal-send", {.arg = 4, .mask = k_signal_queued_mask, .value = 0}, true),
 	// signal_deliver(sig, info, ka): arg0 = sig, arg1 = info; arg2 (the
 	// handler) is 0: it needs ka->sa.sa_handler.
 	{.name = "signal-handle",
@@ -146,17 +152,10 @@ constexpr tp_probe k_probes[] = {
 	 .kmod = true,
 	 .why = "a test of rt_sigtimedwait's return value, which the bpf engine's "
 		"attach description cannot express"},
-	// signal_generate, result TRACE_SIGNAL_IGNORED (1): a signal the
-	// process ignores, discarded (arguments as signal-send's). Bpf only:
-	// the kernel half does not have it yet.
-	{.name = "signal-discard",
-	 .args = {{{0, "struct task_struct *", "lwpsinfo_t *"},
-		   {0, "struct task_struct *", "psinfo_t *"},
-		   {1, "int", nullptr}}},
-	 .event = "signal_generate",
-	 .nargs = 5,
-	 .argmap = {2, 0, -1, -1, -1, -1},
-	 .filter = {.arg = 4, .mask = k_signal_result_mask, .value = k_signal_ignored}},
+	// Result TRACE_SIGNAL_IGNORED: a signal the process ignores,
+	// discarded. Bpf only: the kernel half does not have it yet.
+	signal_row("signal-discard",
+		   {.arg = 4, .mask = k_signal_result_mask, .value = k_signal_ignored}, false),
 };
 
 constexpr dt::sdk::tracepoint_provider k_proc = {"proc", "vmlinux", k_probes};
