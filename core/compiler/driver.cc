@@ -27,6 +27,7 @@
 
 #include "btf/kernel_types.hpp"
 #include "codegen/codegen.hpp"
+#include "cpu_topology.hpp"
 #include "diag.hpp"
 #include "parse/parser.hpp"
 #include "sema/sema.hpp"
@@ -320,6 +321,15 @@ program compile(const std::vector<input> &inputs, const settings &s)
 	size_t n_system = 0; // libraries from s.libdirs, checked where used
 	std::vector<std::string> dirs = s.libdirs;
 	dirs.insert(dirs.end(), s.user_libdirs.begin(), s.user_libdirs.end());
+	// This machine's CPU topology (cpu_topology.hpp), before the system
+	// libraries: sched.d's cpuinfo_t reads it.
+	if (!s.libdirs.empty()) {
+		input li;
+		li.k = input::kind::script;
+		li.text = cpu_topology_library("/sys");
+		li.file = "cpu_topology.d";
+		all.push_back(std::move(li));
+	}
 	for (size_t di = 0; di < dirs.size(); di++) {
 		if (di == s.libdirs.size())
 			n_system = all.size();

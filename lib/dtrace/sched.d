@@ -4,13 +4,13 @@
  * sched.d - the CPU model of the Dynamic Tracing Guide ("sched Provider":
  * cpuinfo_t) and curcpu, the CPU the current thread runs on, over Linux's
  * struct task_struct (kernel BTF). Linux has no processor sets: cpu_pset is
- * -1 (PS_NONE), as for a CPU in no set on illumos. The chip, locality group
- * and processor_info_t of a CPU are per-CPU data BTF does not reach: those
- * members are declared but not translated, and naming one is the error
- * "translator does not define conversion for member" [D_XLATE_NOCONV]; so
- * are illumos' chip and lgrp inlines, which would stand for them (Linux keeps
- * a CPU's package and NUMA node in per-CPU variables, cpu_info and
- * numa_node, that a translator of the thread cannot reach).
+ * -1 (PS_NONE), as for a CPU in no set on illumos. A CPU's chip (its
+ * package) and locality group (its NUMA node) are per-CPU data that a
+ * translator of the thread cannot reach; they come from this machine's
+ * sysfs, which the compiler reads into __dt_cpu_topology_t (a translator
+ * from a CPU's number: core/compiler/cpu_topology.hpp). processor_info_t
+ * is declared but not translated: naming cpu_info is the error
+ * "translator does not define conversion for member" [D_XLATE_NOCONV].
  */
 #pragma D depends_on module vmlinux
 
@@ -36,9 +36,15 @@ typedef struct cpuinfo {
 translator cpuinfo_t < struct task_struct *T > {
 	cpu_id = T->thread_info.cpu;
 	cpu_pset = -1;
+	cpu_chip = xlate <__dt_cpu_topology_t> ((int)T->thread_info.cpu).chip;
+	cpu_lgrp = xlate <__dt_cpu_topology_t> ((int)T->thread_info.cpu).lgrp;
 };
 
 inline cpuinfo_t *curcpu = xlate <cpuinfo_t *> (curthread);
+
+/* illumos sched.d: the current CPU's chip and locality group. */
+inline chipid_t chip = curcpu->cpu_chip;
+inline lgrp_id_t lgrp = curcpu->cpu_lgrp;
 
 /* illumos sched.d: the current CPU's processor set (cpu is a built-in). */
 inline psetid_t pset = curcpu->cpu_pset;

@@ -5,6 +5,7 @@
  * Linux's numbers (x86_64, include/uapi/asm/signal.h), for raise() and for
  * the proc provider's signal probes:
  *	proc:::signal-send /args[2] == SIGKILL/ { ... }
+ * and the SIGCHLD codes (CLD_*) of proc:::exit.
  * Aliases (SIGIOT, SIGPOLL, SIGCLD) have their target's value. SIGRTMIN is
  * the kernel's first real-time signal (the C library reserves a few above
  * it for itself); SIGRTMAX is the last, _NSIG.
@@ -48,3 +49,15 @@ inline int SIGUNUSED = 31;
 inline int SIGRTMIN = 32;
 inline int SIGCLD = SIGCHLD;
 inline int SIGRTMAX = 64;
+
+/*
+ * The SIGCHLD codes (illumos signal.d, sys/siginfo.h; Linux's are the
+ * same), which proc:::exit passes as args[0]:
+ *	proc:::exit /args[0] == CLD_KILLED/ { ... }
+ */
+inline int CLD_EXITED = 1;
+inline int CLD_KILLED = 2;
+inline int CLD_DUMPED = 3;
+inline int CLD_TRAPPED = 4;
+inline int CLD_STOPPED = 5;
+inline int CLD_CONTINUED = 6;

@@ -3,9 +3,11 @@
 // Dynamic Tracing Guide's "lockstat Provider"), a tracepoint-backed
 // provider made of one table, k_probes below, over the one place Linux
 // reports contention to tracers: lock:contention_begin(lock, flags), which
-// each sleeping and spinning lock's slow path fires before it waits. The
-// flags (include/trace/events/lock.h LCB_F_*) tell the kinds of lock
-// apart, and each row is one kind, filtered on the flags' exact value:
+// each sleeping and spinning lock's slow path fires before it waits, and
+// lock:contention_end(lock, ret) once the wait is over (ret 0: the lock is
+// taken). The flags (include/trace/events/lock.h LCB_F_*) tell the kinds
+// of lock apart, and each row is one kind, filtered on the flags' exact
+// value:
 //
 //   flags                 lock                     probe
 //   MUTEX|SPIN  0x21      struct mutex, spinning   __mutex_lock_common:adaptive-spin
@@ -24,19 +26,23 @@
 // (rw-spin is Oracle Linux DTrace's name for a reader/writer spin lock's
 // spin; the Guide's lockstat has only the sleeping rw-block.)
 //
-// What Linux cannot give, and so is not here:
-// - the probes fire where the wait begins, with args[0] the lock; illumos
-//   fires them once the lock is acquired, with the time spent spinning or
-//   sleeping as args[1]. That time is the distance from contention_begin
-//   to the same thread's contention_end, two tracepoints a table row cannot
-//   join, so the rows have no args[1] (naming it is a compile-time error);
-//   sdt:::contention_end in the same thread marks the acquisition.
-// - adaptive-acquire/-release, spin-acquire/-release, rw-acquire/-release,
-//   rw-upgrade/-downgrade and thread-spin: Linux has tracepoints at every
-//   acquisition only with lockdep (lock:lock_acquire, a debugging kernel),
-//   and no thread locks.
-// A kernel without lock:contention_begin (before 5.19) refuses the probes,
-// saying that the tracepoint is missing (tp_attach()).
+// As in illumos, a probe fires once the lock is acquired, at
+// contention_end with ret 0, with args[0] the lock and args[1] the time
+// spent spinning or sleeping for it, in nanoseconds: the distance from the
+// same thread's contention_begin for the same lock. The bpf engine joins
+// the two (plugin.h ABI 1.9: each row's raw arguments are begin's lock
+// and flags, end's lock and ret, then the time); the kernel half keeps the
+// begin per task. A mutex that spins, then sleeps, fires contention_begin
+// twice: its adaptive-block time counts from the sleep, and the spin
+// before it is not reported. A wait that ends without the lock (a signal
+// interrupting mutex_lock_interruptible(): ret -EINTR) fires nothing.
+//
+// What Linux cannot give, and so is not here: adaptive-acquire/-release,
+// spin-acquire/-release, rw-acquire/-release, rw-upgrade/-downgrade and
+// thread-spin: Linux has tracepoints at every acquisition only with
+// lockdep (lock:lock_acquire, a debugging kernel), and no thread locks.
+// A kernel without lock:contention_begin/end (before 5.19) refuses the
+// probes, saying that the tracepoint is missing (tp_attach()).
 #include "raw_tracepoints.hpp"
 
 #include <dtrace/plugin.hpp>
@@ -57,17 +63,23 @@ constexpr int64_t k_percpu = 1 << 4;
 constexpr int64_t k_mutex = 1 << 5;
 constexpr uint64_t k_all = 0x3f;
 
-// One row: contention_begin(lock, flags) with exactly these flags.
+// One row: a wait for a lock of these exact flags, from contention_begin
+// (raw arguments 0 lock, 1 flags) to contention_end (2 lock, 3 ret) with
+// ret 0; raw argument 4 is the time between them.
 constexpr tp_probe row(const char *name, const char *func, const char *lock, int64_t flags)
 {
 	return {.name = name,
-		.args = {{table_arg{0, lock, nullptr}}},
-		.event = "contention_begin",
+		.args = {{table_arg{0, lock, nullptr}, table_arg{1, "uint64_t", nullptr}}},
+		.event = "contention_end",
 		.nargs = 2,
-		.argmap = {0, -1, -1, -1, -1, -1},
-		.filter = tp_filter{.arg = 1, .mask = k_all, .value = flags},
+		.argmap = {0, 4, -1, -1, -1, -1},
+		.filter = tp_filter{.arg = 1, .mask = k_all, .value = flags, .zero_arg = 3},
 		.kmod = true,
-		.func = func};
+		.func = func,
+		.begin = "contention_begin",
+		.begin_nargs = 2,
+		.begin_key = 0,
+		.end_key = 0};
 }
 
 constexpr tp_probe k_probes[] = {

@@ -8,7 +8,8 @@
 # write to a loop device is summed per dev_statname at io:::start and
 # io:::done, equal to what /proc/diskstats counted. lockstat: four writers
 # of one pipe contend for its mutex (up to five tries, as contention needs
-# them to run at once). Prints dtrace's output and "ok - ..." /
+# them to run at once), each wait's time (args[1]) above 0 and below the
+# run's. Prints dtrace's output and "ok - ..." /
 # "not ok - ..." lines, then "IO SCHED LOCKSTAT DONE".
 #
 # Usage: kmod-io-sched-lockstat-guest.sh DTRACE_BINARY MODULE_DIR
@@ -76,13 +77,22 @@ cat >"$w/pipe.sh" <<'SH'
 	dd of=/dev/null bs=512 status=none
 SH
 for try in 1 2 3 4 5; do
-	dt lockstat -q -n 'lockstat:::adaptive-spin, lockstat:::adaptive-block { @[probename] = count(); }
-	    dtrace:::END { printa("%s %@d\n", @); }' -c "sh $w/pipe.sh"
+	t0=$(date +%s%N)
+	dt lockstat -q -n 'lockstat:::adaptive-spin, lockstat:::adaptive-block { @[probename] = count();
+	    @lo = min(args[1]); @hi = max(args[1]); }
+	    dtrace:::END { printa("%s %@d\n", @); printa("min %@d\n", @lo); printa("max %@d\n", @hi); }' \
+	    -c "sh $w/pipe.sh"
+	t1=$(date +%s%N)
 	has "$w/lockstat.out" "^adaptive-(spin|block) [1-9]" && break
 done
 check "lockstat: dtrace exits 0" [ "$(rc lockstat)" = 0 ]
 check "dtrace loaded dtrace_lockstat.ko" loaded dtrace_lockstat
 check "lockstat: the pipe's mutex contended (try $try)" \
 	has "$w/lockstat.out" "^adaptive-(spin|block) [1-9]"
+# args[1], the time waited: more than nothing, less than the run.
+lo=$(awk '$1 == "min" { print $2 }' "$w/lockstat.out")
+hi=$(awk '$1 == "max" { print $2 }' "$w/lockstat.out")
+check "lockstat: shortest wait $lo ns > 0" [ "${lo:-0}" -gt 0 ]
+check "lockstat: longest wait $hi ns < the run's $((t1 - t0)) ns" [ "${hi:-0}" -lt "$((t1 - t0))" ]
 
 echo "IO SCHED LOCKSTAT DONE"

@@ -124,6 +124,24 @@ attach_point attach_point_of(const dt_bpf_attach_t &a)
 		if (a.filter_nsteps > DT_BPF_FILTER_STEPS)
 			p.filter_steps.push_back({0, 0, 0}); // refused by unsupported()
 	}
+	if (DT_ABI_HAS(&a, end_key) && a.begin_kind != DT_BPF_ATTACH_NONE) {
+		// Only raw tracepoints begin an interval (unsupported()).
+		p.begin_target =
+			a.begin_kind == DT_BPF_ATTACH_RAW_TRACEPOINT && a.begin_target != nullptr
+				? a.begin_target
+				: "?";
+		p.begin_nargs = a.begin_nargs;
+		p.begin_key = a.begin_key;
+		p.end_key = a.end_key;
+	}
+	if (DT_ABI_HAS(&a, arg_steps) && a.arg_nsteps > 0) {
+		p.arg_steps_index = a.arg_from_steps;
+		for (uint32_t i = 0; i < a.arg_nsteps && i < DT_BPF_FILTER_STEPS; i++)
+			p.arg_steps.push_back(
+				{a.arg_steps[i].op, a.arg_steps[i].a, a.arg_steps[i].imm});
+		if (a.arg_nsteps > DT_BPF_FILTER_STEPS)
+			p.arg_steps.push_back({0, 0, 0}); // refused by unsupported()
+	}
 	return p;
 }
 
@@ -232,6 +250,17 @@ bool use_own_points(const std::vector<uint32_t> &filters, bool all_have_own)
 
 std::string unsupported(const attach_point &p)
 {
+	if (!p.begin_target.empty() && p.kind != DT_BPF_ATTACH_RAW_TRACEPOINT)
+		return "an interval that ends at a " + kind_name(p.kind) +
+		       " is not supported by the bpf engine";
+	if (!p.arg_steps.empty()) {
+		if (p.kind != DT_BPF_ATTACH_RAW_TRACEPOINT || p.ctx != DT_BPF_CTX_RAW ||
+		    p.arg_steps_index < 0 || p.arg_steps_index >= 10)
+			return "an argument computed by the provider needs raw tracepoint "
+			       "arguments";
+		if (std::string no = filter_steps_problem(p.arg_steps, p.raw_count()); !no.empty())
+			return "the argument's program: " + no;
+	}
 	switch (p.kind) {
 	case DT_BPF_ATTACH_RAW_TRACEPOINT:
 		if (p.ctx == DT_BPF_CTX_PERF)
@@ -240,16 +269,28 @@ std::string unsupported(const attach_point &p)
 		    p.ctx != DT_BPF_CTX_SYS_EXIT)
 			return "argument context " + std::to_string(p.ctx) +
 			       " on a raw tracepoint is not supported by the bpf engine";
+		if (!p.begin_target.empty()) {
+			if (p.begin_target == "?" || p.ctx != DT_BPF_CTX_RAW)
+				return "an interval that a " +
+				       kind_name(DT_BPF_ATTACH_RAW_TRACEPOINT) +
+				       " with raw arguments does not begin is not supported by "
+				       "the bpf engine";
+			if (p.raw_count() > DT_BPF_PAIR_NARGS || p.begin_key < 0 ||
+			    static_cast<uint32_t>(p.begin_key) >= p.begin_nargs || p.end_key < 0 ||
+			    static_cast<uint32_t>(p.end_key) >= p.nargs)
+				return "the provider's interval from " + p.begin_target + " to " +
+				       p.target + " is not one the bpf engine can join";
+		}
 		if (p.filter_arg >= 0 &&
-		    (p.ctx != DT_BPF_CTX_RAW || static_cast<uint32_t>(p.filter_arg) >= p.nargs ||
-		     p.filter_shift > 63))
+		    (p.ctx != DT_BPF_CTX_RAW ||
+		     static_cast<uint32_t>(p.filter_arg) >= p.raw_count() || p.filter_shift > 63))
 			return "the provider's filter (raw argument " +
 			       std::to_string(p.filter_arg) +
 			       ") is not one the bpf engine can compute";
 		if (!p.filter_steps.empty()) {
 			if (p.ctx != DT_BPF_CTX_RAW)
 				return "a filter program needs raw tracepoint arguments";
-			if (std::string no = filter_steps_problem(p.filter_steps, p.nargs);
+			if (std::string no = filter_steps_problem(p.filter_steps, p.raw_count());
 			    !no.empty())
 				return no;
 		}

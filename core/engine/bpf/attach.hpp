@@ -101,6 +101,24 @@ struct attach_point {
 	// every one of these offsets of `target` (for process `pid`) through
 	// one uprobe_multi link; the cookie of multi_offsets[i] is i.
 	std::vector<uint64_t> multi_offsets;
+	// Appended (plugin.h ABI 1.9): non-empty: the raw tracepoint that
+	// begins the interval this point ends (pair.hpp), its arity and the
+	// two raw arguments that must be equal.
+	std::string begin_target;
+	uint32_t begin_nargs = 0;
+	int32_t begin_key = -1;
+	int32_t end_key = -1;
+	// Appended (plugin.h ABI 1.9): args[arg_steps_index] from a program
+	// over the raw arguments ({op, a, imm} per step, as filter_steps).
+	int32_t arg_steps_index = -1;
+	std::vector<std::array<int64_t, 3>> arg_steps;
+
+	// The raw arguments argmap and the filter number: nargs, or with a
+	// begin, the begin's, the end's and the time between them.
+	[[nodiscard]] uint32_t raw_count() const
+	{
+		return begin_target.empty() ? nargs : begin_nargs + nargs + 1;
+	}
 
 	auto operator<=>(const attach_point &) const = default;
 	// For messages: "raw tracepoint sys_enter", "perf event every 1000000 ns".

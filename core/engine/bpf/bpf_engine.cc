@@ -12,7 +12,8 @@
 //                    plan() ─► maps (maps.hpp), dt_probes and EPID tables
 //                    filled; one program per group, plus BEGIN and END
 //                    (raw_tp programs run by the consumer), translated and
-//                    loaded (load.hpp)
+//                    loaded (load.hpp); a group ending an interval
+//                    also gets dt_pair and its begin's program (pair.hpp)
 //   go()             every group attached (attach.hpp); BEGIN run on this
 //                    CPU (it sets ACTIVE; without BEGIN we do)
 //   wait(t)          in slices of at most 10 ms: sleep in epoll on the
@@ -44,6 +45,7 @@
 #include "attach.hpp"
 #include "load.hpp"
 #include "maps.hpp"
+#include "pair.hpp"
 #include "ring.hpp"
 #include "spec_buffer.hpp"
 #include "translate.hpp"
@@ -117,6 +119,9 @@ struct group {
 	std::string first_probe;     // for messages
 	unique_fd prog;
 	std::vector<unique_fd> links; // closing them detaches
+	// An interval's end (pair.hpp): dt_pair and the begin's program.
+	unique_fd pair_map, pair_prog;
+	std::vector<unique_fd> pair_links;
 };
 
 class bpf_engine final : public engine {
@@ -124,8 +129,10 @@ public:
 	explicit bpf_engine(const engine_settings &s) : settings_(s) {}
 	~bpf_engine() override
 	{
-		for (group &g : groups_)
+		for (group &g : groups_) {
 			g.links.clear();
+			g.pair_links.clear();
+		}
 	}
 
 	std::string_view name() const override { return "bpf"; }
@@ -514,6 +521,13 @@ probe_spec bpf_engine::spec_for(const group &g)
 	s.user_entry = g.at.kind == DT_BPF_ATTACH_UPROBE && g.at.ctx == DT_BPF_CTX_REGS;
 	s.errno_arg0 = g.at.errno_src == DT_ERRNO_RETURN_ARG0;
 	s.usdt = g.at.usdt;
+	s.arg_steps_index = g.at.arg_steps_index;
+	s.arg_steps = g.at.arg_steps;
+	if (g.pair_map) {
+		s.pair_map_fd = g.pair_map.get();
+		s.pair_begin_nargs = g.at.begin_nargs;
+		s.pair_end_key = g.at.end_key;
+	}
 
 	// Filtered ECBs: one EPID table per clause (another when one clause
 	// holds the same filter twice: the probe matched by two descriptions),
@@ -598,6 +612,10 @@ unique_fd bpf_engine::load(const probe_spec &spec, enum bpf_prog_type type, cons
 void bpf_engine::load_group(group &g, size_t i)
 {
 	const std::string name = "dt_p" + std::to_string(i + 1);
+	if (!g.at.begin_target.empty()) {
+		g.pair_map = create_pair_map();
+		g.pair_prog = load_pair_begin(g.at, g.pair_map.get(), g.first_probe);
+	}
 	if (is_trampoline(g.at)) {
 		try {
 			g.prog = load(spec_for(g), prog_type_of(g.at), name, load_target_of(g.at));
@@ -616,6 +634,9 @@ void bpf_engine::load_group(group &g, size_t i)
 
 void bpf_engine::attach_group(group &g, size_t i)
 {
+	// The begin first: an end seen before it finds no entry.
+	if (g.pair_prog)
+		g.pair_links = attach(pair_begin_point(g.at), g.pair_prog.get(), g.first_probe);
 	if (is_trampoline(g.at)) {
 		try {
 			g.links = attach(g.at, g.prog.get(), g.first_probe);
@@ -717,8 +738,10 @@ void bpf_engine::stop()
 	uint64_t a = activity(maps_);
 	if (a == DT_BPF_ACTIVE)
 		set_activity(maps_, DT_BPF_DRAINING);
-	for (group &g : groups_)
+	for (group &g : groups_) {
 		g.links.clear();
+		g.pair_links.clear();
+	}
 	a = activity(maps_);
 	if (a == DT_BPF_STOPPED)
 		return;

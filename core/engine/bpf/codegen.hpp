@@ -47,6 +47,9 @@ constexpr int16_t FP_T2 = -160;
 constexpr int16_t FP_T3 = -168;
 constexpr int16_t FP_KEY = -176; // u32/u64 key for array lookups
 constexpr int16_t FP_LOWEST = -176;
+// Below what zero_frame() zeroes: the dt_pair entry of a probe that ends
+// an interval (pair.hpp), for the whole program.
+constexpr int16_t FP_PAIR = -184;
 
 #define DT_M(field) static_cast<int32_t>(offsetof(struct dt_bpf_mem, field))
 
@@ -76,6 +79,15 @@ private:
 	void firing_state();
 	void args_for_ctx();
 	void filter_program();
+	void arg_program();
+	void steps_program(const std::vector<std::array<int64_t, 3>> &steps, int16_t acc,
+			   uint64_t dropped);
+	// pair.hpp: the interval's entry (or return at once), its deletion,
+	// and raw argument s into reg (from the entry, or the context).
+	void pair_begin();
+	void pair_forget();
+	void raw_arg(int reg, int32_t s);
+	[[nodiscard]] uint32_t raw_count() const;
 	[[nodiscard]] bool needs_clock() const;
 	[[nodiscard]] bool predicate_is_early() const;
 	void user_entry_return();

@@ -4,6 +4,8 @@
 //
 //   prologue   r6 = ctx; the system call's number against the few enabled
 //              (early_filter(): the machine's other calls return there);
+//              a probe that ends an interval: its begin's entry, or
+//              return (pair_begin(), pair.hpp; deleted at every exit);
 //              m = dt_mem[cpu] (r7); nesting guard (m->active);
 //              activity gate (dt_status, r9); dt_globals (r8); then the
 //              firing's state (firing_state()): timestamp (only when a
@@ -27,9 +29,11 @@
 // A fault in an ERROR clause counts a double error (dt_cpustate) and ends
 // that clause.
 #include "codegen.hpp"
+#include "pair.hpp"
 
 #include <dtrace/plugin.h>
 
+#include <cstddef>
 #include <cstdint>
 
 namespace dt::engines::bpf {
@@ -271,19 +275,35 @@ void codegen::firing_state()
 // faults, leaves the key at UINT32_MAX, which no EPID table holds.
 void codegen::filter_program()
 {
+	steps_program(spec_.filter_steps, DT_M(filter), UINT32_MAX);
+}
+
+// The same for an argument's program (plugin.h ABI 1.9): the accumulator
+// is the argument, which DROP or a faulting load leave 0.
+void codegen::arg_program()
+{
+	if (spec_.arg_steps.empty() || spec_.arg_steps_index < 0 ||
+	    spec_.arg_steps_index >= DT_BPF_NARGS)
+		return;
+	steps_program(spec_.arg_steps, static_cast<int16_t>(DT_M(args) + 8 * spec_.arg_steps_index),
+		      0);
+}
+
+void codegen::steps_program(const std::vector<std::array<int64_t, 3>> &steps, int16_t acc,
+			    uint64_t dropped)
+{
 	static_assert(DT_BPF_FILTER_STACK <= 8, "the stack lives in m->regs");
-	const auto &steps = spec_.filter_steps;
 	std::vector<int> at(steps.size() + 1);
 	for (int &l : at)
 		l = a.label();
 	int drop = a.label(), done = a.label();
-	auto acc_to = [&](int reg) { a.ldx(BPF_DW, reg, BPF_REG_7, DT_M(filter)); };
-	auto acc_from = [&](int reg) { a.stx(BPF_DW, BPF_REG_7, DT_M(filter), reg); };
+	auto acc_to = [&](int reg) { a.ldx(BPF_DW, reg, BPF_REG_7, acc); };
+	auto acc_from = [&](int reg) { a.stx(BPF_DW, BPF_REG_7, acc, reg); };
 	auto slot = [](int d) { return static_cast<int16_t>(DT_M(regs) + 8 * d); };
 	int depth = 0;
 	std::vector<int> depth_at(steps.size() + 1, -1);
 	depth_at[0] = 0;
-	a.st_imm(BPF_DW, BPF_REG_7, DT_M(filter), 0);
+	a.st_imm(BPF_DW, BPF_REG_7, acc, 0);
 	for (size_t i = 0; i < steps.size(); i++) {
 		a.bind(at[i]);
 		const auto &[op, arg, imm] = steps[i];
@@ -292,7 +312,7 @@ void codegen::filter_program()
 		int next_depth = depth;
 		switch (op) {
 		case DT_BPF_FOP_ARG:
-			a.ldx(BPF_DW, BPF_REG_1, BPF_REG_6, static_cast<int16_t>(8 * arg));
+			raw_arg(BPF_REG_1, static_cast<int32_t>(arg));
 			acc_from(BPF_REG_1);
 			break;
 		case DT_BPF_FOP_CONST:
@@ -365,7 +385,7 @@ void codegen::filter_program()
 	a.bind(at[steps.size()]);
 	a.ja(done);
 	a.bind(drop);
-	a.ld_imm64(BPF_REG_1, UINT32_MAX);
+	a.ld_imm64(BPF_REG_1, dropped);
 	acc_from(BPF_REG_1);
 	a.bind(done);
 }
@@ -379,8 +399,8 @@ void codegen::args_for_ctx()
 	case ctx_kind::raw_tp:
 		for (int i = 0; i < DT_BPF_NARGS; i++) {
 			int32_t s = spec_.argmap[i];
-			if (s >= 0 && static_cast<uint32_t>(s) < spec_.raw_nargs) {
-				a.ldx(BPF_DW, BPF_REG_1, BPF_REG_6, static_cast<int16_t>(8 * s));
+			if (s >= 0 && static_cast<uint32_t>(s) < raw_count()) {
+				raw_arg(BPF_REG_1, s);
 				a.stx(BPF_DW, BPF_REG_7, arg_off(i), BPF_REG_1);
 			} else {
 				a.st_imm(BPF_DW, BPF_REG_7, arg_off(i), 0);
@@ -389,9 +409,8 @@ void codegen::args_for_ctx()
 		if (!spec_.filter_steps.empty()) {
 			filter_program();
 		} else if (spec_.filter_arg >= 0 &&
-			   static_cast<uint32_t>(spec_.filter_arg) < spec_.raw_nargs) {
-			a.ldx(BPF_DW, BPF_REG_1, BPF_REG_6,
-			      static_cast<int16_t>(8 * spec_.filter_arg));
+			   static_cast<uint32_t>(spec_.filter_arg) < raw_count()) {
+			raw_arg(BPF_REG_1, spec_.filter_arg);
 			if (spec_.filter_shift != 0)
 				a.alu_imm(BPF_RSH, BPF_REG_1,
 					  static_cast<int32_t>(spec_.filter_shift & 63));
@@ -399,6 +418,7 @@ void codegen::args_for_ctx()
 			a.alu_reg(BPF_AND, BPF_REG_1, BPF_REG_2);
 			a.stx(BPF_DW, BPF_REG_7, DT_M(filter), BPF_REG_1);
 		}
+		arg_program();
 		break;
 	case ctx_kind::sys_enter: {
 		// Reading pt_regs costs a helper call: only for clauses that
@@ -677,6 +697,72 @@ void codegen::early_filter()
 	a.bind(go);
 }
 
+uint32_t codegen::raw_count() const
+{
+	return spec_.pair_map_fd < 0 ? spec_.raw_nargs
+				     : spec_.pair_begin_nargs + spec_.raw_nargs + 1;
+}
+
+void codegen::raw_arg(int reg, int32_t s)
+{
+	if (spec_.pair_map_fd < 0) {
+		a.ldx(BPF_DW, reg, BPF_REG_6, static_cast<int16_t>(8 * s));
+		return;
+	}
+	a.ldx(BPF_DW, reg, BPF_REG_10, FP_PAIR);
+	a.ldx(BPF_DW, reg, reg, static_cast<int16_t>(offsetof(pair_value, raw) + 8 * s));
+}
+
+// The probe ends an interval (pair.hpp): its entry, or return at once;
+// the end's raw arguments and the time since the begin written after the
+// begin's; the entry's address at FP_PAIR (r8 until the prologue takes
+// it for dt_globals).
+void codegen::pair_begin()
+{
+	if (spec_.pair_map_fd < 0)
+		return;
+	int found = a.label();
+	emit_pair_key(a, BPF_REG_6, spec_.pair_end_key, FP_T2);
+	a.ld_map(BPF_REG_1, spec_.pair_map_fd);
+	a.mov_reg(BPF_REG_2, BPF_REG_10);
+	a.alu_imm(BPF_ADD, BPF_REG_2, FP_T2);
+	a.call_helper(BPF_FUNC_map_lookup_elem);
+	a.jcc_imm(BPF_JNE, BPF_REG_0, 0, found);
+	a.mov_imm(BPF_REG_0, 0);
+	a.exit_();
+	a.bind(found);
+	a.stx(BPF_DW, BPF_REG_10, FP_PAIR, BPF_REG_0);
+	a.mov_reg(BPF_REG_8, BPF_REG_0);
+	const uint32_t nb = spec_.pair_begin_nargs, ne = spec_.raw_nargs;
+	auto raw_off = [](uint32_t k) {
+		return static_cast<int16_t>(offsetof(pair_value, raw) + 8 * k);
+	};
+	for (uint32_t j = 0; j < ne && nb + j < DT_BPF_PAIR_NARGS; j++) {
+		a.ldx(BPF_DW, BPF_REG_1, BPF_REG_6, static_cast<int16_t>(8 * j));
+		a.stx(BPF_DW, BPF_REG_8, raw_off(nb + j), BPF_REG_1);
+	}
+	if (nb + ne < DT_BPF_PAIR_NARGS) {
+		a.call_helper(BPF_FUNC_ktime_get_ns);
+		a.ldx(BPF_DW, BPF_REG_1, BPF_REG_8,
+		      static_cast<int16_t>(offsetof(pair_value, time)));
+		a.alu_reg(BPF_SUB, BPF_REG_0, BPF_REG_1);
+		a.stx(BPF_DW, BPF_REG_8, raw_off(nb + ne), BPF_REG_0);
+	}
+}
+
+// The entry is done with: on every way out of the program after
+// pair_begin() found it.
+void codegen::pair_forget()
+{
+	if (spec_.pair_map_fd < 0)
+		return;
+	emit_pair_key(a, BPF_REG_6, spec_.pair_end_key, FP_T2);
+	a.ld_map(BPF_REG_1, spec_.pair_map_fd);
+	a.mov_reg(BPF_REG_2, BPF_REG_10);
+	a.alu_imm(BPF_ADD, BPF_REG_2, FP_T2);
+	a.call_helper(BPF_FUNC_map_delete_elem);
+}
+
 void codegen::prologue()
 {
 	int exit0 = a.label(), nested = a.label();
@@ -684,6 +770,7 @@ void codegen::prologue()
 
 	a.mov_reg(BPF_REG_6, BPF_REG_1);
 	early_filter();
+	pair_begin();
 	a.call_helper(BPF_FUNC_get_smp_processor_id);
 	if (spec_.cpu >= 0) // option cpu
 		a.jcc_imm(BPF_JNE, BPF_REG_0, spec_.cpu, exit0);
@@ -917,9 +1004,11 @@ void codegen::generate()
 	a.bind(out_);
 	a.st_imm(BPF_W, BPF_REG_7, DT_M(active), 0);
 	a.bind(exit0_);
+	pair_forget();
 	a.mov_imm(BPF_REG_0, 0);
 	a.exit_();
 	a.bind(nested_);
+	pair_forget();
 	a.ldx(BPF_DW, BPF_REG_1, BPF_REG_7, DT_M(nested_drops));
 	a.alu_imm(BPF_ADD, BPF_REG_1, 1);
 	a.stx(BPF_DW, BPF_REG_7, DT_M(nested_drops), BPF_REG_1);

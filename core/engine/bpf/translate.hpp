@@ -213,6 +213,18 @@ struct probe_spec {
 	bool filter_cookie = false;
 	// Appended (option cpu): >= 0: return at once on every other CPU.
 	int32_t cpu = -1;
+	// Appended (plugin.h ABI 1.9, pair.hpp): raw_tp ending an interval:
+	// >= 0: the dt_pair map, whose entry for {thread, raw argument
+	// pair_end_key} must exist; argmap and the filter then number
+	// pair_begin_nargs + raw_nargs + 1 raw arguments (the begin's, the
+	// end's, the time).
+	int pair_map_fd = -1;
+	uint32_t pair_begin_nargs = 0;
+	int32_t pair_end_key = -1;
+	// Appended (plugin.h ABI 1.9): raw_tp: args[arg_steps_index] is the
+	// result of this program (as filter_steps'; 0 where it drops).
+	int32_t arg_steps_index = -1;
+	std::vector<std::array<int64_t, 3>> arg_steps;
 };
 
 // Map file descriptors translate() and link() refer to.

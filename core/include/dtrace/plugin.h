@@ -430,7 +430,46 @@ typedef struct dt_bpf_attach {
 	 * 12 operands), for 10 + i < nusdt_args; usdt_args holds the first 10.
 	 */
 	dt_usdt_arg_t usdt_args_hi[2];
+	/*
+	 * A probe at the end of an interval that another event begins (the
+	 * lockstat provider: a lock's wait, from lock:contention_begin to
+	 * the same thread's lock:contention_end), where the Guide wants the
+	 * time between them. With begin_kind DT_BPF_ATTACH_RAW_TRACEPOINT
+	 * (and `kind` a RAW_TRACEPOINT with ctx DT_BPF_CTX_RAW), the host
+	 * also attaches at raw tracepoint begin_target, which passes
+	 * begin_nargs arguments, code that saves per thread and value of its
+	 * raw argument begin_key the time and those arguments. At `target`
+	 * the probe fires only where the same thread saved a begin whose key
+	 * equals the end's raw argument end_key; that begin is then
+	 * forgotten. The raw arguments that argmap and the filter read are
+	 * then numbered
+	 *   0 .. begin_nargs - 1                  the begin's
+	 *   begin_nargs .. begin_nargs + nargs - 1  the end's
+	 *   begin_nargs + nargs                   the time from begin to end (ns)
+	 * (at most 8 in all). A later begin of the same thread and key
+	 * replaces an earlier one (a mutex's spin, then its sleep: the
+	 * sleep's). An engine that cannot join the two refuses the probe.
+	 */
+	int32_t begin_kind;
+	const char *begin_target;
+	uint32_t begin_nargs;
+	int32_t begin_key;
+	int32_t end_key;
+	/*
+	 * DT_BPF_CTX_RAW with arg_nsteps > 0: args[arg_from_steps] (< 10) is
+	 * the result of the program arg_steps, which reads the raw arguments
+	 * as a filter program does (ABI 1.6, the same steps and limits), in
+	 * place of argmap's raw argument (proc:::exit's CLD_* reason, from
+	 * the exiting task's exit_code). A DROP, or a load that faults, gives
+	 * 0. An engine that cannot run the program refuses the probe.
+	 */
+	int32_t arg_from_steps;
+	uint32_t arg_nsteps;
+	dt_bpf_filter_step_t arg_steps[DT_BPF_FILTER_STEPS];
 } dt_bpf_attach_t;
+
+/* dt_bpf_attach_t (ABI 1.9): the most raw arguments a begin/end pair has. */
+#define DT_BPF_PAIR_NARGS 8
 
 /* dt_bpf_attach_t argfmt (ABI 1.6). */
 #define DT_BPF_TP_SIZE(n) ((uint32_t)(n) & 0xffu)

@@ -255,6 +255,10 @@ struct tp_filter {
 	// unfiltered rather than refuse, logging "<provider>:::<probe>
 	// <unfiltered>" (what the probe then means).
 	const char *unfiltered = nullptr;
+	// Appended: >= 0: and only when raw argument zero_arg is 0 (a filter
+	// program, plugin.h ABI 1.6: lockstat's wait that ended with the lock
+	// taken, contention_end's ret).
+	int32_t zero_arg = k_none;
 };
 
 struct tp_probe {
@@ -272,6 +276,16 @@ struct tp_probe {
 	// their functions differ: illumos' sched:::sleep is one probe in each
 	// of cv_block, sema_p ...; a description naming the probe matches all.
 	const char *func = nullptr;
+	// Appended: non-NULL: `event` ends an interval that this raw
+	// tracepoint begins (plugin.h ABI 1.9), joined per thread where the
+	// begin's raw argument begin_key equals the end's end_key; argmap and
+	// the filter then number the raw arguments as dt_bpf_attach_t's pair
+	// does (the begin's, the end's, the time between them), and nargs is
+	// the end's arity, begin_nargs the begin's when the kernel cannot say.
+	const char *begin = nullptr;
+	uint32_t begin_nargs = 0;
+	int32_t begin_key = -1;
+	int32_t end_key = -1;
 };
 
 struct tracepoint_provider {
@@ -297,7 +311,8 @@ inline dt_probe_fire_t tp_fire(const tp_probe &row)
 // The bpf hook for a row, with the running kernel's arity of its event
 // (see Kernel above); host->log says why a probe cannot be attached.
 inline int tp_attach(const tracepoint_provider &p, const dt_plugin_host_t *host,
-		     const tp_probe &row, std::optional<int> arity, dt_bpf_attach_t *out)
+		     const tp_probe &row, std::optional<int> arity, dt_bpf_attach_t *out,
+		     std::optional<int> begin_arity = std::nullopt)
 {
 	if (row.event == nullptr) {
 		host->log(host, DT_LOG_WARN, "%s:::%s needs %s", p.provider, row.name, row.why);
@@ -309,9 +324,35 @@ inline int tp_attach(const tracepoint_provider &p, const dt_plugin_host_t *host,
 			  p.provider, row.name, row.event);
 		return -ENOTSUP;
 	}
+	if (row.begin != nullptr && begin_arity && *begin_arity < 0) {
+		host->log(host, DT_LOG_WARN,
+			  "%s:::%s needs the %s tracepoint, which this kernel does not have",
+			  p.provider, row.name, row.begin);
+		return -ENOTSUP;
+	}
 	dt_bpf_attach_t a = bpf_attach_desc(DT_BPF_ATTACH_RAW_TRACEPOINT, row.event);
 	a.nargs = arity ? static_cast<uint32_t>(*arity) : row.nargs;
 	a.ctx = row.ctx;
+	// The raw arguments argmap and the filter read: with a begin, its
+	// arguments, the end's and the time between them.
+	uint32_t nraw = a.nargs;
+	if (row.begin != nullptr) {
+		a.begin_kind = DT_BPF_ATTACH_RAW_TRACEPOINT;
+		a.begin_target = row.begin;
+		a.begin_nargs = begin_arity ? static_cast<uint32_t>(*begin_arity) : row.begin_nargs;
+		a.begin_key = row.begin_key;
+		a.end_key = row.end_key;
+		nraw = a.begin_nargs + a.nargs + 1;
+		// Rows number the arguments for the table's arities.
+		if (a.begin_nargs != row.begin_nargs || a.nargs != row.nargs) {
+			host->log(host, DT_LOG_WARN,
+				  "%s:::%s: this kernel's %s and %s pass %u and %u arguments, "
+				  "not %u and %u",
+				  p.provider, row.name, row.begin, row.event, a.begin_nargs,
+				  a.nargs, row.begin_nargs, row.nargs);
+			return -ENOTSUP;
+		}
+	}
 	const tp_filter &f = row.filter;
 	if (f.arg == tp_filter::k_context) {
 		a.has_filter = 1;
@@ -324,10 +365,10 @@ inline int tp_attach(const tracepoint_provider &p, const dt_plugin_host_t *host,
 	for (int32_t &m : a.argmap)
 		m = -1;
 	for (size_t k = 0; k < row.argmap.size(); k++)
-		if (row.argmap[k] < static_cast<int32_t>(a.nargs))
+		if (row.argmap[k] < static_cast<int32_t>(nraw))
 			a.argmap[k] = row.argmap[k];
 	a.has_argmap = 1;
-	if (f.arg >= static_cast<int32_t>(a.nargs)) {
+	if (f.arg >= static_cast<int32_t>(nraw)) {
 		if (f.unfiltered == nullptr) {
 			host->log(host, DT_LOG_WARN,
 				  "%s:::%s needs argument %d of the %s tracepoint, which this "
@@ -345,6 +386,19 @@ inline int tp_attach(const tracepoint_provider &p, const dt_plugin_host_t *host,
 		a.filter_arg = f.arg;
 		a.filter_shift = f.shift;
 		a.filter_mask = f.mask;
+		if (f.zero_arg >= 0 && f.zero_arg < static_cast<int32_t>(nraw)) {
+			// arg zero_arg == 0 or DROP; then (arg >> shift) & mask.
+			const dt_bpf_filter_step_t steps[] = {
+				{DT_BPF_FOP_ARG, f.zero_arg, 0},
+				{DT_BPF_FOP_JEQ, 1, 0},
+				{DT_BPF_FOP_DROP, 0, 0},
+				{DT_BPF_FOP_ARG, f.arg, 0},
+				{DT_BPF_FOP_RSH, 0, f.shift},
+				{DT_BPF_FOP_AND, 0, static_cast<int64_t>(f.mask)},
+			};
+			a.filter_nsteps = sizeof(steps) / sizeof(steps[0]);
+			std::memcpy(a.filter_steps, steps, sizeof(steps));
+		}
 	}
 	give_attach(out, a);
 	return 0;
@@ -386,10 +440,12 @@ struct tracepoint_ops {
 			const tp_probe *row = detail::row_of(P.probes, probe);
 			if (row == nullptr)
 				return -ENOENT;
-			std::optional<int> arity;
+			std::optional<int> arity, begin_arity;
 			if (row->event != nullptr)
 				arity = s->kernel.arity(row->event);
-			return tp_attach(P, s->host, *row, arity, out);
+			if (row->begin != nullptr)
+				begin_arity = s->kernel.arity(row->begin);
+			return tp_attach(P, s->host, *row, arity, out, begin_arity);
 		});
 	}
 	static int fires(void *, const dt_probe_info_t *probe, dt_probe_fire_t *out)

@@ -22,6 +22,8 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstdio>
+#include <fstream>
 #include <cinttypes>
 #include <map>
 #include <optional>
@@ -69,7 +71,7 @@ TEST(ProcBpf, ProbesWithoutATracepointSayWhy)
 	plugin_handle h(DT_PROC_PLUGIN);
 	ASSERT_NE(h.ops(), nullptr) << h.error();
 	auto all = attach_all(h);
-	ASSERT_EQ(all.size(), 12u);
+	ASSERT_EQ(all.size(), 13u);
 	for (const char *name : {"exec-failure", "start", "lwp-start", "signal-clear"}) {
 		EXPECT_EQ(all[name].rc, -ENOTSUP) << name;
 		EXPECT_EQ(all[name].message.rfind(std::string("proc:::") + name + " needs ", 0), 0u)
@@ -273,6 +275,72 @@ TEST(ProcBpf, FiltersTellThreadsFromProcessesOnRealActivity)
 		EXPECT_EQ(all["exit"].a.filter, 1);
 		EXPECT_EQ(all["lwp-exit"].a.filter, 0);
 	}
+}
+
+// proc:::exit's arg0 is illumos' CLD_* reason, computed on the bpf engine
+// from the exiting task's exit_code (plugin.h ABI 1.9 arg_steps): a
+// process that exits is CLD_EXITED (1), one a signal kills CLD_KILLED (2).
+TEST(ProcBpf, ExitReasonIsTheCldCode)
+{
+	plugin_handle h(DT_PROC_PLUGIN);
+	ASSERT_NE(h.ops(), nullptr) << h.error();
+	auto all = attach_all(h);
+	ASSERT_EQ(all["exit"].rc, 0) << all["exit"].message;
+	const dt_bpf_attach_t &a = all["exit"].a;
+	if (a.arg_nsteps == 0)
+		GTEST_SKIP() << "no task_struct exit_code in this kernel's BTF";
+	EXPECT_EQ(a.arg_from_steps, 0);
+	EXPECT_EQ(a.arg_steps[0].op, DT_BPF_FOP_ARG);
+	EXPECT_EQ(a.arg_steps[1].op, DT_BPF_FOP_LOAD);
+	if (!dt::test::is_root())
+		GTEST_SKIP() << "needs root (the bpf engine)";
+	for (auto [cmd, want] : {std::pair{"exit 3", "1"}, {"kill -9 $$", "2"}}) {
+		std::string script = std::string("/tmp/dt-proc-exit-") + std::to_string(getpid());
+		std::ofstream(script) << cmd << "\n";
+		auto r = dt::test::dtrace({"-x", "engine=bpf", "-q", "-n",
+					   "proc:::exit /pid == $target/ { printf(\"%d\\n\", arg0); }",
+					   "-c", "/bin/sh " + script});
+		std::remove(script.c_str());
+		EXPECT_EQ(r.status, 0) << cmd << ": " << r.err;
+		auto l = dt::test::lines(r.out);
+		ASSERT_FALSE(l.empty()) << cmd << ": " << r.err;
+		EXPECT_EQ(l[0], want) << cmd << ": " << r.out << r.err;
+	}
+}
+
+// psinfo_t's pr_psargs is a char[80] that the translator fills from a
+// string as long as the arguments (copyinargs()): recorded whole on the
+// bpf engine, the string then zeros, as the user engine does.
+TEST(ProcBpf, PsinfoArgumentsInARecord)
+{
+	if (!dt::test::is_root())
+		GTEST_SKIP() << "needs root (the bpf engine)";
+	auto r = dt::test::dtrace({"-x", "engine=bpf", "-q", "-n",
+				   "syscall::write:entry /pid == $target/ { "
+				   "trace(curpsinfo->pr_psargs); exit(0); }",
+				   "-c", "/bin/echo psargs"});
+	EXPECT_EQ(r.status, 0) << r.err;
+	EXPECT_NE(r.out.find("/bin/echo psargs"), std::string::npos) << r.out << r.err;
+	EXPECT_EQ(r.err.find("invalid address"), std::string::npos) << r.err;
+}
+
+// signal-discard: a signal the process ignores (signal_generate's result
+// TRACE_SIGNAL_IGNORED), with signal-send's arguments.
+TEST(ProcBpf, SignalDiscardIsAnIgnoredSignal)
+{
+	if (!dt::test::is_root())
+		GTEST_SKIP() << "needs root (the bpf engine)";
+	std::string script = std::string("/tmp/dt-proc-discard-") + std::to_string(getpid());
+	std::ofstream(script) << "trap '' HUP\nkill -HUP $$\nexit 0\n";
+	auto r = dt::test::dtrace({"-x", "engine=bpf", "-q", "-n",
+				   "proc:::signal-discard /args[1]->pr_pid == $target/ { "
+				   "printf(\"%d %d\\n\", args[2], args[0]->pr_lwpid == $target); }",
+				   "-c", "/bin/sh " + script});
+	std::remove(script.c_str());
+	EXPECT_EQ(r.status, 0) << r.err;
+	auto l = dt::test::lines(r.out);
+	ASSERT_FALSE(l.empty()) << r.err;
+	EXPECT_EQ(l[0], "1 1") << r.out << r.err; // SIGHUP, to the shell's thread
 }
 
 } // namespace

@@ -368,13 +368,22 @@ DT_INLINE u64 dt_put_str(struct dt_bpf_mem *m, u64 base, u64 room, u64 off, u64 
 	return 0;
 }
 
-/* size bytes from src (tagged or kernel) into m[base + off]. */
+/*
+ * size bytes from src (tagged or kernel) into m[base + off]. A tagged
+ * source shorter than size is a smaller object, a string that a char
+ * array of a translated struct holds (psinfo_t's pr_psargs from
+ * copyinargs()): its bytes, then zeros.
+ */
 DT_INLINE u64 dt_put_bytes(struct dt_bpf_mem *m, u64 base, u64 room, u64 off, u64 src, u64 size)
 {
 	u64 s, avail;
 
 	if (off > room || size > room - off)
 		return dt_fault(m, DTRACEFLT_ILLOP, off);
+	if ((src & DT_BPF_TAG_MASK) && !dt_resolve(m, src, 1, &s, &avail) && avail < size) {
+		dt_xfer((uint8_t *)m, base + off, DT_MEM_SIZE, 0, size, DT_X_ZERO);
+		size = avail;
+	}
 	if (dt_resolve(m, src, size, &s, &avail))
 		return 0;
 	*(u64 *)DT_SP(m, DT_RES(15)) = s; /* one state whatever the source (dt_copy_to) */

@@ -1,0 +1,3 @@
+chip ok
+lgrp ok
+
