@@ -9,19 +9,9 @@
 set -uo pipefail
 dtrace=$1
 export DTRACE_KMOD_DIR=$2
-w=${TMPDIR:-/run}/kmod-engine
-mkdir -p "$w"
 . "$(dirname "${BASH_SOURCE[0]}")/guest-lib.sh"
-# dt NAME ARGS...: run dtrace, keep stdout/stderr/status, show them.
-dt() {
-	local n=$1
-	shift
-	timeout 300 "$dtrace" "$@" >"$w/$n.out" 2>"$w/$n.err"
-	echo $? >"$w/$n.rc"
-	echo "== $n: dtrace $* (exit $(cat "$w/$n.rc"))"
-	sed 's/^/| /' "$w/$n.out" | head -60
-	sed 's/^/! /' "$w/$n.err" | head -20
-}
+workdir kmod-engine
+dt_lines=60
 
 [ -e /dev/dtrace ] && notok "/dev/dtrace exists before dtrace ran"
 loaded dtrace && notok "dtrace.ko loaded before dtrace ran"

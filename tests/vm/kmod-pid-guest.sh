@@ -14,21 +14,9 @@ dtrace=$1
 export DTRACE_KMOD_DIR=$2
 calls=$3
 shop=$4
-w=${TMPDIR:-/run}/kmod-pid
-mkdir -p "$w"
 . "$(dirname "${BASH_SOURCE[0]}")/guest-lib.sh"
-# dt NAME ARGS...: run dtrace on the kmod engine, keep stdout/stderr/status.
-dt() {
-	local n=$1
-	shift
-	timeout 300 "$dtrace" -x engine=kmod "$@" </dev/null >"$w/$n.out" 2>"$w/$n.err"
-	echo $? >"$w/$n.rc"
-	echo "== $n: dtrace -x engine=kmod $* (exit $(cat "$w/$n.rc"))"
-	sed 's/^/| /' "$w/$n.out" | head -40
-	sed 's/^/! /' "$w/$n.err" | head -20
-}
-# The value of the line "NAME <n>" in a file (empty if none).
-val() { awk -v k="$2" '$1 == k { print $2; exit }' "$1"; }
+workdir kmod-pid
+dt_args=(-x engine=kmod)
 # The same after dtrace's CPU, ID and FUNCTION:NAME columns (without -q).
 val_after() { awk -v k="$2" '{ for (i = 1; i < NF; i++) if ($i == k) { print $(i + 1); exit } }' "$1"; }
 
