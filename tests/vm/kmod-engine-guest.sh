@@ -204,6 +204,20 @@ check "oformat=json: the end record is last" [ "$(tail -n 1 "$w/json.jsonl")" = 
 check "oformat=json: nothing on stderr" [ ! -s "$w/json.err" ]
 check "oformat=json: cat's output on stdout" has "$w/json.out" "^$(cat /etc/hostname)\$"
 
+# 8d. -x cpu=1 (illumos DTRACEOPT_CPU): only CPU 1 is traced. BEGIN, the
+#     tick and END fire there (the consumer calls GO and STOP from it, the
+#     tick is armed by GO), profile-997 fires on both CPUs but runs its
+#     clause on CPU 1 only. (The golden suite's cases run -x cpu=0 and a
+#     CPU that does not exist.)
+dt cpu1 -x engine=kmod -x cpu=1 -qn 'BEGIN { printf("BEGIN %d\n", cpu); }
+	profile-997 { @[cpu] = count(); }
+	tick-10ms /i++ == 30/ { printf("tick %d\n", cpu); exit(0); }
+	END { printf("END %d\n", cpu); printa("on %d %@d\n", @); }'
+check "-x cpu=1: exit 0" [ "$(rc cpu1)" = 0 ]
+for p in BEGIN tick END; do check "-x cpu=1: $p on CPU 1" has "$w/cpu1.out" "^$p 1\$"; done
+check "-x cpu=1: profile-997 ran on CPU 1" has "$w/cpu1.out" '^on 1 [1-9]'
+check "-x cpu=1: and on no other CPU" hasnt "$w/cpu1.out" '^on [02-9]'
+
 # 9. kill -9 of a consumer mid-trace: the kernel tears its enabling down,
 #    then both modules unload.
 "$dtrace" -x engine=kmod -qn 'syscall:::entry { @[execname, probefunc] = count(); } syscall:::return { self->x++; }' \

@@ -116,7 +116,29 @@ dt again -qn 'pid$target:a.out:dt_pid_calls_square:entry { @ = count(); }
 	END { printa("n %@d\n", @); }' -c "$calls 3"
 check "a second run after reloading: 6 calls" [ "$(val "$w/again.out" n)" = 6 ]
 
-# 6. Everything unloads once no consumer is left.
+# 6. dtrace -l lists pid probes as on the bpf engine (-c and -p): dtrace.ko
+#    has them once they are placed for the listing (kmod_list.cc), with
+#    its own ids, and they go with it; USDT probes alike.
+dt listc -l -n 'pid$target::malloc:entry' -c "$calls 1"
+check "dtrace -l -c: exit 0" [ "$(rc listc)" = 0 ]
+check "dtrace -l -c: pid<N> libc.so.6 malloc entry" \
+	has "$w/listc.out" '^ *[1-9][0-9]* +pid[0-9]+ +libc\.so\.6 +malloc +entry$'
+check "dtrace -l -c: one probe" [ "$(grep -c ' malloc ' "$w/listc.out")" = 1 ]
+sleep 60 &
+sleeper=$!
+dt listp -l -n 'pid$target:libc:malloc:return' -p $sleeper
+check "dtrace -l -p: exit 0" [ "$(rc listp)" = 0 ]
+check "dtrace -l -p: pid$sleeper libc malloc return" \
+	has "$w/listp.out" "^ *[1-9][0-9]* +pid$sleeper +libc +malloc +return\$"
+kill $sleeper
+wait $sleeper 2>/dev/null
+dt listu -l -n 'shop$target:::order-placed' -c "$shop 1"
+check "dtrace -l -c of a USDT probe: shop<N> order-placed" \
+	has "$w/listu.out" '^ *[1-9][0-9]* +shop[0-9]+ +[^ ]+ +[^ ]+ +order-placed$'
+dt listleft -l -n 'pid*:::'
+check "no pid probe left in dtrace.ko after the listings" hasnt "$w/listleft.out" ' pid[0-9]+ '
+
+# 7. Everything unloads once no consumer is left.
 for m in dtrace_pid dtrace; do
 	if loaded $m; then check "rmmod $m" rmmod $m; fi
 done
