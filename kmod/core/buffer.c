@@ -3,7 +3,8 @@
  * buffer.c - per-CPU principal and aggregation buffers (illumos
  * dtrace_buffer_*), and the consumer's switch.
  *
- *   GO        dtrace_buffers_alloc(): for each possible CPU a
+ *   GO        dtrace_buffers_alloc(): for each possible CPU traced (all,
+ *             or the one D's option cpu names: DTRACE_PROGF_CPU) a
  *             dtrace_state_cpu with two principal buffers, two
  *             aggregation buffers, scratch, clause-local storage and
  *             the DIF VM context's fixed part (dtrace_state_cpu_ctx())
@@ -159,6 +160,8 @@ int dtrace_buffers_alloc(struct dtrace_state *state)
 	if (!state->cpus)
 		return -ENOMEM;
 	for_each_possible_cpu(cpu) {
+		if (!dtrace_state_traces_cpu(state, cpu))
+			continue;	/* no buffers: its probes run no ECB */
 		state->cpus[cpu] = dtrace_state_cpu_alloc(state, cpu, maxkey);
 		if (!state->cpus[cpu]) {
 			dtrace_buffers_free(state);

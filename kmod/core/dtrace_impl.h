@@ -321,6 +321,12 @@ struct dtrace_state {
 	struct list_head pins;		/* struct dtrace_pin */
 };
 
+/* Is cpu traced by the state? All are, unless D's option cpu names one. */
+static inline bool dtrace_state_traces_cpu(const struct dtrace_state *state, int cpu)
+{
+	return !(state->opts.dtph_flags & DTRACE_PROGF_CPU) || state->opts.dtph_cpu == (u64)cpu;
+}
+
 extern struct list_head dtrace_states;
 extern unsigned int dtrace_nopen;
 

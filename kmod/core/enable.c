@@ -106,12 +106,16 @@ static int dtrace_parse_header(struct dtrace_parse *ps)
 			return dtrace_reject(ps, offsetof(dtrace_prog_hdr_t, dtph_reserved),
 					     -EINVAL, "reserved header field set");
 	if (h->dtph_flags & ~(DTRACE_PROGF_DESTRUCTIVE | DTRACE_PROGF_FILL | DTRACE_PROGF_RING |
-			      DTRACE_PROGF_TIMESTAMP))
+			      DTRACE_PROGF_TIMESTAMP | DTRACE_PROGF_CPU))
 		return dtrace_reject(ps, offsetof(dtrace_prog_hdr_t, dtph_flags), -EINVAL,
 				     "unknown flags 0x%x", h->dtph_flags);
 	if ((h->dtph_flags & DTRACE_PROGF_FILL) && (h->dtph_flags & DTRACE_PROGF_RING))
 		return dtrace_reject(ps, offsetof(dtrace_prog_hdr_t, dtph_flags), -EINVAL,
 				     "bufpolicy fill and ring at once");
+	/* Any CPU number is taken here: GO refuses one that is not online. */
+	if (!(h->dtph_flags & DTRACE_PROGF_CPU) && h->dtph_cpu)
+		return dtrace_reject(ps, offsetof(dtrace_prog_hdr_t, dtph_cpu), -EINVAL,
+				     "a CPU without DTRACE_PROGF_CPU");
 	if (h->dtph_spec_pad)
 		return dtrace_reject(ps, offsetof(dtrace_prog_hdr_t, dtph_spec_pad), -EINVAL,
 				     "reserved header field set");

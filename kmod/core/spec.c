@@ -335,6 +335,8 @@ int dtrace_spec_alloc(struct dtrace_state *state)
 		if (!state->speculates || !specsize)
 			continue;
 		for_each_possible_cpu(cpu) {
+			if (!dtrace_state_traces_cpu(state, cpu))
+				continue;
 			spec->bufs[cpu].data = vmalloc_node(specsize, cpu_to_node(cpu));
 			if (!spec->bufs[cpu].data)
 				goto nomem;

@@ -29,6 +29,7 @@
  */
 #define pr_fmt(fmt) "dtrace: " fmt
 
+#include <linux/cpumask.h>
 #include <linux/jiffies.h>
 #include <linux/moduleparam.h>
 #include <linux/slab.h>
@@ -286,6 +287,10 @@ int dtrace_state_go(struct dtrace_state *state, u32 *cpu)
 	if (state->activity != DTRACE_ACTIVITY_INACTIVE)
 		return -EBUSY;
 	if (!state->opts_set)
+		return -EINVAL;
+	/* Option cpu (illumos DTRACEOPT_CPU): a CPU that can trace. */
+	if ((state->opts.dtph_flags & DTRACE_PROGF_CPU) &&
+	    (state->opts.dtph_cpu >= nr_cpu_ids || !cpu_online(state->opts.dtph_cpu)))
 		return -EINVAL;
 	dtrace_buffer_policy(state);
 	err = dtrace_vars_setup(state);

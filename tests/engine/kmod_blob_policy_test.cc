@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // The kmod engine's ENABLE blob (core/engine/kmod/program_blob.hpp):
-// bufpolicy as dtrace.ko reads it from the header flags, and ustack() /
-// jstack() records and keys as DTRACE_PV_USTACK
+// bufpolicy and option cpu as dtrace.ko reads them from the header, and
+// ustack() / jstack() records and keys as DTRACE_PV_USTACK
 // (kmod/include/uapi/dtrace/ioctl.h).
 #include "dif_builder.hpp"
 #include "kmod_blob_reader.hpp"
@@ -40,6 +40,25 @@ TEST(kmod_blob, bufpolicy_is_a_header_flag)
 	EXPECT_EQ(policy_flags("switch"), 0u);
 	EXPECT_EQ(policy_flags("fill"), uint32_t{DTRACE_PROGF_FILL});
 	EXPECT_EQ(policy_flags("ring"), uint32_t{DTRACE_PROGF_RING});
+}
+
+// Option cpu (the engine reads it, blob_options carries it): the one CPU
+// dtrace.ko traces. Without it neither the flag nor the CPU is set, so
+// that the word stays zero as a reserved one was.
+TEST(kmod_blob, cpu_is_a_header_flag_and_word)
+{
+	dtrace_prog_hdr_t h = header_of(kmod::make_program_blob(begin_trace(), {}));
+	EXPECT_EQ(h.dtph_flags & DTRACE_PROGF_CPU, 0u);
+	EXPECT_EQ(h.dtph_cpu, 0u);
+	kmod::blob_options o;
+	o.cpu = 3;
+	h = header_of(kmod::make_program_blob(begin_trace(), o));
+	EXPECT_EQ(h.dtph_flags & DTRACE_PROGF_CPU, uint32_t{DTRACE_PROGF_CPU});
+	EXPECT_EQ(h.dtph_cpu, 3u);
+	o.cpu = 0;
+	h = header_of(kmod::make_program_blob(begin_trace(), o));
+	EXPECT_EQ(h.dtph_flags & DTRACE_PROGF_CPU, uint32_t{DTRACE_PROGF_CPU});
+	EXPECT_EQ(h.dtph_cpu, 0u);
 }
 
 TEST(kmod_blob, an_unknown_bufpolicy_is_refused)

@@ -15,19 +15,9 @@ dtrace=$1
 cli_tests=$2
 golden_tests=$3
 golden_filter=${4:-*}
-w=${TMPDIR:-/run}/bpf-engine
-mkdir -p "$w"
 . "$(dirname "${BASH_SOURCE[0]}")/guest-lib.sh"
-# dt NAME ARGS...: run dtrace, keep stdout/stderr/status, show them.
-dt() {
-	local n=$1
-	shift
-	timeout 300 "$dtrace" "$@" >"$w/$n.out" 2>"$w/$n.err"
-	echo $? >"$w/$n.rc"
-	echo "== $n: dtrace $* (exit $(cat "$w/$n.rc"))"
-	sed 's/^/| /' "$w/$n.out" | head -60
-	sed 's/^/! /' "$w/$n.err" | head -20
-}
+workdir bpf-engine
+dt_lines=60
 # count FILE KEY: the count on the "  KEY  N" line of an aggregation.
 count() { awk -v k="$2" '$1 == k && NF == 2 { n = $2 } END { print n + 0 }' "$1"; }
 # Keep every CPU busy while a profile probe samples (an idle vCPU gets

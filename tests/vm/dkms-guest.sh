@@ -8,9 +8,8 @@
 set -uo pipefail
 dtrace=$1
 export DTRACE_KMOD_DIR=$2
-w=${TMPDIR:-/run}/dkms
-mkdir -p "$w"
 . "$(dirname "${BASH_SOURCE[0]}")/guest-lib.sh"
+workdir dkms
 
 "$dtrace" -x engine=kmod -qn 'syscall:::entry { @n = count(); }
     tick-200ms { printa("syscalls %@d\n", @n); exit(0); }' >"$w/out" 2>"$w/err" &

@@ -35,25 +35,12 @@ export DTRACE_KMOD_DIR=$3
 torture=${4:-60}
 BIG_GLOB=${5:-}
 FBT_MODE=${FBT_MODE:-} # multi, multi-bench: section 5b alone (vm.fbt612)
-w=${TMPDIR:-/run}/fbt-$engine
-mkdir -p "$w"
 . "$(dirname "${BASH_SOURCE[0]}")/guest-lib.sh"
-dt() { # dt NAME ARGS...: run dtrace on the engine, keep and show what it said
-	local n=$1
-	shift
-	local t0=$SECONDS
-	local ms0=$(date +%s%N)
-	timeout 300 "$dtrace" -x engine="$engine" "$@" >"$w/$n.out" 2>"$w/$n.err"
-	echo $? >"$w/$n.rc"
-	echo "$(( ($(date +%s%N) - ms0) / 1000000 ))" >"$w/$n.ms"
-	echo "== $n: dtrace -x engine=$engine $* (exit $(cat "$w/$n.rc"), $((SECONDS - t0)) s)"
-	sed 's/^/| /' "$w/$n.out" | head -30
-	sed 's/^/! /' "$w/$n.err" | head -20
-}
-# A dt run's wall time in seconds, e.g. 4.21.
-secs() { awk '{ printf "%.2f", $1 / 1000 }' "$w/$1.ms"; }
-# The value of "KEY n" lines (printa("KEY %@d\n")), or -1.
-val() { awk -v k="$2" '$1 == k { v = $2 } END { print (v == "" ? -1 : v) }' "$1"; }
+workdir "fbt-$engine"
+dt_args=(-x engine="$engine")
+dt_lines=30
+# The value of the last "KEY n" line (printa("KEY %@d\n")), or -1.
+val_last() { awk -v k="$2" '$1 == k { v = $2 } END { print (v == "" ? -1 : v) }' "$1"; }
 kprobes() { cat /sys/kernel/debug/kprobes/list 2>/dev/null | grep -c .; }
 armed() { cat /sys/module/dtrace_fbt/parameters/armed 2>/dev/null || echo 0; }
 
@@ -80,11 +67,11 @@ fbt_multi() {
 	    dtrace:::END { printa("entries %@d\n", @e); printa("ret7 %@d\n", @r); printa("count%d %@d\n", @a); }' \
 		-c 'dd if=/dev/zero of=/dev/null bs=7 count=300 status=none'
 	check "kprobe_multi: the engine says so" has "$w/mcount.err" 'kprobes through kprobe_multi links'
-	n=$(val "$w/mcount.out" entries)
+	n=$(val_last "$w/mcount.out" entries)
 	check "kprobe_multi: vfs_read entries of dd ($n: 300 and at most 20 from ld.so)" \
 		[ "$n" -ge 300 ] && [ "$n" -le 320 ]
-	check "kprobe_multi: args[2] == 7 exactly 300 times" [ "$(val "$w/mcount.out" count7)" = 300 ]
-	check "kretprobe_multi: args[1] == 7 exactly 300 times" [ "$(val "$w/mcount.out" ret7)" = 300 ]
+	check "kprobe_multi: args[2] == 7 exactly 300 times" [ "$(val_last "$w/mcount.out" count7)" = 300 ]
+	check "kretprobe_multi: args[1] == 7 exactly 300 times" [ "$(val_last "$w/mcount.out" ret7)" = 300 ]
 	DTRACE_BPF_TRAMPOLINE_MAX=0 dt mquant -qn 'fbt::vfs_read:return /pid == $target/ { @ = quantize(args[1]); }' \
 		-c 'dd if=/dev/zero of=/dev/null bs=100 count=50 status=none'
 	check "kretprobe_multi: quantize(args[1]): the 64 bucket holds dd's 50 reads" \
@@ -107,7 +94,7 @@ fbt_multi() {
 	sed 's/^/| /' "$w/msec.out"
 	sed 's/^/! /' "$w/msec.err" | head
 	check "fbt::security_*:entry ($nsec functions): exit 0 on SIGINT" [ "$(rc msec)" = 0 ]
-	check "fbt::security_*:entry: calls counted" [ "$(val "$w/msec.out" calls)" -gt 0 ]
+	check "fbt::security_*:entry: calls counted" [ "$(val_last "$w/msec.out" calls)" -gt 0 ]
 	check "fbt::security_*:entry: $nen of $nsec functions in enabled_functions" [ "$nen" -ge "$nsec" ]
 	check "fbt::security_*:entry: no kprobe registered ($nkp, $kp0 before)" [ "$nkp" = "$kp0" ]
 	check "fbt::security_*:entry: detached (enabled_functions)" \
@@ -124,8 +111,8 @@ fbt_multi() {
 		    profile:::tick-1s { printf("stop %d\n", walltimestamp); exit(0); }
 		    dtrace:::END { printf("end %d\n", walltimestamp); }' >"$w/$1.out" 2>"$w/$1.err"
 		echo $? >"$w/$1.rc"
-		echo "$(( ($(val "$w/$1.out" begin) - t0) / 1000000 ))" \
-			"$(( ($(val "$w/$1.out" end) - $(val "$w/$1.out" stop)) / 1000000 ))" >"$w/$1.ms"
+		echo "$(( ($(val_last "$w/$1.out" begin) - t0) / 1000000 ))" \
+			"$(( ($(val_last "$w/$1.out" end) - $(val_last "$w/$1.out" stop)) / 1000000 ))" >"$w/$1.ms"
 		sed 's/^/! /' "$w/$1.err" | head -5
 	}
 	tbt() { # tbt NAME PROBES: bpftrace's whole run, ms
@@ -142,7 +129,7 @@ fbt_multi() {
 	# A glob of 21,000 functions: attached, fired, detached.
 	tdt t_am 'fbt::[a-m]*:entry { @ = count(); } dtrace:::END { printa("calls %@d\n", @); }'
 	check "fbt::[a-m]*:entry: attached, exit 0" [ "$(rc t_am)" = 0 ]
-	check "fbt::[a-m]*:entry: calls counted ($(val "$w/t_am.out" calls))" [ "$(val "$w/t_am.out" calls)" -gt 0 ]
+	check "fbt::[a-m]*:entry: calls counted ($(val_last "$w/t_am.out" calls))" [ "$(val_last "$w/t_am.out" calls)" -gt 0 ]
 	check "fbt::[a-m]*:entry: detached (enabled_functions)" [ "$(grep -c . $tr/enabled_functions)" -lt 100 ]
 	local ts=(t_none t_vfs t_sec t_am)
 	if [ "$FBT_MODE" = multi-bench ]; then
@@ -188,16 +175,7 @@ torture() {
 	fi
 	maxs=8
 	end=$((SECONDS + torture))
-	(
-		n=0
-		while [ $SECONDS -lt $end ]; do
-			"$dtrace" -x engine="$engine" -l -P fbt >/dev/null 2>>"$w/tlist.err" ||
-				echo "list $n: exit $?" >>"$w/tlist.err"
-			n=$((n + 1))
-		done
-		echo $n >"$w/tlist.n"
-	) &
-	lister=$!
+	lister_start "$end" -P fbt
 	cycles=0
 	kills=0
 	while [ $SECONDS -lt $end ]; do
@@ -215,22 +193,19 @@ torture() {
 		elif [ $((RANDOM % 4)) != 0 ]; then
 			sleep $((RANDOM % maxs + 1))
 		fi
-		if [ "$engine" = kmod ] || [ $((cycles % 2)) = 0 ]; then kill -9 $pid 2>/dev/null; kills=$((kills + 1)); else kill -TERM $pid 2>/dev/null; fi
-		for _ in $(seq 600); do kill -0 $pid 2>/dev/null || break; sleep 0.1; done
-		if kill -0 $pid 2>/dev/null; then
-			echo "consumer $cycles: still running 60 s after its signal" >>"$w/thang"
-			kill -9 $pid 2>/dev/null
+		if [ "$engine" = kmod ] || [ $((cycles % 2)) = 0 ]; then
+			end_consumer $pid KILL 60
+			kills=$((kills + 1))
+		else
+			end_consumer $pid TERM 60
 		fi
-		wait $pid 2>/dev/null
 		cycles=$((cycles + 1))
 		echo "# [$SECONDS s] consumer $cycles of $glob ended"
 	done
-	wait $lister
+	lister_check
 	echo "# torture: $cycles consumers of $glob ($kills killed with -9), $(cat "$w/tlist.n") listings"
-	sed 's/^/! /' "$w/tlist.err" 2>/dev/null | head -10
 	check "torture: at least 2 consumers started and killed" [ "$cycles" -ge 2 ]
 	check "torture: every consumer ended on its signal" [ ! -s "$w/thang" ]
-	check "torture: every dtrace -l succeeded" [ ! -s "$w/tlist.err" ]
 	sleep 1
 	check "torture: no kprobe left" [ "$(kprobes)" = "$kp0" ]
 	if [ "$engine" = kmod ]; then
@@ -262,7 +237,7 @@ fi
 # dd reads 300 times with bs=7 (and the dynamic linker a few more).
 dt count -qn 'fbt::vfs_read:entry /pid == $target/ { @ = count(); } dtrace:::END { printa("reads %@d\n", @); }' \
 	-c 'dd if=/dev/zero of=/dev/null bs=7 count=300 status=none'
-n=$(val "$w/count.out" reads)
+n=$(val_last "$w/count.out" reads)
 check "vfs_read:entry: exit 0" [ "$(rc count)" = 0 ]
 check "vfs_read:entry: dd's 300 reads counted ($n, at most 20 from ld.so)" \
 	[ "$n" -ge 300 ] && [ "$n" -le 320 ]
@@ -272,7 +247,7 @@ check "vfs_read:entry: dd's 300 reads counted ($n, at most 20 from ld.so)" \
 dt ret -qn 'fbt::vfs_read:return /pid == $target/ { @[args[1]] = count(); } dtrace:::END { printa("ret%d %@d\n", @); }' \
 	-c 'dd if=/dev/zero of=/dev/null bs=7 count=200 status=none'
 check "vfs_read:return: exit 0" [ "$(rc ret)" = 0 ]
-check "vfs_read:return: args[1] == 7 exactly 200 times" [ "$(val "$w/ret.out" ret7)" = 200 ]
+check "vfs_read:return: args[1] == 7 exactly 200 times" [ "$(val_last "$w/ret.out" ret7)" = 200 ]
 dt quant -qn 'fbt::vfs_read:return /pid == $target/ { @ = quantize(args[1]); }' \
 	-c 'dd if=/dev/zero of=/dev/null bs=100 count=50 status=none'
 check "quantize(args[1]): exit 0" [ "$(rc quant)" = 0 ]
@@ -283,7 +258,7 @@ check "quantize(args[1]): the 64 bucket holds dd's 50 reads" \
 
 dt typed -qn 'fbt::vfs_read:entry /pid == $target/ { @[args[2]] = count(); } dtrace:::END { printa("count%d %@d\n", @); }' \
 	-c 'dd if=/dev/zero of=/dev/null bs=13 count=40 status=none'
-check "args[2] (size_t count): 13 exactly 40 times" [ "$(val "$w/typed.out" count13)" = 40 ]
+check "args[2] (size_t count): 13 exactly 40 times" [ "$(val_last "$w/typed.out" count13)" = 40 ]
 dt lv -lv -n 'fbt::vfs_read:entry'
 check "-lv: args[2] is size_t" has "$w/lv.out" 'args\[2\]: size_t'
 # -lv is DTrace's format; -x engines adds the table: both engines run fbt here.
@@ -314,10 +289,10 @@ if [ "$engine" = bpf ]; then
 	    fbt::vfs_read:return /pid == $target && args[1] == 7/ { @r = count(); }
 	    dtrace:::END { printa("entries %@d\n", @e); printa("ret7 %@d\n", @r); }' \
 		-c 'dd if=/dev/zero of=/dev/null bs=7 count=200 status=none'
-	n=$(val "$w/kprobe.out" entries)
+	n=$(val_last "$w/kprobe.out" entries)
 	check "kprobe: vfs_read entries of dd ($n: 200 and at most 20 from ld.so)" \
 		[ "$n" -ge 200 ] && [ "$n" -le 220 ]
-	check "kretprobe: args[1] == 7 exactly 200 times" [ "$(val "$w/kprobe.out" ret7)" = 200 ]
+	check "kretprobe: args[1] == 7 exactly 200 times" [ "$(val_last "$w/kprobe.out" ret7)" = 200 ]
 fi
 
 # ---- 4. a module's functions ---------------------------------------------------
@@ -326,7 +301,7 @@ m9p=$(awk '$1 ~ /^9p/ { print $1; exit }' /proc/modules)
 if [ "$m9p" = 9p ]; then
 	dt mod9p -qn 'fbt:9p::entry /pid == $target/ { @ = count(); } dtrace:::END { printa("calls %@d\n", @); }' \
 		-c 'cat /etc/hostname /etc/passwd'
-	check "fbt:9p::entry fires for cat ($(val "$w/mod9p.out" calls))" [ "$(val "$w/mod9p.out" calls)" -gt 0 ]
+	check "fbt:9p::entry fires for cat ($(val_last "$w/mod9p.out" calls))" [ "$(val_last "$w/mod9p.out" calls)" -gt 0 ]
 else
 	echo "# 9p is not a module in this guest: fbt:9p:: skipped"
 fi
@@ -386,7 +361,7 @@ if [ "$engine" = bpf ]; then
 	dt big -qn 'fbt::security_*:entry /pid == $target/ { @ = count(); }
 	    dtrace:::END { printa("calls %@d\n", @); }' -c 'cat /etc/hostname'
 	check "fbt::security_*:entry ($nbig functions): exit 0" [ "$(rc big)" = 0 ]
-	check "fbt::security_*:entry: cat's calls counted" [ "$(val "$w/big.out" calls)" -gt 0 ]
+	check "fbt::security_*:entry: cat's calls counted" [ "$(val_last "$w/big.out" calls)" -gt 0 ]
 	echo "# attach+run+detach: fbt::vfs_*:entry ($nvfs functions) kprobes $(secs vfs) s," \
 		"fentry $([ "$fprobe" = 1 ] && echo - || secs vfsf) s; fbt::security_*:entry ($nbig) kprobes $(secs big) s"
 fi
@@ -394,7 +369,7 @@ if [ "$engine" = kmod ]; then
 	if [ -n "${BIG_GLOB:-}" ]; then
 		dt am -qn "$BIG_GLOB"' { @ = count(); } profile:::tick-1s { exit(0); } dtrace:::END { printa("calls %@d\n", @); }'
 		check "$BIG_GLOB: exit 0" [ "$(rc am)" = 0 ]
-		check "$BIG_GLOB: calls counted" [ "$(val "$w/am.out" calls)" -gt 1000 ]
+		check "$BIG_GLOB: calls counted" [ "$(val_last "$w/am.out" calls)" -gt 1000 ]
 	fi
 	p=/sys/module/dtrace_fbt/parameters
 	echo "# dtrace_fbt: $(cat $p/functions) functions, $(cat $p/refused) refused, $(cat $p/missed) missed"
@@ -412,7 +387,7 @@ if [ "$engine" = kmod ]; then
 	    dtrace:::END { printa("ret5 %@d\n", @r); }' -c 'dd if=/dev/zero of=/dev/null bs=5 count=20 status=none'
 	a3=$(cat $p/by_address)
 	check "fbt::vfs_*:return by address: $((a3 - a2)) kretprobes by address, vfs_read returned 5 20 times" \
-		[ "$(rc retaddr)" = 0 ] && [ $((a3 - a2)) -ge 50 ] && [ "$(val "$w/retaddr.out" ret5)" = 20 ]
+		[ "$(rc retaddr)" = 0 ] && [ $((a3 - a2)) -ge 50 ] && [ "$(val_last "$w/retaddr.out" ret5)" = 20 ]
 	check "fbt::vfs_*:entry by name: exit 0, nothing registered by address" \
 		[ "$(rc vfsname)" = 0 ] && [ "$a1" = "$a0" ]
 	check "fbt::vfs_*:entry by address: exit 0, $((a2 - a1)) registered by address" \
@@ -432,7 +407,7 @@ if [ "$engine" = kmod ]; then
 	wr "vmlinux vfs_read $(awk '$3 == "vfs_write" { print $1; exit }' /proc/kallsyms)"
 	dt wrongaddr -qn 'fbt::vfs_read:entry /pid == $target/ { @ = count(); } dtrace:::END { printa("reads %@d\n", @); }' \
 		-c 'dd if=/dev/zero of=/dev/null bs=7 count=30 status=none'
-	n=$(val "$w/wrongaddr.out" reads)
+	n=$(val_last "$w/wrongaddr.out" reads)
 	check "vfs_read given vfs_write's address: vfs_read's own entries ($n)" \
 		[ "$n" -ge 30 ] && [ "$n" -le 50 ]
 	check "provide: a known function is taken" wr "vmlinux vfs_read"

@@ -32,19 +32,14 @@ torture=${DTRACE_VM_FBT_TORTURE:-60}
 # engines (kmod: fbt::[a-m]*:entry, bpf: fbt::vfs_[a-m]*:entry) and is a case of its own.
 [[ $torture =~ ^[0-9]+$ ]] || vm_fail "DTRACE_VM_FBT_TORTURE must be a number of seconds"
 
-kbuild() {
-	local blog=$vm_work/kbuild-$(basename "$2").log
-	nice "$top/tools/vm/kbuild.sh" "$@" -j2 >"$blog" 2>&1 ||
-		{ cat "$blog"; vm_fail "building the module in $1 failed"; }
-}
 engines=${DTRACE_VM_FBT_ENGINES:-kmod bpf}
 mods=$vm_work/modules
 mkdir -p "$mods"
 if [[ " $engines " == *" kmod "* ]]; then
-	kbuild "$top/kmod/core" "$vm_work/build/core" DTRACE_TOP="$top"
+	vm_kbuild "$top/kmod/core" "$vm_work/build/core" DTRACE_TOP="$top"
 	cp "$vm_work/build/core/dtrace.ko" "$mods/"
 	for p in fbt profile; do
-		kbuild "$top/plugins/$p/kernel" "$vm_work/build/$p" DTRACE_TOP="$top" \
+		vm_kbuild "$top/plugins/$p/kernel" "$vm_work/build/$p" DTRACE_TOP="$top" \
 			KBUILD_EXTRA_SYMBOLS="$vm_work/build/core/Module.symvers"
 		cp "$vm_work/build/$p/dtrace_$p.ko" "$mods/"
 	done

@@ -9,19 +9,9 @@
 set -uo pipefail
 dtrace=$1
 export DTRACE_KMOD_DIR=$2
-w=${TMPDIR:-/run}/kmod-engine
-mkdir -p "$w"
 . "$(dirname "${BASH_SOURCE[0]}")/guest-lib.sh"
-# dt NAME ARGS...: run dtrace, keep stdout/stderr/status, show them.
-dt() {
-	local n=$1
-	shift
-	timeout 300 "$dtrace" "$@" >"$w/$n.out" 2>"$w/$n.err"
-	echo $? >"$w/$n.rc"
-	echo "== $n: dtrace $* (exit $(cat "$w/$n.rc"))"
-	sed 's/^/| /' "$w/$n.out" | head -60
-	sed 's/^/! /' "$w/$n.err" | head -20
-}
+workdir kmod-engine
+dt_lines=60
 
 [ -e /dev/dtrace ] && notok "/dev/dtrace exists before dtrace ran"
 loaded dtrace && notok "dtrace.ko loaded before dtrace ran"
@@ -213,6 +203,20 @@ check "oformat=json: the fault is an error record" has "$w/json.jsonl" \
 check "oformat=json: the end record is last" [ "$(tail -n 1 "$w/json.jsonl")" = '{"type":"end","status":0}' ]
 check "oformat=json: nothing on stderr" [ ! -s "$w/json.err" ]
 check "oformat=json: cat's output on stdout" has "$w/json.out" "^$(cat /etc/hostname)\$"
+
+# 8d. -x cpu=1 (illumos DTRACEOPT_CPU): only CPU 1 is traced. BEGIN, the
+#     tick and END fire there (the consumer calls GO and STOP from it, the
+#     tick is armed by GO), profile-997 fires on both CPUs but runs its
+#     clause on CPU 1 only. (The golden suite's cases run -x cpu=0 and a
+#     CPU that does not exist.)
+dt cpu1 -x engine=kmod -x cpu=1 -qn 'BEGIN { printf("BEGIN %d\n", cpu); }
+	profile-997 { @[cpu] = count(); }
+	tick-10ms /i++ == 30/ { printf("tick %d\n", cpu); exit(0); }
+	END { printf("END %d\n", cpu); printa("on %d %@d\n", @); }'
+check "-x cpu=1: exit 0" [ "$(rc cpu1)" = 0 ]
+for p in BEGIN tick END; do check "-x cpu=1: $p on CPU 1" has "$w/cpu1.out" "^$p 1\$"; done
+check "-x cpu=1: profile-997 ran on CPU 1" has "$w/cpu1.out" '^on 1 [1-9]'
+check "-x cpu=1: and on no other CPU" hasnt "$w/cpu1.out" '^on [02-9]'
 
 # 9. kill -9 of a consumer mid-trace: the kernel tears its enabling down,
 #    then both modules unload.

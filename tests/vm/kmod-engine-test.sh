@@ -23,13 +23,8 @@ dtrace=$2
 plugdir=$(dirname "$dtrace")/../lib/dtrace/plugins
 [ -f "$plugdir/dt_syscall.so" ] || vm_fail "no syscall plugin in $plugdir (build dt_syscall)"
 
-kbuild() {
-	local blog=$vm_work/kbuild-$(basename "$2").log
-	nice "$top/tools/vm/kbuild.sh" "$@" -j2 >"$blog" 2>&1 ||
-		{ cat "$blog"; vm_fail "building the module in $1 failed"; }
-}
-kbuild "$top/kmod/core" "$vm_work/build/core" DTRACE_TOP="$top"
-kbuild "$top/plugins/syscall/kernel" "$vm_work/build/syscall" DTRACE_TOP="$top" \
+vm_kbuild "$top/kmod/core" "$vm_work/build/core" DTRACE_TOP="$top"
+vm_kbuild "$top/plugins/syscall/kernel" "$vm_work/build/syscall" DTRACE_TOP="$top" \
 	KBUILD_EXTRA_SYMBOLS="$vm_work/build/core/Module.symvers"
 mods=$vm_work/modules
 mkdir -p "$mods"
@@ -37,7 +32,7 @@ cp "$vm_work/build/core/dtrace.ko" "$vm_work/build/syscall/dtrace_syscall.ko" "$
 # Every provider kernel half (kmod-providers-guest.sh; `dtrace -l` on the kmod
 # engine loads each one).
 for p in profile proc tcp ip udp io sched lockstat pid fbt; do
-	kbuild "$top/plugins/$p/kernel" "$vm_work/build/$p" DTRACE_TOP="$top" \
+	vm_kbuild "$top/plugins/$p/kernel" "$vm_work/build/$p" DTRACE_TOP="$top" \
 		KBUILD_EXTRA_SYMBOLS="$vm_work/build/core/Module.symvers"
 	cp "$vm_work/build/$p/dtrace_$p.ko" "$mods/"
 done

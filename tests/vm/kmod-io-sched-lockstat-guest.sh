@@ -17,19 +17,10 @@ set -uo pipefail
 dtrace=$1
 mods=$2
 export DTRACE_KMOD_DIR=$mods
-w=${TMPDIR:-/run}/kmod-io-sched-lockstat
-mkdir -p "$w"
 . "$(dirname "${BASH_SOURCE[0]}")/guest-lib.sh"
-
-dt() { # dt NAME DTRACE_ARG...: run dtrace on the kmod engine, keep its output
-	local n=$1
-	shift
-	timeout 300 "$dtrace" -x engine=kmod "$@" >"$w/$n.out" 2>"$w/$n.err"
-	echo $? >"$w/$n.rc"
-	echo "== $n (exit $(rc "$n"))"
-	sed 's/^/| /' "$w/$n.out"
-	sed 's/^/! /' "$w/$n.err"
-}
+workdir kmod-io-sched-lockstat
+dt_args=(-x engine=kmod)
+dt_lines=1000
 
 # ---- sched ------------------------------------------------------------
 dt sched -q -n 'sched:::off-cpu /pid == $target/ { @["off-cpu"] = count(); }

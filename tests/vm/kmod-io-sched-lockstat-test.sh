@@ -20,17 +20,12 @@ for p in io sched lockstat; do
 	[ -f "$plugdir/dt_$p.so" ] || vm_fail "no $p plugin in $plugdir (build dt_$p)"
 done
 
-kbuild() {
-	local blog=$vm_work/kbuild-$(basename "$2").log
-	nice "$top/tools/vm/kbuild.sh" "$@" -j2 >"$blog" 2>&1 ||
-		{ cat "$blog"; vm_fail "building the module in $1 failed"; }
-}
-kbuild "$top/kmod/core" "$vm_work/build/core" DTRACE_TOP="$top"
+vm_kbuild "$top/kmod/core" "$vm_work/build/core" DTRACE_TOP="$top"
 mods=$vm_work/modules
 mkdir -p "$mods"
 cp "$vm_work/build/core/dtrace.ko" "$mods/"
 for p in io sched lockstat; do
-	kbuild "$top/plugins/$p/kernel" "$vm_work/build/$p" DTRACE_TOP="$top" \
+	vm_kbuild "$top/plugins/$p/kernel" "$vm_work/build/$p" DTRACE_TOP="$top" \
 		KBUILD_EXTRA_SYMBOLS="$vm_work/build/core/Module.symvers"
 	cp "$vm_work/build/$p/dtrace_$p.ko" "$mods/"
 done

@@ -15,9 +15,8 @@ dtrace=$1
 mods=$2
 export DTRACE_KMOD_DIR=$mods
 d=/sys/kernel/debug/dt_perf
-w=${TMPDIR:-/run}/kmod-perf
-mkdir -p "$w"
 . "$(dirname "${BASH_SOURCE[0]}")/guest-lib.sh"
+workdir kmod-perf
 
 check "insmod dtrace.ko" insmod "$mods/dtrace.ko"
 check "insmod dt_perf.ko" insmod "$mods/dt_perf.ko"

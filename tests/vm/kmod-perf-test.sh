@@ -14,13 +14,8 @@ vm_setup "$1"
 dtrace=$2
 [ -x "$dtrace" ] || vm_fail "no dtrace at $dtrace"
 
-kbuild() {
-	local blog=$vm_work/kbuild-$(basename "$2").log
-	nice "$top/tools/vm/kbuild.sh" "$@" -j2 >"$blog" 2>&1 ||
-		{ cat "$blog"; vm_fail "building the module in $1 failed"; }
-}
-kbuild "$top/kmod/core" "$vm_work/build/core" DTRACE_TOP="$top"
-kbuild "$top/kmod/perf" "$vm_work/build/perf" DTRACE_TOP="$top" \
+vm_kbuild "$top/kmod/core" "$vm_work/build/core" DTRACE_TOP="$top"
+vm_kbuild "$top/kmod/perf" "$vm_work/build/perf" DTRACE_TOP="$top" \
 	KBUILD_EXTRA_SYMBOLS="$vm_work/build/core/Module.symvers"
 mods=$vm_work/modules
 mkdir -p "$mods"

@@ -14,21 +14,9 @@ dtrace=$1
 export DTRACE_KMOD_DIR=$2
 calls=$3
 shop=$4
-w=${TMPDIR:-/run}/kmod-pid
-mkdir -p "$w"
 . "$(dirname "${BASH_SOURCE[0]}")/guest-lib.sh"
-# dt NAME ARGS...: run dtrace on the kmod engine, keep stdout/stderr/status.
-dt() {
-	local n=$1
-	shift
-	timeout 300 "$dtrace" -x engine=kmod "$@" </dev/null >"$w/$n.out" 2>"$w/$n.err"
-	echo $? >"$w/$n.rc"
-	echo "== $n: dtrace -x engine=kmod $* (exit $(cat "$w/$n.rc"))"
-	sed 's/^/| /' "$w/$n.out" | head -40
-	sed 's/^/! /' "$w/$n.err" | head -20
-}
-# The value of the line "NAME <n>" in a file (empty if none).
-val() { awk -v k="$2" '$1 == k { print $2; exit }' "$1"; }
+workdir kmod-pid
+dt_args=(-x engine=kmod)
 # The same after dtrace's CPU, ID and FUNCTION:NAME columns (without -q).
 val_after() { awk -v k="$2" '{ for (i = 1; i < NF; i++) if ($i == k) { print $(i + 1); exit } }' "$1"; }
 
@@ -128,7 +116,29 @@ dt again -qn 'pid$target:a.out:dt_pid_calls_square:entry { @ = count(); }
 	END { printa("n %@d\n", @); }' -c "$calls 3"
 check "a second run after reloading: 6 calls" [ "$(val "$w/again.out" n)" = 6 ]
 
-# 6. Everything unloads once no consumer is left.
+# 6. dtrace -l lists pid probes as on the bpf engine (-c and -p): dtrace.ko
+#    has them once they are placed for the listing (kmod_list.cc), with
+#    its own ids, and they go with it; USDT probes alike.
+dt listc -l -n 'pid$target::malloc:entry' -c "$calls 1"
+check "dtrace -l -c: exit 0" [ "$(rc listc)" = 0 ]
+check "dtrace -l -c: pid<N> libc.so.6 malloc entry" \
+	has "$w/listc.out" '^ *[1-9][0-9]* +pid[0-9]+ +libc\.so\.6 +malloc +entry$'
+check "dtrace -l -c: one probe" [ "$(grep -c ' malloc ' "$w/listc.out")" = 1 ]
+sleep 60 &
+sleeper=$!
+dt listp -l -n 'pid$target:libc:malloc:return' -p $sleeper
+check "dtrace -l -p: exit 0" [ "$(rc listp)" = 0 ]
+check "dtrace -l -p: pid$sleeper libc malloc return" \
+	has "$w/listp.out" "^ *[1-9][0-9]* +pid$sleeper +libc +malloc +return\$"
+kill $sleeper
+wait $sleeper 2>/dev/null
+dt listu -l -n 'shop$target:::order-placed' -c "$shop 1"
+check "dtrace -l -c of a USDT probe: shop<N> order-placed" \
+	has "$w/listu.out" '^ *[1-9][0-9]* +shop[0-9]+ +[^ ]+ +[^ ]+ +order-placed$'
+dt listleft -l -n 'pid*:::'
+check "no pid probe left in dtrace.ko after the listings" hasnt "$w/listleft.out" ' pid[0-9]+ '
+
+# 7. Everything unloads once no consumer is left.
 for m in dtrace_pid dtrace; do
 	if loaded $m; then check "rmmod $m" rmmod $m; fi
 done

@@ -11,21 +11,9 @@
 set -uo pipefail
 dtrace=$1
 export DTRACE_KMOD_DIR=$2
-w=${TMPDIR:-/run}/kmod-providers
-mkdir -p "$w"
 . "$(dirname "${BASH_SOURCE[0]}")/guest-lib.sh"
-# dt NAME ARGS...: run dtrace on the kmod engine, keep stdout/stderr/status.
-dt() {
-	local n=$1
-	shift
-	timeout 300 "$dtrace" -x engine=kmod "$@" >"$w/$n.out" 2>"$w/$n.err"
-	echo $? >"$w/$n.rc"
-	echo "== $n: dtrace -x engine=kmod $* (exit $(cat "$w/$n.rc"))"
-	sed 's/^/| /' "$w/$n.out" | head -40
-	sed 's/^/! /' "$w/$n.err" | head -20
-}
-# The value of the line "NAME <n>" in a file (empty if none).
-val() { awk -v k="$2" '$1 == k { print $2; exit }' "$1"; }
+workdir kmod-providers
+dt_args=(-x engine=kmod)
 
 ncpu=$(nproc)
 echo "# providers: kernel $(uname -r), $ncpu CPUs, modules from $DTRACE_KMOD_DIR"

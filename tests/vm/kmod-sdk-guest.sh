@@ -11,9 +11,8 @@
 set -uo pipefail
 prefix=$1
 unset DTRACE_KMOD_DIR DTRACE_PLUGIN_PATH
-w=${TMPDIR:-/run}/kmod-sdk
-mkdir -p "$w"
 . "$(dirname "${BASH_SOURCE[0]}")/guest-lib.sh"
+workdir kmod-sdk
 # waitfor PID FILE ERE: until a line of FILE matches, up to 120 s while
 # PID runs (builtins only: every fork is slow under emulation).
 waitfor() {

@@ -14,17 +14,10 @@ vm_setup "$1"
 client=$2
 [ -x "$client" ] || vm_fail "no kmod_client at $client"
 
-# vm_kbuild with make arguments: DTRACE_TOP, and the core's symbols for
-# the provider module.
-kbuild() {
-	local blog=$vm_work/kbuild-$(basename "$2").log
-	nice "$top/tools/vm/kbuild.sh" "$@" -j2 >"$blog" 2>&1 ||
-		{ cat "$blog"; vm_fail "building the module in $1 failed"; }
-}
-kbuild "$top/kmod/core" "$vm_work/kmod/core" DTRACE_TOP="$top"
-kbuild "$top/kmod/test" "$vm_work/kmod/test" DTRACE_TOP="$top" \
+vm_kbuild "$top/kmod/core" "$vm_work/kmod/core" DTRACE_TOP="$top"
+vm_kbuild "$top/kmod/test" "$vm_work/kmod/test" DTRACE_TOP="$top" \
 	KBUILD_EXTRA_SYMBOLS="$vm_work/kmod/core/Module.symvers"
-kbuild "$top/plugins/syscall/kernel" "$vm_work/kmod/syscall" DTRACE_TOP="$top" \
+vm_kbuild "$top/plugins/syscall/kernel" "$vm_work/kmod/syscall" DTRACE_TOP="$top" \
 	KBUILD_EXTRA_SYMBOLS="$vm_work/kmod/core/Module.symvers"
 
 vm_run 0 -c 2 -t 900 bash "$top/tests/vm/kmod-guest.sh" "$vm_work/kmod" "$client"

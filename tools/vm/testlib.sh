@@ -7,7 +7,9 @@
 #             is missing or the kernel cannot be fetched.
 # vm_run WANT [run.sh options] [--] CMD...   boots the guest; fails unless
 #             run.sh exits WANT (0 for success, 243 for a kernel problem...).
-# vm_kbuild SRC OUT   builds a module dir against the guest's headers.
+# vm_kbuild SRC OUT [MAKE ARGS...]   builds a module dir against the
+#             guest's headers (-j2; e.g. DTRACE_TOP=..., KBUILD_EXTRA_SYMBOLS=...
+#             for a provider module, the core's Module.symvers).
 # vm_expect FILE ERE  fails unless a line of FILE matches.
 # vm_fail MSG / vm_skip MSG   exit 1 (printing the console log) / exit 77.
 # shellcheck disable=SC2034 # vm_krel, vm_out are for the sourcing script
@@ -53,6 +55,6 @@ vm_expect() {
 vm_kbuild() {
 	local blog
 	blog=$vm_work/kbuild-$(basename "$2").log
-	nice "$vm_tools/kbuild.sh" "$1" "$2" >"$blog" 2>&1 ||
+	nice "$vm_tools/kbuild.sh" "$@" -j2 >"$blog" 2>&1 ||
 		{ cat "$blog"; vm_fail "building the module in $1 failed"; }
 }

@@ -10,7 +10,12 @@
 //                    blob (program_blob.hpp); every EPID described
 //                    (EPROBE, PROBES): enabled_probe[] with the kernel's
 //                    probe ids and names
-//   go()             GO: BEGIN fires in the kernel
+//   go()             GO: BEGIN fires in the kernel (refused as the other
+//                    engines refuse it: engine/buffer_sizes.hpp, option cpu
+//                    naming a CPU that is not online); with option cpu,
+//                    GO and STOP are called from that CPU, the only one
+//                    dtrace.ko traces then (DTRACE_PROGF_CPU), so that
+//                    BEGIN and END fire there as every other probe does
 //   wait(t)          sleeps in short steps, returning early once exit()
 //                    ran (STATUS); aggregation buffers are snapped at
 //                    aggrate meanwhile, so that they do not fill
@@ -38,11 +43,13 @@
 #include <dtrace/engine.hpp>
 #include <dtrace/provider.hpp>
 
+#include <sched.h>
 #include <sys/stat.h>
 #include <time.h>
 
 #include <algorithm>
 #include <cerrno>
+#include <cstdlib>
 #include <cstring>
 #include <map>
 #include <optional>
@@ -80,6 +87,48 @@ T load(const uint8_t *p)
 
 constexpr uint64_t k_poll_ns = 25'000'000; // STATUS while waiting
 
+// While alive, the calling thread runs on `cpu` only (option cpu: BEGIN and
+// END fire on the CPU that calls GO and STOP), and gets its affinity back
+// after. error(): sched_setaffinity()'s errno, EINVAL for a CPU that is
+// not online (the user engine's check).
+class pinned {
+public:
+	explicit pinned(std::optional<uint64_t> cpu)
+	{
+		if (!cpu)
+			return;
+		if (*cpu >= CPU_SETSIZE) {
+			err_ = EINVAL;
+			return;
+		}
+		if (sched_getaffinity(0, sizeof old_, &old_) != 0) {
+			err_ = errno;
+			return;
+		}
+		cpu_set_t set;
+		CPU_ZERO(&set);
+		CPU_SET(static_cast<int>(*cpu), &set);
+		if (sched_setaffinity(0, sizeof set, &set) != 0) {
+			err_ = errno;
+			return;
+		}
+		on_ = true;
+	}
+	~pinned()
+	{
+		if (on_)
+			(void)sched_setaffinity(0, sizeof old_, &old_);
+	}
+	pinned(const pinned &) = delete;
+	pinned &operator=(const pinned &) = delete;
+	[[nodiscard]] int error() const { return err_; }
+
+private:
+	cpu_set_t old_{};
+	bool on_ = false;
+	int err_ = 0;
+};
+
 void check_killed(const dtrace_status_t &st);
 
 class kmod_engine final : public engine {
@@ -115,8 +164,10 @@ private:
 	// bufpolicy fill or ring: principal buffers are read once, after STOP.
 	bool read_at_stop_ = false, fill_ = false;
 	dtrace_status_t seen_{};
-	resolved_options opts_{}; // enable()
-	uint64_t aggrate_ = 0;	  // opts_.aggrate, at least 1 ms
+	resolved_options opts_{};     // enable()
+	std::optional<uint64_t> cpu_; // option cpu
+	engines::buffer_needs needs_; // enable(): checked at go()
+	uint64_t aggrate_ = 0;	      // opts_.aggrate, at least 1 ms
 	uint64_t last_agg_ = 0;
 	std::vector<agg_data> pending_aggs_;
 	std::map<uint32_t, uint64_t> agg_drops_; // by CPU, since the last drain
@@ -224,14 +275,10 @@ void kmod_engine::place_uprobes(const enabling &en)
 	std::set<const probe *> placed;
 	for (size_t i = 0; i < en.probes.size(); i++) {
 		const probe &pr = *en.probes[i];
-		if (en.fires[i].kind != fire_kind::uprobe || !en.fires[i].runs_on(DT_ENGINE_KMOD) ||
-		    !placed.insert(&pr).second)
+		if (!dt::kmod::fires_from_uprobe(en.fires[i]) || !placed.insert(&pr).second)
 			continue;
-		dt_bpf_attach_t a{};
 		std::string why;
-		int rc = reg.bpf_attach(pr, a, why);
-		if (rc >= 0)
-			rc = uprobes_.place(pr.desc, a, why);
+		int rc = uprobes_.place(reg, pr, why);
 		if (rc >= 0)
 			continue;
 		throw engine_error(!why.empty() ? why
@@ -249,6 +296,10 @@ std::vector<enabled_probe> kmod_engine::enable(const program &p, const enabling 
 	// Reading the aggregation buffer more often than every 1 ms is
 	// this engine's floor.
 	aggrate_ = std::max<uint64_t>(opts_.aggrate, 1'000'000);
+	needs_ = engines::buffer_needs_of(prog_, en);
+	cpu_.reset();
+	if (auto c = prog_.option("cpu"); c && !option_unsets("cpu", *c))
+		cpu_ = std::strtoull(c->c_str(), nullptr, 0);
 	load_modules();
 	// Kernel halves that cannot find their probes themselves (fbt) are
 	// given those the descriptions matched (plugin.h kmod provide).
@@ -275,6 +326,7 @@ std::vector<enabled_probe> kmod_engine::enable(const program &p, const enabling 
 	bo.strip_destructive = !s_.destructive && !opts_.destructive;
 	bo.destructive = !bo.strip_destructive;
 	bo.max_bufsize = conf_.dtc_max_bufsize ? conf_.dtc_max_bufsize : bo.max_bufsize;
+	bo.cpu = cpu_;
 	blob_ = dt::kmod::make_program_blob(prog_, opts_, bo);
 
 	dtrace_enable_t req{};
@@ -343,12 +395,21 @@ void kmod_engine::go()
 		return;
 	if (prog_.destructive() && !s_.destructive && !opts_.destructive)
 		throw engine_error("Destructive actions not allowed");
+	// illumos dtrace_state_go(): the buffer options against what the
+	// ECBs record, in DTrace's words, as the other engines check them.
+	// The blob's sizes are dtrace.ko's floors, not the options.
+	engines::check_buffer_sizes(needs_, opts_);
+	pinned on_cpu(cpu_);
+	if (on_cpu.error() != 0)
+		throw engine_error(std::strerror(on_cpu.error()));
 	uint32_t cpu = 0;
 	int err = dev_.go(cpu);
 	if (err == ENOMEM)
 		throw engine_error("not enough memory for the buffers (bufsize " +
 				   std::to_string(blob_.bufsize) + ", aggsize " +
 				   std::to_string(blob_.aggsize) + " per CPU)");
+	if (err == EINVAL && cpu_)
+		throw engine_error(std::strerror(err)); // went offline meanwhile
 	if (err != 0)
 		fail("DTRACEIOC_GO", err);
 	started_ = true;
@@ -360,6 +421,7 @@ void kmod_engine::stop()
 {
 	if (!started_ || stopped_)
 		return;
+	pinned on_cpu(cpu_); // END fires there (nowhere if it went offline)
 	uint32_t cpu = 0;
 	int err = dev_.stop(cpu);
 	if (err != 0 && err != EALREADY)

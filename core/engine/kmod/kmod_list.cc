@@ -2,9 +2,13 @@
 // `dtrace -l` on the kmod engine (dtrace/engine.hpp kmod_list_probes()):
 // the kernel's own probe table, read with DTRACEIOC_PROBEMATCH, so that
 // the ids listed are the ids traced output shows, and probes a provider
-// creates on demand (profile-N) exist once listed, as on illumos.
+// creates on demand (profile-N) exist once listed, as on illumos. Probes
+// that fire from uprobes (pid$target, USDT) are placed in dtrace_pid.ko
+// for the listing first (uprobes.hpp), as fasttrap creates them when a
+// description names them.
 #include "device.hpp"
 #include "modules.hpp"
+#include "uprobes.hpp"
 
 #include <dtrace/engine.hpp>
 #include <dtrace/provider.hpp>
@@ -16,7 +20,8 @@ namespace dt {
 namespace {
 
 // Copy s into a fixed kernel field; false if it does not fit.
-template <size_t N> bool put(char (&field)[N], const std::string &s)
+template <size_t N>
+bool put(char (&field)[N], const std::string &s)
 {
 	if (s.size() >= N)
 		return false;
@@ -55,8 +60,11 @@ std::vector<kernel_probe> kmod_list_probes(provider_registry &reg, const probe_d
 	// Kernel halves that cannot find their probes (fbt) are given those
 	// of the description first (plugin.h kmod provide).
 	std::string why;
-	if (int rc = reg.kmod_provide(reg.match(d), why); rc < 0)
+	const std::vector<const probe *> matched = reg.match(d);
+	if (int rc = reg.kmod_provide(matched, why); rc < 0)
 		throw engine_error(why.empty() ? std::string(std::strerror(-rc)) : why);
+	kmod::uprobes placed; // closed after the listing: the probes go
+	kmod::place_for_listing(placed, reg, matched);
 	kmod::device dev;
 	int err = dev.open();
 	if (err == EACCES || err == EPERM)
@@ -77,9 +85,10 @@ std::vector<kernel_probe> kmod_list_probes(provider_registry &reg, const probe_d
 		if (err == ESRCH)
 			break;
 		if (err != 0)
-			throw engine_error(std::string("DTRACEIOC_PROBEMATCH: ") + std::strerror(err));
-		out.push_back({pd.dtpd_id,
-			       {pd.dtpd_provider, pd.dtpd_mod, pd.dtpd_func, pd.dtpd_name}});
+			throw engine_error(std::string("DTRACEIOC_PROBEMATCH: ") +
+					   std::strerror(err));
+		out.push_back(
+			{pd.dtpd_id, {pd.dtpd_provider, pd.dtpd_mod, pd.dtpd_func, pd.dtpd_name}});
 		next = pd.dtpd_id + 1;
 	}
 	return out;

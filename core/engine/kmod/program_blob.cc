@@ -93,6 +93,10 @@ private:
 		b_.hdr.dtph_scratchsize = 0;
 		if (o_.destructive)
 			b_.hdr.dtph_flags |= DTRACE_PROGF_DESTRUCTIVE;
+		if (o_.cpu) {
+			b_.hdr.dtph_flags |= DTRACE_PROGF_CPU;
+			b_.hdr.dtph_cpu = *o_.cpu;
+		}
 		// Record timestamps only for a consumer that orders by them.
 		if (auto t = p_.option("temporal"); t && *t != "0")
 			b_.hdr.dtph_flags |= DTRACE_PROGF_TIMESTAMP;

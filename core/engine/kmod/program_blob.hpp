@@ -9,7 +9,8 @@
 //               DIF uses self-> or associative arrays), strsize (at most
 //               64k), nspec (at most DTRACE_MAX_NSPEC), specsize, cleanrate
 //               (0: the kernel's 101hz), bufpolicy fill/ring flags;
-//               DTRACE_PROGF_DESTRUCTIVE with -w
+//               DTRACE_PROGF_DESTRUCTIVE with -w; DTRACE_PROGF_CPU and
+//               dtph_cpu with option cpu
 //   DIFO        every predicate and record expression, once per clause
 //   AGG         every aggregation, by id
 //   ECB         one per (clause, probe description), cookie = its index
@@ -34,6 +35,7 @@
 #include <dtrace/program.hpp>
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -47,6 +49,8 @@ struct blob_options {
 	// -w or #pragma D option destructive: the kernel accepts system().
 	bool destructive = false;
 	uint64_t max_bufsize = 64ull << 20; // DTRACEIOC_CONF's dtc_max_bufsize
+	// D's option cpu: only that CPU is traced (DTRACE_PROGF_CPU).
+	std::optional<uint64_t> cpu;
 };
 
 struct ecb_origin {

@@ -2,6 +2,8 @@
 // The kmod engine's uprobes, placed in dtrace_pid.ko (see uprobes.hpp).
 #include "uprobes.hpp"
 
+#include <dtrace/engine.hpp>
+
 #include <uapi/dtrace/uprobe.h>
 
 #include <fcntl.h>
@@ -120,6 +122,26 @@ int uprobes::place(const probe_desc &d, const dt_bpf_attach_t &a, std::string &w
 		return -err;
 	}
 	return 0;
+}
+
+int uprobes::place(provider_registry &reg, const probe &p, std::string &why)
+{
+	dt_bpf_attach_t a{};
+	int rc = reg.bpf_attach(p, a, why);
+	return rc < 0 ? rc : place(p.desc, a, why);
+}
+
+void place_for_listing(uprobes &u, provider_registry &reg, const std::vector<const probe *> &probes)
+{
+	for (const probe *p : probes) {
+		if (!fires_from_uprobe(reg.fire(*p)))
+			continue;
+		std::string why;
+		if (int rc = u.place(reg, *p, why); rc < 0)
+			throw engine_error(!why.empty() ? why
+							: "cannot list " + p->desc.str() + ": " +
+								  std::strerror(-rc));
+	}
 }
 
 } // namespace dt::kmod

@@ -17,15 +17,17 @@
 //   pid (-1: every process)             -> pid (0: every process)
 //   usdt_args, ref_ctr_offset           -> args, ref_ctr_offset
 //
-// One session (an open of /dev/dtrace_uprobe) per engine: what it placed
-// stays until the session is destroyed, after the engine's /dev/dtrace
-// consumer closed.
+// One session (an open of /dev/dtrace_uprobe) per engine, or per `dtrace
+// -l` listing (place_for_listing()): what it placed stays until the
+// session is destroyed, after the engine's /dev/dtrace consumer closed.
 #pragma once
 
 #include <dtrace/plugin.h>
 #include <dtrace/probe_desc.hpp>
+#include <dtrace/provider.hpp>
 
 #include <string>
+#include <vector>
 
 namespace dt::kmod {
 
@@ -40,10 +42,27 @@ public:
 	// than dtrace.ko's (the kernel has no such probe, as for illumos);
 	// else a negative errno. `why` says what went wrong.
 	[[nodiscard]] int place(const probe_desc &d, const dt_bpf_attach_t &a, std::string &why);
+	// The same for registry probe `p`, where its plugin's attach() says.
+	[[nodiscard]] int place(provider_registry &reg, const probe &p, std::string &why);
 	static constexpr int k_skipped = 1;
 
 private:
 	int fd_ = -1;
 };
+
+// Does `f` say its probe fires from a uprobe on the kmod engine?
+[[nodiscard]] inline bool fires_from_uprobe(const probe_fire &f)
+{
+	return f.kind == fire_kind::uprobe && f.runs_on(DT_ENGINE_KMOD);
+}
+
+// `dtrace -l` on the kmod engine: dtrace.ko has a uprobe probe only once it
+// is placed (illumos fasttrap's probes come to exist when a description
+// names them, before any is enabled). Every probe of `probes` that fires
+// from a uprobe is placed in `u`, which keeps them while it lives (a
+// placed probe arms no uprobe until it is enabled). Throws engine_error
+// with the plugin's reason.
+void place_for_listing(uprobes &u, provider_registry &reg,
+		       const std::vector<const probe *> &probes);
 
 } // namespace dt::kmod

@@ -3,7 +3,8 @@
  * dtrace/tracepoints.h - kernel tracepoints as a provider module's probe
  * sources: a table of them, found by name when the module loads and each
  * registered while at least one probe that reads it is enabled. The kernel
- * halves of io, ip, udp, proc, sched, tcp and lockstat are such tables.
+ * halves of syscall, io, ip, udp, proc, sched, tcp and lockstat are such
+ * tables.
  *
  * Tracepoints are not exported to modules by symbol; for_each_kernel_
  * tracepoint() is, and finds them by name. A tracepoint this kernel lacks

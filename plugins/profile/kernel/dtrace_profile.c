@@ -3,7 +3,9 @@
  * dtrace_profile.c - the profile provider's kernel half (illumos profile.c):
  *
  *   profile-N  one pinned hrtimer per online CPU  ->  profile:::profile-N
- *   tick-N     one pinned hrtimer on one CPU      ->  profile:::tick-N
+ *   tick-N     one pinned hrtimer on the CPU that ->  profile:::tick-N
+ *              armed it (the consumer's GO: with D's option cpu the
+ *              consumer calls GO there, so its ticks fire there)
  *
  *   arg0  the kernel PC the timer interrupt interrupted (0 in user mode)
  *   arg1  the user PC (0 in kernel mode)
@@ -268,8 +270,7 @@ static void dt_prof_start(void *arg, dtrace_id_t id, void *parg)
 	pp->armed = true;
 	cpus_read_lock();
 	if (pp->tick)
-		err = smp_call_function_single(cpumask_first(cpu_online_mask),
-					       dt_prof_start_cpu, pp, 1);
+		err = smp_call_function_single(raw_smp_processor_id(), dt_prof_start_cpu, pp, 1);
 	else
 		on_each_cpu(dt_prof_start_cpu, pp, 1);
 	cpus_read_unlock();

@@ -13,11 +13,12 @@
  * events the userspace plugin lists. Numbers without a system call
  * (sys_ni_syscall) get no probe.
  *
- * The two tracepoints are found by name (for_each_kernel_tracepoint: they
- * are not exported) and registered while any probe is enabled; each
- * firing looks up an enabled-probe table indexed by system call number
- * (one READ_ONCE; 0 = not enabled). 32-bit (compat) system calls use
- * another numbering and are not traced yet.
+ * The two tracepoints are a table of dtrace/tracepoints.h: found by name
+ * at init, each registered while a probe that reads it is enabled
+ * (sys_enter for entry probes, sys_exit for return probes); each firing
+ * looks up an enabled-probe table indexed by system call number (one
+ * READ_ONCE; 0 = not enabled). 32-bit (compat) system calls use another
+ * numbering and are not traced yet.
  *
  * Context: the tracepoint handlers run in the calling task, preemption
  * disabled (an RCU read section): the core's synchronize_rcu() after a
@@ -29,12 +30,11 @@
 #include <linux/compat.h>
 #include <linux/kernel.h>
 #include <linux/module.h>
-#include <linux/mutex.h>
 #include <linux/string.h>
-#include <linux/tracepoint.h>
 #include <asm/syscall.h>
 
 #include <dtrace/provider.h>
+#include <dtrace/tracepoints.h>
 
 #ifndef CONFIG_X86_64
 #error "dtrace_syscall: only x86-64's system call table is wired up"
@@ -51,9 +51,6 @@ static const char *const dt_sys_names[] = {
 static dtrace_provider_id_t dt_sys_id;
 static dtrace_id_t dt_sys_entry_on[DT_SYS_N];	/* enabled probe ids, 0 = off */
 static dtrace_id_t dt_sys_return_on[DT_SYS_N];
-static struct tracepoint *dt_tp_enter, *dt_tp_exit;
-static unsigned int dt_sys_nenabled;		/* under the core's probe lock */
-static bool dt_sys_registered;
 
 static const dtrace_pattr_t dt_sys_attr = {
 	{ DTRACE_STABILITY_EVOLVING, DTRACE_STABILITY_EVOLVING, DTRACE_CLASS_COMMON },
@@ -105,6 +102,12 @@ static void dt_sys_exit(void *data, struct pt_regs *regs, long ret)
 		dtrace_probe(pid, ret, ret, 0, 0, 0, 0);
 }
 
+/* Indexed by DT_SYS_RET(parg): entry probes read sys_enter, return probes sys_exit. */
+static struct dtrace_tp dt_sys_tps[] = {
+	{ .name = "sys_enter", .func = dt_sys_enter },
+	{ .name = "sys_exit", .func = dt_sys_exit },
+};
+
 /* ==== Provider operations ============================================ */
 
 /* Every probe exists from init on; later calls find nothing to add. */
@@ -128,14 +131,6 @@ static void dt_sys_provide(void *arg, const dtrace_probedesc_t *desc)
 	provided = true;
 }
 
-static void dt_sys_find_tp(struct tracepoint *tp, void *priv)
-{
-	if (!strcmp(tp->name, "sys_enter"))
-		dt_tp_enter = tp;
-	else if (!strcmp(tp->name, "sys_exit"))
-		dt_tp_exit = tp;
-}
-
 static int dt_sys_enable(void *arg, dtrace_id_t id, void *parg)
 {
 	unsigned long nr = DT_SYS_NR(parg);
@@ -143,18 +138,9 @@ static int dt_sys_enable(void *arg, dtrace_id_t id, void *parg)
 
 	if (nr >= DT_SYS_N)
 		return -EINVAL;
-	if (!dt_sys_registered) {
-		err = tracepoint_probe_register(dt_tp_enter, dt_sys_enter, NULL);
-		if (err)
-			return err;
-		err = tracepoint_probe_register(dt_tp_exit, dt_sys_exit, NULL);
-		if (err) {
-			tracepoint_probe_unregister(dt_tp_enter, dt_sys_enter, NULL);
-			return err;
-		}
-		dt_sys_registered = true;
-	}
-	dt_sys_nenabled++;
+	err = dtrace_tp_get(&dt_sys_tps[DT_SYS_RET(parg)]);
+	if (err)
+		return err;
 	if (DT_SYS_RET(parg))
 		WRITE_ONCE(dt_sys_return_on[nr], id);
 	else
@@ -172,11 +158,7 @@ static void dt_sys_disable(void *arg, dtrace_id_t id, void *parg)
 		WRITE_ONCE(dt_sys_return_on[nr], 0);
 	else
 		WRITE_ONCE(dt_sys_entry_on[nr], 0);
-	if (--dt_sys_nenabled == 0 && dt_sys_registered) {
-		tracepoint_probe_unregister(dt_tp_exit, dt_sys_exit, NULL);
-		tracepoint_probe_unregister(dt_tp_enter, dt_sys_enter, NULL);
-		dt_sys_registered = false;
-	}
+	dtrace_tp_put(&dt_sys_tps[DT_SYS_RET(parg)]);
 }
 
 static const dtrace_pops_t dt_sys_pops = {
@@ -191,8 +173,7 @@ static int __init dt_sys_init(void)
 {
 	int err;
 
-	for_each_kernel_tracepoint(dt_sys_find_tp, NULL);
-	if (!dt_tp_enter || !dt_tp_exit) {
+	if (dtrace_tp_find(dt_sys_tps, ARRAY_SIZE(dt_sys_tps)) != ARRAY_SIZE(dt_sys_tps)) {
 		pr_err("no sys_enter/sys_exit tracepoints\n");
 		return -ENODEV;
 	}

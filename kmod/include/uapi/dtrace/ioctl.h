@@ -280,7 +280,8 @@ typedef struct dtrace_eprobedesc {
  *   Argument: uint32_t, out: the CPU BEGIN fired on.
  *   Return value: 0.
  *   Errors: EBUSY already started, ENOMEM buffers could not be allocated
- *     (nothing stays allocated), EINVAL nothing enabled yet.
+ *     (nothing stays allocated), EINVAL nothing enabled yet, or the CPU
+ *     of DTRACE_PROGF_CPU is not online.
  */
 
 /*
@@ -431,7 +432,9 @@ typedef struct dtrace_prog_hdr {
 	uint64_t dtph_dynchunksize;	/* bytes per dynamic variable (0: the
 					 * kernel sizes it for the largest
 					 * key and value the DIF can store) */
-	uint64_t dtph_reserved[3];	/* zero */
+	uint64_t dtph_cpu;		/* DTRACE_PROGF_CPU: the one CPU traced;
+					 * else zero */
+	uint64_t dtph_reserved[2];	/* zero */
 	/* Appended in version 2: speculations (illumos nspec, specsize,
 	 * cleanrate). Each CPU has nspec buffers of specsize bytes when some
 	 * ECB speculates; committed or discarded speculations whose data is
@@ -613,6 +616,17 @@ typedef struct dtrace_aggrec {
  * probe itself).
  */
 #define DTRACE_PROGF_TIMESTAMP		0x8
+
+/*
+ * D's option cpu (illumos DTRACEOPT_CPU): only CPU dtph_cpu is traced.
+ * GO allocates that CPU's buffers only (BUFSNAP/AGGSNAP of another CPU:
+ * EINVAL, as for an absent CPU), so probes firing elsewhere run none of
+ * the state's ECBs; BEGIN and END fire on the CPU that calls GO and STOP,
+ * so a consumer calls them from dtph_cpu. GO returns EINVAL when dtph_cpu
+ * is not online. Taken from what was the first reserved word of the
+ * header: a kernel without it refuses the flag (EINVAL) at ENABLE.
+ */
+#define DTRACE_PROGF_CPU		0x10
 
 /*
  * dtpa_vkind USTACK (ustack(), jstack()): the current process id (0 in a
