@@ -35,6 +35,7 @@
 //                    does; the deadman's KILLED aborts, as illumos)
 //   ~kmod_engine     the device is closed: the kernel disables and frees
 //                    the enabling (also when the process dies)
+#include "../buffer_sizes.hpp"
 #include "device.hpp"
 #include "modules.hpp"
 #include "program_blob.hpp"
