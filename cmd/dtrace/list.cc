@@ -30,7 +30,6 @@
 #include <vector>
 
 namespace dt::cli {
-namespace {
 
 void print_attr_block(FILE *out, const char *title, dt_attribute_t a)
 {
@@ -39,6 +38,8 @@ void print_attr_block(FILE *out, const char *title, dt_attribute_t a)
 	std::fprintf(out, "\t\tData Semantics:   %s\n", stability_name(a.data).data());
 	std::fprintf(out, "\t\tDependency Class: %s\n", class_name(a.klass).data());
 }
+
+namespace {
 
 // One probe: its row and, with -v, the attributes of its provider and its
 // arguments (a kernel probe no plugin describes has none).

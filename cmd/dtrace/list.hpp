@@ -14,4 +14,8 @@ namespace dt::cli {
 // listed to stdout or -o. Prints DTrace's messages; returns the status.
 int list_main(const options &o, const char *argv0);
 
+// "\n\tTITLE\n" and the three lines of one attribute, as dtrace.c's
+// print_probe_info() and exec_prog() print them (-lv, -v).
+void print_attr_block(FILE *out, const char *title, dt_attribute_t a);
+
 } // namespace dt::cli

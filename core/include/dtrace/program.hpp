@@ -29,6 +29,7 @@
 #pragma once
 
 #include <dtrace/api.hpp>
+#include <dtrace/attributes.hpp>
 
 #include <dtrace/probe_desc.hpp>
 
@@ -128,6 +129,12 @@ struct clause {
 	uint32_t alignment = 8;
 	bool speculative = false;	// contains speculate()
 	uint32_t line = 0;
+	// Stability (illumos dtsd_descattr / dtsd_stmtattr, dtrace -v): the
+	// least stable of its descriptions' attributes (their providers'
+	// fields as dt_probe_info() takes them), and of what its predicate
+	// and actions name (identifiers, args[], kernel symbols).
+	dt_attribute_t desc_attr = k_attr_stable;
+	dt_attribute_t stmt_attr = k_attr_stable;
 
 	// Does a firing write a record (illumos dtrace_ecb_resize())? Not when
 	// every action stores no data -- aggregations, assignments, and

@@ -153,6 +153,14 @@ public:
 	void compile(const compiler::input &in);
 	[[nodiscard]] const program &prog() const { return prog_; }
 	[[nodiscard]] size_t pieces() const { return first_clause_.size(); }
+	// dtrace -v: the least stable description and statement attributes of
+	// one piece's clauses (illumos dtrace_program_info(): Standard when it
+	// has clauses, Stable/Stable/Common when it has none).
+	struct stability {
+		dt_attribute_t desc;
+		dt_attribute_t stmt;
+	};
+	[[nodiscard]] stability piece_stability(size_t piece) const;
 	// dtrace -S: the program's DIF.
 	[[nodiscard]] std::string disassemble() const;
 
