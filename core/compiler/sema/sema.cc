@@ -234,7 +234,11 @@ const agg_info &clause_checker::agg_arg(expr &s, expr &a, int argno, tag t, tag 
 {
 	if (a.kind != ek::agg || !a.kids.empty()) {
 		std::string tn = "expression";
-		if (a.kind != ek::agg) {
+		// An aggregating function's prototype returns void (illumos
+		// cooks it here without complaint; the action then refuses it).
+		if (a.kind == ek::call && find_aggfunc(a.name) && !find_subr(a.name))
+			tn = "void";
+		else if (a.kind != ek::agg) {
 			ec_.check(a);
 			tn = a.s.type->name;
 		}
@@ -815,8 +819,11 @@ void clause_checker::action(expr &s, const action_def &a)
 					 .id);
 		if (s.kids.size() == 2) {
 			expr &n = *s.kids[1];
-			ec_.check(n);
-			if (!n.s.type->is_scalar())
+			// An aggregation is a value of no scalar type here (illumos
+			// dt_action_trunc(), dt_action_normalize()).
+			if (n.kind != ek::agg || !n.kids.empty())
+				ec_.check(n);
+			if (n.kind == ek::agg || !n.s.type->is_scalar())
 				fail(tr ? tag::D_TRUNC_SCALAR : tag::D_NORMALIZE_SCALAR, s.line,
 				     s.name + "( ) argument #2 must be of scalar type");
 			arg_plan ap = plan_value(n);
