@@ -167,15 +167,40 @@ namespace {
 // dtrace -v: the piece's least stable attributes, as dtrace.c's
 // exec_prog() prints them after its "matched" notice (with -e, without
 // the blank line that ends the report of an enabled piece).
-void stability_report(FILE *out, const session &s, const command &c, size_t piece, bool enabled)
+void stability_report(FILE *out, session &s, const command &c, size_t piece, bool enabled)
 {
 	session::stability st = s.piece_stability(piece);
 	std::fprintf(out, "\nStability attributes for %s %s:\n",
 		     c.opt == 's' ? "script" : "description", piece_name(c).c_str());
 	print_attr_block(out, "Minimum Probe Description Attributes", st.desc);
 	print_attr_block(out, "Minimum Statement Attributes", st.stmt);
-	if (enabled)
+	if (enabled) {
 		std::fputs("\n", out);
+		return;
+	}
+	// dtrace.c info_stmt(): each description, and what dt_probe_info()
+	// says of the probes it names.
+	size_t end = piece + 1 < s.pieces() ? s.first_clause(piece + 1) : s.prog().clauses.size();
+	for (size_t i = s.first_clause(piece); i < end; i++) {
+		const clause &cl = s.prog().clauses[i];
+		for (size_t j = 0; j < cl.descs.size(); j++) {
+			const probe_desc &d = cl.descs[j];
+			std::fprintf(out, "\n%s:%s:%s:%s\n", d.provider.c_str(), d.mod.c_str(),
+				     d.func.c_str(), d.name.c_str());
+			if (j >= cl.desc_infos.size() || !cl.desc_infos[j].known)
+				continue;
+			std::vector<const probe *> ps;
+			try {
+				ps = s.registry().match(d);
+			} catch (const error &) {
+				continue;
+			}
+			if (ps.empty())
+				continue;
+			print_probe_info(out, cl.desc_infos[j].attr, cl.desc_infos[j].args,
+					 s.registry().args(*ps[0]));
+		}
+	}
 }
 
 } // namespace

@@ -1159,6 +1159,7 @@ void generate(symbols &syms, std::vector<checked_clause> &clauses, program &out)
 		for (dt_attribute_t a : cc.desc_attrs)
 			c.desc_attr = attr_min(c.desc_attr, a);
 		c.stmt_attr = cc.stmt_attr;
+		c.desc_infos = cc.desc_infos;
 		if (cc.ast->predicate) {
 			try {
 				c.predicate =

@@ -1320,9 +1320,12 @@ void declare_translator(sema_ctx &ctx, translator_ast &x)
 // it matched no probe, or it matched several and the provider does not
 // promise that same-named probes have one signature (argument data below
 // Evolving, or an Evolving field left empty or a glob). `pa` is set to the
-// attributes probeprov ... args[] take (dt_setcontext()).
-dt_attribute_t desc_attr(const probe_desc &d, const std::vector<const probe *> &ps, dt_pattr_t &pa)
+// attributes probeprov ... args[] take (dt_setcontext()); `known` says
+// whether dt_probe_info() would have found a probe to describe.
+dt_attribute_t desc_attr(const probe_desc &d, const std::vector<const probe *> &ps, dt_pattr_t &pa,
+			 bool &known)
 {
+	known = false;
 	pa = {k_attr_unstable, k_attr_unstable, k_attr_unstable, k_attr_unstable, k_attr_unstable};
 	if (ps.empty() || ps[0]->prov == nullptr)
 		return k_attr_unstable;
@@ -1333,6 +1336,7 @@ dt_attribute_t desc_attr(const probe_desc &d, const std::vector<const probe *> &
 			      (prov.func.name >= DT_STABILITY_EVOLVING && glob(d.func)) ||
 			      (prov.name.name >= DT_STABILITY_EVOLVING && glob(d.name))))
 		return k_attr_unstable;
+	known = true;
 	pa = prov;
 	if (glob(d.provider))
 		return k_attr_unstable;
@@ -1374,7 +1378,11 @@ void match_descs(sema_ctx &ctx, checked_clause &cc, std::vector<const probe *> &
 			fail(tag::D_PDESC_ZERO, pd.line,
 			     "probe description " + d.str() + " does not match any probes");
 		dt_pattr_t pa;
-		cc.desc_attrs.push_back(desc_attr(d, ps, pa));
+		clause::desc_info di;
+		di.attr = desc_attr(d, ps, pa, di.known);
+		di.args = d.provider.empty() || is_glob(d.provider) ? k_attr_unstable : pa.args;
+		cc.desc_attrs.push_back(di.attr);
+		cc.desc_infos.push_back(di);
 		if (cc.desc_attrs.size() == 1)
 			cc.probe_attr = pa;
 		matched.insert(matched.end(), ps.begin(), ps.end());

@@ -140,6 +140,7 @@ struct checked_clause {
 	// the first description's provider fields (for probeprov ... args[]),
 	// and the statements' (dtsd_stmtattr).
 	std::vector<dt_attribute_t> desc_attrs;
+	std::vector<clause::desc_info> desc_infos;
 	dt_pattr_t probe_attr{};
 	dt_attribute_t stmt_attr = k_attr_stable;
 };

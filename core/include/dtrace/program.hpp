@@ -135,6 +135,14 @@ struct clause {
 	// and actions name (identifiers, args[], kernel symbols).
 	dt_attribute_t desc_attr = k_attr_stable;
 	dt_attribute_t stmt_attr = k_attr_stable;
+	// Per description (descs[i]), as illumos dtrace_probe_info() reports
+	// it for dtrace -e -v: known when it named probes of one signature.
+	struct desc_info {
+		bool known = false;
+		dt_attribute_t attr = k_attr_unstable; // the description's
+		dt_attribute_t args = k_attr_unstable; // its arguments'
+	};
+	std::vector<desc_info> desc_infos;
 
 	// Does a firing write a record (illumos dtrace_ecb_resize())? Not when
 	// every action stores no data -- aggregations, assignments, and
