@@ -30,7 +30,6 @@
 #include <vector>
 
 namespace dt::cli {
-namespace {
 
 void print_attr_block(FILE *out, const char *title, dt_attribute_t a)
 {
@@ -39,6 +38,22 @@ void print_attr_block(FILE *out, const char *title, dt_attribute_t a)
 	std::fprintf(out, "\t\tData Semantics:   %s\n", stability_name(a.data).data());
 	std::fprintf(out, "\t\tDependency Class: %s\n", class_name(a.klass).data());
 }
+
+void print_probe_info(FILE *out, dt_attribute_t desc, dt_attribute_t args,
+		      const std::vector<arg_desc> &types)
+{
+	print_attr_block(out, "Probe Description Attributes", desc);
+	print_attr_block(out, "Argument Attributes", args);
+	std::fprintf(out, "\n\tArgument Types\n");
+	for (const auto &a : types)
+		std::fprintf(out, "\t\targs[%d]: %s\n", a.ndx,
+			     a.d_type().empty() ? "(unknown)" : a.d_type().c_str());
+	if (types.empty())
+		std::fprintf(out, "\t\tNone\n");
+	std::fprintf(out, "\n");
+}
+
+namespace {
 
 // One probe: its row and, with -v, the attributes of its provider and its
 // arguments (a kernel probe no plugin describes has none).
@@ -55,18 +70,10 @@ void print_probe(FILE *out, const listed_probe &l, bool verbose, provider_regist
 	// (dt_probe_info() with every field of the description set).
 	dt_attribute_t attr =
 		attr_min(attr_min(pa->provider, pa->mod), attr_min(pa->func, pa->name));
-	print_attr_block(out, "Probe Description Attributes", attr);
-	print_attr_block(out, "Argument Attributes", pa->args);
-	std::fprintf(out, "\n\tArgument Types\n");
 	std::vector<arg_desc> args;
 	if (l.p != nullptr)
 		args = reg.args(*l.p);
-	for (const auto &a : args)
-		std::fprintf(out, "\t\targs[%d]: %s\n", a.ndx,
-			     a.d_type().empty() ? "(unknown)" : a.d_type().c_str());
-	if (args.empty())
-		std::fprintf(out, "\t\tNone\n");
-	std::fprintf(out, "\n");
+	print_probe_info(out, attr, pa->args, args);
 }
 
 // ---- engines: the notes and -x engines --------------------------------

@@ -9,6 +9,8 @@
 // (exit()'s value, else 0; 1 on failure, 2 on usage).
 #include "run.hpp"
 
+#include "list.hpp"
+
 #include <dtrace/consumer.hpp>
 #include <dtrace/metrics.hpp>
 #include <dtrace/session.hpp>
@@ -160,6 +162,49 @@ std::unique_ptr<session> open_session(const options &o, const char *argv0,
 	return s;
 }
 
+namespace {
+
+// dtrace -v: the piece's least stable attributes, as dtrace.c's
+// exec_prog() prints them after its "matched" notice (with -e, without
+// the blank line that ends the report of an enabled piece).
+void stability_report(FILE *out, session &s, const command &c, size_t piece, bool enabled)
+{
+	session::stability st = s.piece_stability(piece);
+	std::fprintf(out, "\nStability attributes for %s %s:\n",
+		     c.opt == 's' ? "script" : "description", piece_name(c).c_str());
+	print_attr_block(out, "Minimum Probe Description Attributes", st.desc);
+	print_attr_block(out, "Minimum Statement Attributes", st.stmt);
+	if (enabled) {
+		std::fputs("\n", out);
+		return;
+	}
+	// dtrace.c info_stmt(): each description, and what dt_probe_info()
+	// says of the probes it names.
+	size_t end = piece + 1 < s.pieces() ? s.first_clause(piece + 1) : s.prog().clauses.size();
+	for (size_t i = s.first_clause(piece); i < end; i++) {
+		const clause &cl = s.prog().clauses[i];
+		for (size_t j = 0; j < cl.descs.size(); j++) {
+			const probe_desc &d = cl.descs[j];
+			std::fprintf(out, "\n%s:%s:%s:%s\n", d.provider.c_str(), d.mod.c_str(),
+				     d.func.c_str(), d.name.c_str());
+			if (j >= cl.desc_infos.size() || !cl.desc_infos[j].known)
+				continue;
+			std::vector<const probe *> ps;
+			try {
+				ps = s.registry().match(d);
+			} catch (const error &) {
+				continue;
+			}
+			if (ps.empty())
+				continue;
+			print_probe_info(out, cl.desc_infos[j].attr, cl.desc_infos[j].args,
+					 s.registry().args(*ps[0]));
+		}
+	}
+}
+
+} // namespace
+
 int run_program(const options &o, const char *argv0)
 {
 	bool quiet = o.quiet;
@@ -194,8 +239,12 @@ int run_program(const options &o, const char *argv0)
 		std::fflush(stdout);
 		std::fputs(s.disassemble().c_str(), stderr);
 	}
-	if (o.compile_only)
+	if (o.compile_only) {
+		if (o.verbose)
+			for (size_t i = 0; i < o.commands.size(); i++)
+				stability_report(stdout, s, o.commands[i], i, false);
 		return E_SUCCESS;
+	}
 
 	// -x metrics=ADDRESS:PORT (or the pragma): listening before any probe
 	// is enabled; scrapes are answered from the work loop below.
@@ -219,7 +268,8 @@ int run_program(const options &o, const char *argv0)
 
 	FILE *out = open_output(o);
 	const engine_decision &chosen = s.choose_engine();
-	if (o.verbose || std::getenv("DTRACE_DEBUG") != nullptr)
+	// Not under -v, whose output is DTrace's (the stability report).
+	if (std::getenv("DTRACE_DEBUG") != nullptr)
 		message(std::string("engine ") + engine_name(chosen.kind) + " (" + chosen.reason +
 			")");
 	if (chosen.refusal)
@@ -245,6 +295,8 @@ int run_program(const options &o, const char *argv0)
 	size_t total = 0;
 	for (size_t i = 0; i < counts.size(); i++) {
 		matched(i, counts[i]);
+		if (o.verbose)
+			stability_report(out, s, o.commands[i], i, true);
 		total += counts[i];
 	}
 	if (total == 0 && !o.zdefs)

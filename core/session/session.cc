@@ -500,4 +500,18 @@ void session::stop_engine()
 	impl_->eng->stop();
 }
 
+session::stability session::piece_stability(size_t piece) const
+{
+	size_t end =
+		piece + 1 < first_clause_.size() ? first_clause_[piece + 1] : prog_.clauses.size();
+	if (first_clause_.at(piece) == end)
+		return {k_attr_stable, k_attr_stable};
+	stability s{k_attr_max, k_attr_max};
+	for (size_t i = first_clause_[piece]; i < end; i++) {
+		s.desc = attr_min(s.desc, prog_.clauses[i].desc_attr);
+		s.stmt = attr_min(s.stmt, prog_.clauses[i].stmt_attr);
+	}
+	return s;
+}
+
 } // namespace dt

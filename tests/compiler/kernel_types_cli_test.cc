@@ -77,18 +77,19 @@ TEST(kernel_types_cli, curpsinfo_in_begin_faults_on_the_user_engine)
 }
 
 // A program that reads kernel memory goes to a kernel engine even when its
-// probes are BEGIN and END (dtrace -v says why); without one (not root)
+// probes are BEGIN and END (DTRACE_DEBUG=1 says why); without one (not root)
 // the user engine runs it and the reads fault as above.
 TEST(kernel_types_cli, kernel_reads_in_begin_choose_a_kernel_engine)
 {
 	NEED_BTF();
-	result r = dtrace({"-v", "-q", "-n", "BEGIN { trace(curpsinfo->pr_pid > 0); exit(0) }"});
+	const std::map<std::string, std::string> debug = {{"DTRACE_DEBUG", "1"}};
+	result r = dtrace({"-q", "-n", "BEGIN { trace(curpsinfo->pr_pid > 0); exit(0) }"}, debug);
 	EXPECT_EQ(r.status, 0) << r.err;
 	if (geteuid() == 0) {
 		EXPECT_NE(r.err.find("the program reads kernel memory"), std::string::npos) << r.err;
 		EXPECT_EQ(r.out, "1\n");
 	}
-	r = dtrace({"-v", "-q", "-n", "BEGIN { trace(timestamp > 0); exit(0) }"});
+	r = dtrace({"-q", "-n", "BEGIN { trace(timestamp > 0); exit(0) }"}, debug);
 	EXPECT_NE(r.err.find("engine user"), std::string::npos) << r.err;
 }
 

@@ -30,3 +30,28 @@ TEST(Attributes, MinIsFieldWise)
 	EXPECT_EQ(m.data, DT_STABILITY_PRIVATE);
 	EXPECT_EQ(m.klass, DT_CLASS_ISA);
 }
+
+// dtrace_str2attr(): words in any case; fields left out are the most stable.
+TEST(Attributes, ParseFillsMissingFieldsWithTheMost)
+{
+	auto a = dt::parse_attr("evolving/Private/isa");
+	ASSERT_TRUE(a.has_value());
+	EXPECT_EQ(dt::attr_string(*a), "Evolving/Private/ISA");
+	auto b = dt::parse_attr("Stable");
+	ASSERT_TRUE(b.has_value());
+	EXPECT_EQ(dt::attr_string(*b), "Stable/Standard/Common");
+	EXPECT_FALSE(dt::parse_attr("Stable/Stable/Stable").has_value());
+	EXPECT_FALSE(dt::parse_attr("Stable/Stable/CPU/x").has_value());
+	EXPECT_FALSE(dt::parse_attr("Solid").has_value());
+}
+
+// dt_attr_cmp() < 0: any one field below the minimum is enough.
+TEST(Attributes, BelowWhenAnyFieldIsBelow)
+{
+	dt_attribute_t min{DT_STABILITY_EVOLVING, DT_STABILITY_EVOLVING, DT_CLASS_COMMON};
+	EXPECT_FALSE(dt::attr_below(dt::k_attr_stable, min));
+	EXPECT_FALSE(dt::attr_below(min, min));
+	EXPECT_TRUE(dt::attr_below(dt::k_attr_unstable, min));
+	dt_attribute_t isa{DT_STABILITY_STABLE, DT_STABILITY_STABLE, DT_CLASS_ISA};
+	EXPECT_TRUE(dt::attr_below(isa, min));
+}

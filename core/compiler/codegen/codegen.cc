@@ -1155,6 +1155,11 @@ void generate(symbols &syms, std::vector<checked_clause> &clauses, program &out)
 		c.desc_text = cc.desc_text;
 		c.line = cc.line;
 		c.speculative = cc.speculative;
+		c.desc_attr = k_attr_max;
+		for (dt_attribute_t a : cc.desc_attrs)
+			c.desc_attr = attr_min(c.desc_attr, a);
+		c.stmt_attr = cc.stmt_attr;
+		c.desc_infos = cc.desc_infos;
 		if (cc.ast->predicate) {
 			try {
 				c.predicate =

@@ -155,6 +155,7 @@ struct clause_ast {
 	expr_ptr predicate;
 	std::vector<expr_ptr> stmts;
 	uint32_t line = 0;
+	uint32_t end_line = 0; // its closing brace (illumos' clause node line)
 };
 
 struct decl_ast {

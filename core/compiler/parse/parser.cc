@@ -414,8 +414,11 @@ void parser_impl::clause(translation_unit &u)
 	if (buf_.empty() && lex_.peek_char() == '{') {
 		take();
 		for (;;) {
-			if (accept(tk::rbrace))
+			if (is(tk::rbrace)) {
+				c->end_line = peek().line;
+				take();
 				break;
+			}
 			if (accept(tk::semi))
 				continue;
 			c->stmts.push_back(expression());

@@ -346,6 +346,54 @@ int expr_checker::find_xlator(const type_ref &out, const type_ref &in) const
 	return -1;
 }
 
+expr_checker::expr_checker(sema_ctx &ctx, checked_clause *cc, std::vector<arg_desc> args,
+			   bool have_probe)
+	: ctx_(ctx), syms_(ctx.syms), types_(ctx.syms.types), cc_(cc), args_(std::move(args)),
+	  have_probe_(have_probe)
+{
+	// -x amin (illumos DTRACE_C_EATTR): the D library is not held to it.
+	auto a = ctx.options.find("amin");
+	if (a != ctx.options.end() && !ctx.library)
+		amin_ = parse_attr(a->second);
+}
+
+// illumos dt_node_attr_assign(): the first node whose attributes are below
+// -x amin stops the compilation, named as dt_node_name() names it.
+void expr_checker::note_attr(dt_attribute_t a, const std::string &kind, const std::string &name,
+			     uint32_t line)
+{
+	auto it = syms_.attrs.find(name);
+	if (it != syms_.attrs.end())
+		a = it->second;
+	attr_ = attr_min(attr_, a);
+	if (amin_ && attr_below(a, *amin_))
+		fail(tag::D_ATTR_MIN, line,
+		     "attributes for " + kind + " " + name + (kind == "subroutine" ? "( )" : "") +
+			     " (" + attr_string(a) + ") are less than predefined minimum");
+}
+
+namespace {
+
+// illumos dt_open.c _dtrace_globals: the identifiers not Stable/Stable/
+// Common. curthread's data is Private (a kernel structure); the
+// subroutines below are DT_ATTR_EVOLCMN.
+dt_attribute_t builtin_attr(const std::string &name)
+{
+	if (name == "curthread")
+		return {DT_STABILITY_STABLE, DT_STABILITY_PRIVATE, DT_CLASS_COMMON};
+	static const char *const evolving[] = {
+		"ddi_pathname",	   "getmajor",	  "getminor",	  "htonl",
+		"htonll",	   "htons",	  "ntohl",	  "ntohll",
+		"ntohs",	   "mutex_owned", "mutex_owner",  "mutex_type_adaptive",
+		"mutex_type_spin", "rw_iswriter", "rw_read_held", "rw_write_held"};
+	for (const char *e : evolving)
+		if (name == e)
+			return k_attr_evolving;
+	return k_attr_stable;
+}
+
+} // namespace
+
 // A kernel symbol: mod`sym or `sym (any module). Its address comes from
 // kallsyms and its type from BTF (btf/kernel_syms.hpp). A symbol without
 // type information can only have its address taken (&`sym, a void *),
@@ -369,6 +417,7 @@ void expr_checker::check_ksym(expr &e, bool addr_only)
 				     sym + ": No type information available for symbol");
 		t = types_.void_type();
 	}
+	note_attr(k_attr_symbol, "external symbol reference", e.name, e.line);
 	e.s.what = expr_sema::ref::ksym;
 	e.s.type = t;
 	e.s.value = static_cast<int64_t>(ks->addr);
@@ -389,6 +438,7 @@ void expr_checker::check_ident(expr &e)
 	}
 	auto in = syms_.inlines.find(e.name);
 	if (in != syms_.inlines.end()) {
+		note_attr(k_attr_stable, "scalar", e.name, e.line);
 		e.s.what = expr_sema::ref::inline_;
 		e.s.inl = in->second.value;
 		e.s.type = in->second.type;
@@ -415,6 +465,14 @@ void expr_checker::check_ident(expr &e)
 		return;
 	}
 	if (const builtin_var *b = find_builtin(e.name)) {
+		// probeprov ... probename: the matched provider's fields
+		// (illumos dt_setcontext()).
+		dt_attribute_t a = e.name == "probeprov"   ? probe_attr_.provider
+				   : e.name == "probemod"  ? probe_attr_.mod
+				   : e.name == "probefunc" ? probe_attr_.func
+				   : e.name == "probename" ? probe_attr_.name
+							   : builtin_attr(e.name);
+		note_attr(a, "scalar", e.name, e.line);
 		e.s.what = expr_sema::ref::builtin;
 		e.s.id = b->id;
 		e.s.type = types_.parse_type_string(b->type);
@@ -936,6 +994,7 @@ void expr_checker::check_index(expr &e, bool lvalue)
 		     "improper attempt to reference @" + base.name +
 			     " as a multi-dimensional array");
 	if (base.kind == ek::ident && base.name == "args" && !syms_.globals.count("args")) {
+		note_attr(probe_attr_.args, "associative array", "args", e.line);
 		if (lvalue)
 			fail(tag::D_OP_WRITE, e.line,
 			     "operator = can only be applied to a writable variable");
@@ -1124,6 +1183,8 @@ bool expr_checker::check_named_arg(expr &e)
 		return false;
 	auto it = std::find_if(args_.begin(), args_.end(),
 			       [&](const arg_desc &a) { return a.name == e.name; });
+	if (it != args_.end())
+		note_attr(probe_attr_.args, "associative array", "args", e.line);
 	if (it == args_.end()) {
 		if (std::none_of(args_.begin(), args_.end(),
 				 [](const arg_desc &a) { return !a.name.empty(); }))
@@ -1335,6 +1396,7 @@ void expr_checker::check_call(expr &e)
 {
 	if (const subr_proto *p = find_subr(e.name)) {
 		check_subr_args(e, *p);
+		note_attr(builtin_attr(e.name), "subroutine", e.name, e.line);
 		e.s.what = expr_sema::ref::subr;
 		e.s.id = p->id;
 		e.s.type = types_.parse_type_string(p->rtype);

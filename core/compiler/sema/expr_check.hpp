@@ -10,21 +10,30 @@
 
 #include "sema.hpp"
 
+#include <dtrace/attributes.hpp>
 #include <dtrace/provider.hpp>
 
 #include <functional>
+#include <optional>
 
 namespace dt::compiler {
 
 class expr_checker {
 public:
-	expr_checker(sema_ctx &ctx, checked_clause *cc, std::vector<arg_desc> args, bool have_probe)
-		: ctx_(ctx), syms_(ctx.syms), types_(ctx.syms.types), cc_(cc),
-		  args_(std::move(args)), have_probe_(have_probe)
-	{
-	}
+	expr_checker(sema_ctx &ctx, checked_clause *cc, std::vector<arg_desc> args,
+		     bool have_probe);
 
 	void check(expr &e);
+	// Stability (illumos dn_attr): the least stable identifier checked
+	// since reset_attr() -- built-in variables, subroutines, args[] and
+	// probeprov... (the probe's provider, set_probe_attr()), inlines with
+	// #pragma D attributes, kernel symbols. Under -x amin, one below the
+	// minimum is refused (D_ATTR_MIN) naming it as illumos does.
+	void reset_attr() { attr_ = k_attr_stable; }
+	[[nodiscard]] dt_attribute_t attr() const { return attr_; }
+	void set_probe_attr(const dt_pattr_t &pa) { probe_attr_ = pa; }
+	void note_attr(dt_attribute_t a, const std::string &kind, const std::string &name,
+		       uint32_t line);
 	// Whether the other probes the clause matched (args_ are the
 	// first's) have arguments other than args_ for a use of args[n]:
 	// args[] is then refused (D_ARGS_MULTI).
@@ -82,6 +91,10 @@ private:
 	bool have_probe_;
 	std::function<bool(int64_t)> others_differ_;
 	std::map<std::string, type_ref> xl_args_;
+	dt_attribute_t attr_ = k_attr_stable;
+	dt_pattr_t probe_attr_{k_attr_unstable, k_attr_unstable, k_attr_unstable, k_attr_unstable,
+			       k_attr_unstable};
+	std::optional<dt_attribute_t> amin_;
 };
 
 const char *op_str(tk k);

@@ -234,7 +234,11 @@ const agg_info &clause_checker::agg_arg(expr &s, expr &a, int argno, tag t, tag 
 {
 	if (a.kind != ek::agg || !a.kids.empty()) {
 		std::string tn = "expression";
-		if (a.kind != ek::agg) {
+		// An aggregating function's prototype returns void (illumos
+		// cooks it here without complaint; the action then refuses it).
+		if (a.kind == ek::call && find_aggfunc(a.name) && !find_subr(a.name))
+			tn = "void";
+		else if (a.kind != ek::agg) {
 			ec_.check(a);
 			tn = a.s.type->name;
 		}
@@ -596,9 +600,11 @@ void clause_checker::action(expr &s, const action_def &a)
 		printflike(s, p, "freopen");
 		break;
 	case act::printa: {
+		// Its prototype, void(@, ...), is checked before the action's own
+		// rules (illumos dt_idcook_sign(), then dt_action_printa()).
 		if (s.kids.empty())
-			fail(tag::D_PRINTA_PROTO, s.line,
-			     "printa( ) prototype mismatch: 0 args passed, 1 expected");
+			fail(tag::D_PROTO_LEN, s.line,
+			     "printa( ) prototype mismatch: 0 args passed, at least 1 expected");
 		p.kind = DTRACEACT_PRINTA;
 		size_t first = 0;
 		if (s.kids[0]->kind == ek::str_lit) {
@@ -813,8 +819,11 @@ void clause_checker::action(expr &s, const action_def &a)
 					 .id);
 		if (s.kids.size() == 2) {
 			expr &n = *s.kids[1];
-			ec_.check(n);
-			if (!n.s.type->is_scalar())
+			// An aggregation is a value of no scalar type here (illumos
+			// dt_action_trunc(), dt_action_normalize()).
+			if (n.kind != ek::agg || !n.kids.empty())
+				ec_.check(n);
+			if (n.kind == ek::agg || !n.s.type->is_scalar())
 				fail(tr ? tag::D_TRUNC_SCALAR : tag::D_NORMALIZE_SCALAR, s.line,
 				     s.name + "( ) argument #2 must be of scalar type");
 			arg_plan ap = plan_value(n);
@@ -1184,6 +1193,11 @@ void apply_pragma(sema_ctx &ctx, const std::string &text, uint32_t line,
 		if (!sy.globals.count(n) && !sy.tls.count(n) && !sy.inlines.count(n) &&
 		    !find_builtin(n))
 			fail(tag::D_PRAGMA_UNUSED, line, "unused #pragma attributes");
+		auto a = parse_attr(w[3]);
+		if (!a)
+			fail(tag::D_PRAGMA_MALFORM, line,
+			     "invalid attributes specified by #pragma " + d);
+		ctx.syms.attrs[n] = *a;
 	}
 	if (d == "attributes" || d == "binding" || d == "depends_on" || d == "error" ||
 	    d == "ident" || d == "line" || d == "version")
@@ -1300,6 +1314,42 @@ void declare_translator(sema_ctx &ctx, translator_ast &x)
 	ctx.syms.xlators.push_back(std::move(ti));
 }
 
+// illumos dt_probe_info(): a description's attributes are its provider's
+// field attributes, least stable of the fields it names (an empty or glob
+// field does not count); Unstable when its provider is empty or a glob, or
+// it matched no probe, or it matched several and the provider does not
+// promise that same-named probes have one signature (argument data below
+// Evolving, or an Evolving field left empty or a glob). `pa` is set to the
+// attributes probeprov ... args[] take (dt_setcontext()); `known` says
+// whether dt_probe_info() would have found a probe to describe.
+dt_attribute_t desc_attr(const probe_desc &d, const std::vector<const probe *> &ps, dt_pattr_t &pa,
+			 bool &known)
+{
+	known = false;
+	pa = {k_attr_unstable, k_attr_unstable, k_attr_unstable, k_attr_unstable, k_attr_unstable};
+	if (ps.empty() || ps[0]->prov == nullptr)
+		return k_attr_unstable;
+	const dt_pattr_t &prov = ps[0]->prov->ops().attr;
+	auto glob = [](const std::string &f) { return f.empty() || is_glob(f); };
+	if (ps.size() > 1 && (prov.args.data < DT_STABILITY_EVOLVING ||
+			      (prov.mod.name >= DT_STABILITY_EVOLVING && glob(d.mod)) ||
+			      (prov.func.name >= DT_STABILITY_EVOLVING && glob(d.func)) ||
+			      (prov.name.name >= DT_STABILITY_EVOLVING && glob(d.name))))
+		return k_attr_unstable;
+	known = true;
+	pa = prov;
+	if (glob(d.provider))
+		return k_attr_unstable;
+	dt_attribute_t a = prov.provider;
+	if (!glob(d.mod))
+		a = attr_min(a, prov.mod);
+	if (!glob(d.func))
+		a = attr_min(a, prov.func);
+	if (!glob(d.name))
+		a = attr_min(a, prov.name);
+	return a;
+}
+
 void match_descs(sema_ctx &ctx, checked_clause &cc, std::vector<const probe *> &matched)
 {
 	for (const auto &pd : cc.ast->descs) {
@@ -1327,6 +1377,14 @@ void match_descs(sema_ctx &ctx, checked_clause &cc, std::vector<const probe *> &
 		if (ps.empty() && !ctx.set.zero_ok)
 			fail(tag::D_PDESC_ZERO, pd.line,
 			     "probe description " + d.str() + " does not match any probes");
+		dt_pattr_t pa;
+		clause::desc_info di;
+		di.attr = desc_attr(d, ps, pa, di.known);
+		di.args = d.provider.empty() || is_glob(d.provider) ? k_attr_unstable : pa.args;
+		cc.desc_attrs.push_back(di.attr);
+		cc.desc_infos.push_back(di);
+		if (cc.desc_attrs.size() == 1)
+			cc.probe_attr = pa;
 		matched.insert(matched.end(), ps.begin(), ps.end());
 	}
 }
@@ -1357,6 +1415,18 @@ void check_clause(sema_ctx &ctx, clause_ast &c, std::vector<checked_clause> &out
 		}
 	}
 	expr_checker ec(ctx, &cc, args, have_probe);
+	ec.set_probe_attr(cc.probe_attr);
+	// illumos dt_cook_clause() gives the clause its probe's attributes
+	// first, so that -x amin refuses an unstable description before
+	// anything the clause names.
+	auto amin = ctx.options.find("amin");
+	if (amin != ctx.options.end() && !ctx.library)
+		if (auto m = parse_attr(amin->second))
+			for (dt_attribute_t a : cc.desc_attrs)
+				if (attr_below(a, *m))
+					fail(tag::D_ATTR_MIN, c.end_line ? c.end_line : c.line,
+					     "attributes for clause (" + attr_string(a) +
+						     ") are less than predefined minimum");
 	if (matched.size() > 1) {
 		// illumos dt_idcook_args(): args[] is refused where the probes
 		// matched have other argument types (illumos refuses any args[]
@@ -1417,6 +1487,9 @@ void check_clause(sema_ctx &ctx, clause_ast &c, std::vector<checked_clause> &out
 	}
 	if (predicate_after)
 		check_predicate();
+	// illumos dt_compile_one_clause(): a clause without actions has the
+	// default statement attributes, whatever its predicate names.
+	cc.stmt_attr = c.stmts.empty() ? k_attr_stable : ec.attr();
 	for (const auto &[name, v] : cc.locals)
 		if (!v.implicit)
 			ctx.syms.clause_locals.emplace(name, v);

@@ -81,6 +81,9 @@ struct symbols {
 	// table of clause-locals per program, so a later clause sees the type.
 	std::map<std::string, var_info> clause_locals;
 	std::vector<translator_info> xlators;
+	// #pragma D attributes A name: the identifier's stability (illumos
+	// di_attr); an identifier not named has its built-in attributes.
+	std::map<std::string, dt_attribute_t> attrs;
 	kernel_syms ksyms;	   // `sym addresses (kallsyms), read when first used
 	bool reads_kernel = false; // codegen emitted a kernel read (program::reads_kernel)
 	uint32_t next_global = DIF_VAR_OTHER_UBASE;
@@ -133,6 +136,13 @@ struct checked_clause {
 	bool speculative = false;
 	uint32_t line = 0;
 	std::vector<expr_ptr> synth; // expressions sema made up (default arguments)
+	// Stability: one attribute per description (illumos dtsd_descattr),
+	// the first description's provider fields (for probeprov ... args[]),
+	// and the statements' (dtsd_stmtattr).
+	std::vector<dt_attribute_t> desc_attrs;
+	std::vector<clause::desc_info> desc_infos;
+	dt_pattr_t probe_attr{};
+	dt_attribute_t stmt_attr = k_attr_stable;
 };
 
 struct sema_ctx {

@@ -348,6 +348,14 @@ type_ref type_table::resolve(decl_spec &spec, const const_eval &eval)
 					fail(tag::D_DECL_ENOFLOW, eline,
 					     "enumerator '" + n +
 						     "' value overflows INT_MAX (2147483647)");
+				// illumos dt_decl_enumerator(): CTF refuses a second
+				// member of one name (ctf_add_enumerator()) before the
+				// name is checked against the other identifiers.
+				for (const auto &[prev, pv] : t->enumerators)
+					if (prev == n)
+						fail(tag::D_UNKNOWN, eline,
+						     "failed to define enumerator '" + n +
+							     "': Duplicate member or variable name");
 				if (enumerators_.count(n) || named_.count(n))
 					fail(tag::D_DECL_IDRED, eline,
 					     "identifier redeclared: " + n);
@@ -482,6 +490,16 @@ type_ref type_table::resolve(decl_spec &spec, const const_eval &eval)
 		if (n_long || n_short || n_signed || n_unsigned || n_char || n_int)
 			fail(tag::D_DECL_COMBO, spec.line, "invalid type combination");
 		return named_.at(other);
+	}
+	// illumos dt_decl_attr() takes short with long; the type they name
+	// (dt_decl_type() puts the words in its own order) is then not found.
+	if (n_short && n_long && !n_char && n_short == 1 && n_long <= 2 &&
+	    !(n_signed && n_unsigned)) {
+		std::string name = std::string(n_signed ? "signed " : "") +
+				   (n_unsigned ? "unsigned " : "") + "short " +
+				   (n_long == 2 ? "long long " : "long ") + (n_int ? "int" : "");
+		fail(tag::D_UNKNOWN, spec.line,
+		     "failed to resolve type " + name + ": Unknown type name");
 	}
 	if ((n_signed && n_unsigned) || (n_short && n_long) ||
 	    (n_char && (n_short || n_long || n_int)) || n_long > 2 || n_int > 1 || n_char > 1)

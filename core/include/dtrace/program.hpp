@@ -29,6 +29,7 @@
 #pragma once
 
 #include <dtrace/api.hpp>
+#include <dtrace/attributes.hpp>
 
 #include <dtrace/probe_desc.hpp>
 
@@ -128,6 +129,20 @@ struct clause {
 	uint32_t alignment = 8;
 	bool speculative = false;	// contains speculate()
 	uint32_t line = 0;
+	// Stability (illumos dtsd_descattr / dtsd_stmtattr, dtrace -v): the
+	// least stable of its descriptions' attributes (their providers'
+	// fields as dt_probe_info() takes them), and of what its predicate
+	// and actions name (identifiers, args[], kernel symbols).
+	dt_attribute_t desc_attr = k_attr_stable;
+	dt_attribute_t stmt_attr = k_attr_stable;
+	// Per description (descs[i]), as illumos dtrace_probe_info() reports
+	// it for dtrace -e -v: known when it named probes of one signature.
+	struct desc_info {
+		bool known = false;
+		dt_attribute_t attr = k_attr_unstable; // the description's
+		dt_attribute_t args = k_attr_unstable; // its arguments'
+	};
+	std::vector<desc_info> desc_infos;
 
 	// Does a firing write a record (illumos dtrace_ecb_resize())? Not when
 	// every action stores no data -- aggregations, assignments, and

@@ -153,6 +153,16 @@ public:
 	void compile(const compiler::input &in);
 	[[nodiscard]] const program &prog() const { return prog_; }
 	[[nodiscard]] size_t pieces() const { return first_clause_.size(); }
+	// The index in prog().clauses of a piece's first clause.
+	[[nodiscard]] size_t first_clause(size_t piece) const { return first_clause_.at(piece); }
+	// dtrace -v: the least stable description and statement attributes of
+	// one piece's clauses (illumos dtrace_program_info(): Standard when it
+	// has clauses, Stable/Stable/Common when it has none).
+	struct stability {
+		dt_attribute_t desc;
+		dt_attribute_t stmt;
+	};
+	[[nodiscard]] stability piece_stability(size_t piece) const;
 	// dtrace -S: the program's DIF.
 	[[nodiscard]] std::string disassemble() const;
 

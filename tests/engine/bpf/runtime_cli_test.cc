@@ -273,13 +273,18 @@ TEST(bpf_cli, exit_in_a_probe_then_end_once)
 	EXPECT_EQ(r.out, "end\n\n");
 }
 
-TEST(bpf_cli, verbose_says_which_engine_runs)
+// DTRACE_DEBUG=1 says which engine runs and why (-v prints DTrace's
+// stability report instead).
+TEST(bpf_cli, debug_says_which_engine_runs)
 {
 	REQUIRE_BPF();
-	result b = dtrace({"-v", "-n", "syscall::getppid:entry { exit(0); }", "-c",
-			   std::string(workload()) + " getppid 1"});
+	const std::map<std::string, std::string> debug = {{"DTRACE_DEBUG", "1"}};
+	result b =
+		dt::test::run({dt::test::dtrace_bin(), "-n", "syscall::getppid:entry { exit(0); }",
+			       "-c", std::string(workload()) + " getppid 1"},
+			      debug);
 	EXPECT_NE(b.err.find("dtrace: engine bpf ("), std::string::npos) << b.err;
-	result u = dtrace({"-v", "-n", "BEGIN { exit(0); }"});
+	result u = dt::test::run({dt::test::dtrace_bin(), "-n", "BEGIN { exit(0); }"}, debug);
 	EXPECT_NE(u.err.find("dtrace: engine user ("), std::string::npos) << u.err;
 }
 
