@@ -356,13 +356,13 @@ DT_API u64 dt_strdup(struct dt_bpf_mem *m, u64 src, u64 strsize)
 	return d;
 }
 
-/* A string into m[base + off, + size): NUL-padded; src 0 is "". */
+/* A string into m[base + off, + size): NUL-padded; src 0 faults (BADADDR 0). */
 DT_INLINE u64 dt_put_str(struct dt_bpf_mem *m, u64 base, u64 room, u64 off, u64 src, u64 size)
 {
 	if (off > room || size > room - off)
 		return dt_fault(m, DTRACEFLT_ILLOP, off);
 	dt_xfer((uint8_t *)m, base + off, DT_MEM_SIZE, 0, size, DT_X_ZERO);
-	if (src == 0 || size == 0)
+	if (size == 0)
 		return 0;
 	dt_rd_str(m, base + off, size > DT_CHUNK ? DT_CHUNK : size, src, 0);
 	return 0;
