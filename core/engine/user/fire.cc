@@ -106,6 +106,12 @@ struct ecb_run {
 				return true;
 			for (uint32_t i = 0; i + 1 < size; i++) {
 				const uint8_t *p = owned_memory(st, fe, ctx, v + i, 1);
+				// A string that runs to the end of the DTrace memory
+				// holding it (alloca()'d bytes filled by copyinto, say)
+				// ends there.
+				if (p == nullptr && i > 0 &&
+				    owned_memory(st, fe, ctx, v, i) != nullptr)
+					break;
 				if (p == nullptr) {
 					fault = DTRACEFLT_BADADDR;
 					illval = v + i;

@@ -148,11 +148,18 @@ DT_SUB long dt_rd_str(struct dt_bpf_mem *m, u64 moff, u64 n, u64 addr, u64 user)
 		dt_fault(m, DTRACEFLT_BADADDR, dt_badaddr(addr, user));
 		return -1;
 	}
-	if (limited && (u64)r == n) { /* reached the region's end: a NUL there? */
+	if (limited && (u64)r == n) {
+		/*
+		 * It reached the end of the DTrace memory holding it (alloca()'d
+		 * bytes that copyinto() filled, say): the string ends there,
+		 * with the region's last byte. n < the n asked for, so the NUL
+		 * after it has room.
+		 */
 		bpf_probe_read_kernel(&last, 1, (void *)(src + n - 1));
 		if (last != 0) {
-			dt_fault(m, DTRACEFLT_BADADDR, addr + n);
-			return -1;
+			p[DT_CLAMP(n - 1, DT_CHUNK - 1)] = last;
+			p[DT_CLAMP(n, DT_CHUNK - 1)] = 0;
+			r = (long)n + 1;
 		}
 	}
 	return r > 0 ? r - 1 : 0;
