@@ -146,8 +146,7 @@ static bool dtrace_store_value(dif_ctx_t *ctx, struct dtrace_fault *f,
 		memcpy(dst, &v, a->size);	/* little-endian: the low bytes */
 		return true;
 	case DTRACE_PV_STRING:
-		if (v == 0)
-			return true;
+		/* A NULL string faults at 0 (illumos dtrace_store_by_ref()). */
 		dtrace_env_ops.copystr(ctx->env, v, (char *)dst, a->size, DIF_SPACE_KERNEL,
 				       &flt);
 		if (flt)

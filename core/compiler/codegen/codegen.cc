@@ -37,6 +37,7 @@ private:
 	uint8_t gen_logical(expr &e);
 	uint8_t gen_assign(expr &e);
 	void store_mem(expr &lhs, uint8_t r);
+	void store_string(expr &lhs, uint8_t r);
 	void store_bitfield(expr &lhs, uint8_t r);
 	uint8_t gen_incdec(expr &e);
 	uint8_t gen_call(expr &e);
@@ -247,8 +248,10 @@ void expr_gen::truncate(uint8_t r, const type_ref &t, uint32_t line)
 uint8_t expr_gen::load(uint8_t addr, const type_ref &t, uint32_t line)
 {
 	(void)line;
-	if (t->is_sou() || t->is_array() || t->k == ctype::kind::floating)
-		return addr; // by reference: the address is the value (D has no FP registers)
+	// By reference: the address is the value (a string member holds its
+	// characters; D has no FP registers).
+	if (t->is_sou() || t->is_array() || t->is_string() || t->k == ctype::kind::floating)
+		return addr;
 	uint8_t op;
 	switch (t->size) {
 	case 1: op = t->is_signed ? DIF_OP_LDSB : DIF_OP_LDUB; break;
@@ -515,9 +518,10 @@ void expr_gen::store_var(expr &lhs, uint8_t r)
 void expr_gen::store_mem(expr &lhs, uint8_t r)
 {
 	const type_ref &t = lhs.s.type;
-	if (t->is_string())
-		fail(tag::D_OP_WRITE, lhs.line,
-		     "operator = can only be applied to a writable variable");
+	if (t->is_string()) {
+		store_string(lhs, r);
+		return;
+	}
 	if (lhs.s.bit_size) {
 		store_bitfield(lhs, r);
 		return;
@@ -541,6 +545,36 @@ void expr_gen::store_mem(expr &lhs, uint8_t r)
 	default: op = DIF_OP_STX; break;
 	}
 	b_.emit(DIF_INSTR_STORE(op, r, a));
+	b_.free(a);
+}
+
+// A string member (of a struct in a variable, an associative array's
+// element): its characters up to the member's size less one, then a NUL.
+// illumos copies the member's size (dt_cg_store(): copys), which reads
+// past a shorter source; the VM reads only DTrace-owned bytes, so the copy
+// is the string's:
+//
+//	n = strlen(r); if (n > size - 1) n = size - 1
+//	copys r, n, a;  stb %r0, [a + n]
+void expr_gen::store_string(expr &lhs, uint8_t r)
+{
+	uint8_t a = gen_addr(lhs);
+	uint8_t n = b_.alloc(lhs.line);
+	b_.emit(DIF_INSTR_FLUSHTS);
+	b_.emit(DIF_INSTR_PUSHTS(DIF_OP_PUSHTR, DIF_TYPE_STRING, 0, r));
+	b_.emit(DIF_INSTR_CALL(DIF_SUBR_STRLEN, n));
+	uint8_t m = b_.alloc(lhs.line);
+	b_.setx(lhs.s.type->size - 1, m);
+	auto fits = b_.new_label();
+	b_.emit(DIF_INSTR_CMP(DIF_OP_CMP, n, m));
+	b_.branch(DIF_OP_BLEU, fits);
+	b_.emit(DIF_INSTR_MOV(m, n));
+	b_.place(fits);
+	b_.emit(DIF_INSTR_COPYS(r, n, a));
+	b_.emit(DIF_INSTR_FMT(DIF_OP_ADD, a, n, a));
+	b_.emit(DIF_INSTR_STORE(DIF_OP_STB, 0, a));
+	b_.free(m);
+	b_.free(n);
 	b_.free(a);
 }
 

@@ -99,8 +99,18 @@ void lexer::directive()
 	if (end >= src_.size())
 		fail(tag::D_SYNTAX, line_, "end-of-file encountered before end of control line");
 	if (!body.empty() && std::isdigit(static_cast<unsigned char>(body[0]))) {
-		// cpp line marker: # N "file" flags; the next line is N.
+		// cpp line marker: # N "file" flags; the next line is N. Flag 1
+		// enters an included file, 2 returns from one (illumos
+		// dt_pragma_line(): pcb_idepth).
 		line_ = line_number(body) - 1;
+		size_t q = body.rfind('"');
+		if (q != std::string::npos && body.find('"') != q) {
+			std::string flags = " " + body.substr(q + 1) + " ";
+			if (flags.find(" 1 ") != std::string::npos)
+				include_depth_++;
+			else if (flags.find(" 2 ") != std::string::npos && include_depth_ > 0)
+				include_depth_--;
+		}
 		return;
 	}
 	if (body.rfind("line", 0) == 0 && body.size() > 4 && (body[4] == ' ' || body[4] == '\t')) {

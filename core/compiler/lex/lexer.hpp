@@ -33,6 +33,9 @@ public:
 	// Lex one probe description (clause-head mode).
 	token next_probe_desc();
 	[[nodiscard]] uint32_t line() const { return line_; }
+	// How deep in files that cpp included (-C) the text read so far lies:
+	// 0 in the program's own text.
+	[[nodiscard]] int include_depth() const { return include_depth_; }
 
 private:
 	void skip_blanks();
@@ -50,6 +53,7 @@ private:
 	std::string pending_pragma_;
 	bool have_pragma_ = false;
 	uint32_t pragma_line_ = 0;
+	int include_depth_ = 0;
 };
 
 } // namespace dt::compiler

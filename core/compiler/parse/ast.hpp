@@ -68,6 +68,7 @@ struct decl_spec {
 	std::vector<uint32_t> enumerator_lines; // where each is checked (see parser)
 	std::string typedef_name;		// a typedef name used as the type
 	bool is_const = false;
+	bool c_header = false; // a struct/union/enum of a file cpp included (-C)
 	uint32_t line = 0;
 };
 
@@ -162,6 +163,7 @@ struct decl_ast {
 	std::shared_ptr<decl_spec> spec;
 	std::vector<declarator> decls;
 	uint32_t line = 0;
+	bool c_header = false; // from a file cpp included (-C): C's, not D's
 };
 
 struct inline_ast {

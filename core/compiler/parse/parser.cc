@@ -199,7 +199,8 @@ private:
 
 	// ---- top level
 	void clause(translation_unit &u);
-	void declaration(translation_unit &u);
+	void declaration(translation_unit &u, bool c_header);
+	void skip_function_body();
 	void translator(translation_unit &u);
 	void skip_provider();
 	std::string expand_desc(const token &t);
@@ -271,6 +272,9 @@ private:
 	bool in_pred_ = false;
 	int nest_ = 0;
 	std::set<std::string> defined_tags_; // struct/union/enum tags given a body
+	// The declaration being parsed comes from a file that cpp included
+	// (-C): C's definitions (illumos dt_cdefs), not D's. See declaration().
+	bool c_header_ = false;
 	int depth_ = 0;
 };
 
@@ -324,7 +328,7 @@ void parser_impl::items(translation_unit &u)
 			else if (w == "provider")
 				skip_provider();
 			else
-				declaration(u);
+				declaration(u, lex_.include_depth() > 0);
 			continue;
 		}
 		clause(u);
@@ -454,6 +458,11 @@ std::shared_ptr<decl_spec> parser_impl::specifiers(bool allow_storage)
 			take();
 			continue;
 		}
+		// C's function specifier, in a header's `static inline` function.
+		if (c_header_ && allow_storage && (w == "inline" || w == "__inline")) {
+			take();
+			continue;
+		}
 		if (w == "const" || w == "volatile" || w == "restrict" || w == "userland") {
 			if (w == "const")
 				s->is_const = true;
@@ -482,6 +491,7 @@ std::shared_ptr<decl_spec> parser_impl::specifiers(bool allow_storage)
 		if ((w == "struct" || w == "union" || w == "enum") && !any) {
 			take();
 			s->sou = w;
+			s->c_header = c_header_;
 			any = true;
 			if (is(tk::ident))
 				s->tag = take().text;
@@ -490,7 +500,7 @@ std::shared_ptr<decl_spec> parser_impl::specifiers(bool allow_storage)
 				s->has_body = true;
 				// A second body for a tag: illumos dt_decl_sou() refuses
 				// it at the `{`.
-				if (!s->tag.empty() &&
+				if (!s->tag.empty() && !c_header_ &&
 				    !defined_tags_.insert(w + " " + s->tag).second)
 					fail(tag::D_DECL_TYPERED, brace,
 					     "type redeclared: " + w + " " + s->tag);
@@ -665,9 +675,21 @@ type_name parser_impl::type_name_()
 	return t;
 }
 
-void parser_impl::declaration(translation_unit &u)
+// A declaration; c_header: it comes from a file that cpp included (-C).
+// illumos keeps such declarations apart, in its C definitions (dt_cdefs):
+// they may define again what D already has (typedefs, tags, enumerators).
+// Linux's C library headers also define functions (`static inline`
+// byte swaps in <endian.h>): D has no functions and calls none declared,
+// so a header's function definition is read and dropped, as a prototype
+// is. In the program's own text it stays a syntax error.
+void parser_impl::declaration(translation_unit &u, bool c_header)
 {
-	if (is_word("inline")) {
+	c_header_ = c_header;
+	struct reset {
+		bool &flag;
+		~reset() { flag = false; }
+	} reset_flag{c_header_};
+	if (is_word("inline") && !c_header) {
 		auto in = std::make_unique<inline_ast>();
 		in->line = take().line;
 		in->spec = specifiers(false);
@@ -685,12 +707,19 @@ void parser_impl::declaration(translation_unit &u)
 	auto d = std::make_unique<decl_ast>();
 	d->line = peek().line;
 	d->spec = specifiers(true);
+	d->c_header = c_header;
+	bool body = false;
 	if (!is(tk::semi)) {
 		do {
 			d->decls.push_back(declarator_(false));
-		} while (accept(tk::comma));
+			body = c_header && d->decls.size() == 1 && d->decls.back().function &&
+			       is(tk::lbrace);
+		} while (!body && accept(tk::comma));
 	}
-	expect(tk::semi);
+	if (body)
+		skip_function_body();
+	else
+		expect(tk::semi);
 	if (d->spec->storage == "typedef")
 		for (const auto &dc : d->decls)
 			typedefs_.insert(dc.name);
@@ -699,6 +728,22 @@ void parser_impl::declaration(translation_unit &u)
 	it.line = d->line;
 	it.decl = std::move(d);
 	u.items.push_back(std::move(it));
+}
+
+// A C function's body, from its `{` to the matching `}`.
+void parser_impl::skip_function_body()
+{
+	int depth = 0;
+	do {
+		const token &t = peek();
+		if (t.kind == tk::eof)
+			syntax_error(t);
+		if (t.kind == tk::lbrace)
+			depth++;
+		else if (t.kind == tk::rbrace)
+			depth--;
+		take();
+	} while (depth > 0);
 }
 
 void parser_impl::translator(translation_unit &u)

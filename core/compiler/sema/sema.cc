@@ -1240,7 +1240,7 @@ void declare(sema_ctx &ctx, decl_ast &d)
 		}
 		type_ref t = syms.types.apply(base, dc.ptrs, dims);
 		if (sc == "typedef") {
-			syms.types.add_typedef(dc.name, t, dc.line);
+			syms.types.add_typedef(dc.name, t, dc.line, d.c_header);
 			continue;
 		}
 		if (sc == "extern")

@@ -251,10 +251,11 @@ type_ref type_table::apply(type_ref base, int ptrs, const std::vector<uint64_t> 
 	return base;
 }
 
-void type_table::add_typedef(const std::string &name, const type_ref &t, uint32_t line)
+void type_table::add_typedef(const std::string &name, const type_ref &t, uint32_t line,
+			     bool c_header)
 {
 	auto it = named_.find(name);
-	if (it != named_.end() && line != 0) {
+	if (it != named_.end() && line != 0 && !c_header) {
 		if (it->second->resolved == t->resolved)
 			return;
 		fail(tag::D_DECL_IDRED, line, "identifier redeclared: " + name);
@@ -301,6 +302,10 @@ type_ref type_table::resolve(decl_spec &spec, const const_eval &eval)
 			if (it != sous_.end())
 				t = it->second;
 		}
+		// A header's definition of a tag D has (illumos: C's definitions
+		// are kept apart and looked up first) stands for the tag after it.
+		if (spec.has_body && t && t->complete && spec.c_header)
+			t = nullptr;
 		if (spec.has_body && t && t->complete)
 			fail(tag::D_DECL_TYPERED, spec.line, "type redeclared: " + key);
 		// Not declared in D: the kernel's (BTF) type of that name.
@@ -356,11 +361,16 @@ type_ref type_table::resolve(decl_spec &spec, const const_eval &eval)
 						fail(tag::D_UNKNOWN, eline,
 						     "failed to define enumerator '" + n +
 							     "': Duplicate member or variable name");
-				if (enumerators_.count(n) || named_.count(n))
+				// illumos dt_decl_enumerator(): a header's
+				// enumerator that D already has as a name is
+				// kept in its type, and D's name wins.
+				bool taken = enumerators_.count(n) || named_.count(n);
+				if (taken && !spec.c_header)
 					fail(tag::D_DECL_IDRED, eline,
 					     "identifier redeclared: " + n);
 				t->enumerators.emplace_back(n, next);
-				enumerators_[n] = {next, t};
+				if (!taken)
+					enumerators_[n] = {next, t};
 				next++;
 			}
 			t->complete = true;

@@ -115,7 +115,11 @@ public:
 	using const_eval = std::function<int64_t(expr &)>;
 	type_ref resolve(decl_spec &spec, const const_eval &eval);
 	type_ref apply(type_ref base, int ptrs, const std::vector<uint64_t> &dims) const;
-	void add_typedef(const std::string &name, const type_ref &t, uint32_t line);
+	// c_header: a typedef of a file cpp included (-C), which may name again
+	// what D defines (illumos keeps C's definitions apart, and looks them
+	// up first): the header's type is the one the name then stands for.
+	void add_typedef(const std::string &name, const type_ref &t, uint32_t line,
+			 bool c_header = false);
 	// Enumerators declared so far: name -> (value, enum type).
 	[[nodiscard]] const std::map<std::string, std::pair<int64_t, type_ref>> &enumerators() const
 	{

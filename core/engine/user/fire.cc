@@ -100,10 +100,18 @@ struct ecb_run {
 		std::memset(dst, 0, size);
 		switch (t.k) {
 		case value_type::kind::string: {
-			if (v == 0 || size == 0)
+			// A NULL string (an unassigned thread-local or associative
+			// array element) faults at 0, as illumos' by-ref store does.
+			if (size == 0)
 				return true;
 			for (uint32_t i = 0; i + 1 < size; i++) {
 				const uint8_t *p = owned_memory(st, fe, ctx, v + i, 1);
+				// A string that runs to the end of the DTrace memory
+				// holding it (alloca()'d bytes filled by copyinto, say)
+				// ends there.
+				if (p == nullptr && i > 0 &&
+				    owned_memory(st, fe, ctx, v, i) != nullptr)
+					break;
 				if (p == nullptr) {
 					fault = DTRACEFLT_BADADDR;
 					illval = v + i;

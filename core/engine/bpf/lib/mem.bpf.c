@@ -148,11 +148,18 @@ DT_SUB long dt_rd_str(struct dt_bpf_mem *m, u64 moff, u64 n, u64 addr, u64 user)
 		dt_fault(m, DTRACEFLT_BADADDR, dt_badaddr(addr, user));
 		return -1;
 	}
-	if (limited && (u64)r == n) { /* reached the region's end: a NUL there? */
+	if (limited && (u64)r == n) {
+		/*
+		 * It reached the end of the DTrace memory holding it (alloca()'d
+		 * bytes that copyinto() filled, say): the string ends there,
+		 * with the region's last byte. n < the n asked for, so the NUL
+		 * after it has room.
+		 */
 		bpf_probe_read_kernel(&last, 1, (void *)(src + n - 1));
 		if (last != 0) {
-			dt_fault(m, DTRACEFLT_BADADDR, addr + n);
-			return -1;
+			p[DT_CLAMP(n - 1, DT_CHUNK - 1)] = last;
+			p[DT_CLAMP(n, DT_CHUNK - 1)] = 0;
+			r = (long)n + 1;
 		}
 	}
 	return r > 0 ? r - 1 : 0;
@@ -356,13 +363,13 @@ DT_API u64 dt_strdup(struct dt_bpf_mem *m, u64 src, u64 strsize)
 	return d;
 }
 
-/* A string into m[base + off, + size): NUL-padded; src 0 is "". */
+/* A string into m[base + off, + size): NUL-padded; src 0 faults (BADADDR 0). */
 DT_INLINE u64 dt_put_str(struct dt_bpf_mem *m, u64 base, u64 room, u64 off, u64 src, u64 size)
 {
 	if (off > room || size > room - off)
 		return dt_fault(m, DTRACEFLT_ILLOP, off);
 	dt_xfer((uint8_t *)m, base + off, DT_MEM_SIZE, 0, size, DT_X_ZERO);
-	if (src == 0 || size == 0)
+	if (size == 0)
 		return 0;
 	dt_rd_str(m, base + off, size > DT_CHUNK ? DT_CHUNK : size, src, 0);
 	return 0;

@@ -1,10 +1,13 @@
 /* SPDX-License-Identifier: MIT */
-/* strchr and strrchr return the rest of the string from a character. */
+/*
+ * strchr and strrchr return the rest of the string from a character, and
+ * NULL when the character is not there.
+ */
 #pragma D option quiet
 
 BEGIN
 {
-	printf("[%s] [%s] [%s]\n", strchr("hello", 'l'), strrchr("hello", 'l'),
-	    strchr("hello", 'z'));
+	printf("[%s] [%s] %d\n", strchr("hello", 'l'), strrchr("hello", 'l'),
+	    strchr("hello", 'z') == NULL);
 	exit(0);
 }

@@ -1,9 +1,12 @@
 /* SPDX-License-Identifier: MIT */
-/* strstr returns the string from the first occurrence of a substring. */
+/*
+ * strstr returns the string from the first occurrence of a substring, and
+ * NULL when there is none.
+ */
 #pragma D option quiet
 
 BEGIN
 {
-	printf("[%s] [%s]\n", strstr("foobarbaz", "ba"), strstr("foo", "x"));
+	printf("[%s] %d\n", strstr("foobarbaz", "ba"), strstr("foo", "x") == NULL);
 	exit(0);
 }

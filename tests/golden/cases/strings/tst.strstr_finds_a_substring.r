@@ -1,2 +1,2 @@
-[barbaz] []
+[barbaz] 1
 

@@ -1,2 +1,2 @@
-one two []
+one two 1
 

@@ -1,0 +1,5 @@
+first 5
+second [abcdefgh] 8
+second 1
+third first!
+
