@@ -149,6 +149,14 @@ TEST(UstackDwarf, DefaultCopyStaysWithinTheEnginesLimits)
 		whole_b = whole_b || has_in_order(st, k_chain);
 	EXPECT_TRUE(whole_a) << r.out;
 	EXPECT_TRUE(whole_b) << r.out;
+	// A clause whose three records leave the buffer no room to stage a
+	// capture key still loads: that key walks frame pointers.
+	auto r3 = dtrace(bpf({"-q", "-p", std::to_string(target.pid), "-n",
+			      "profile-997 /pid == $target/ { ustack(); ustack(); ustack(); "
+			      "@[ustack()] = count(); }",
+			      "-n", "tick-1s { exit(0); }"}));
+	ASSERT_EQ(r3.status, 0) << r3.err;
+	EXPECT_NE(r3.out.find("dt_ustack_target`dt_ustack_leaf"), std::string::npos) << r3.out;
 	// An explicit size that does not fit is reported, not shrunk.
 	auto r2 = dtrace(bpf({"-x", "ustackbytes=16k", "-p", std::to_string(target.pid), "-n",
 			      "profile-97 /pid == $target/ { @[ustack(), ustack()] = count(); }",

@@ -182,23 +182,37 @@ void codegen::write_key(const record &k, const aggregation &agg, size_t j)
 		// Recorded after the firing in m->buf, then copied into the key.
 		bool user = t.k == value_type::kind::ustack;
 		uint32_t tmp = 8 + ((cur_->size + 7) & ~7u);
-		if (tmp + size > DT_BPF_BUF_SIZE)
-			refuse("a stack() key does not fit the bpf engine's buffer");
 		// dt_rec_ustack writes the pid at tmp itself, the pcs after it;
 		// with -x ustackbytes, the registers and stack the consumer
 		// unwinds (and rewrites to pcs before it compares keys).
 		uint32_t ub = ustack_bytes(p_.options);
 		bool regs = user && ub != 0 &&
 			    size >= ustack_capture_size(std::min(ub, k_ustack_key_bytes));
+		uint32_t nframes = (size - (user ? 8 : 0)) / 8, stage = size;
+		// A default capture the buffer has no room to stage after the
+		// clause's records: the frame pointer walk's pid and pcs in its
+		// slot, zeros after them (the consumer tells the layouts apart
+		// by word 1), as a key too large for a capture holds.
+		if (regs && tmp + size > DT_BPF_BUF_SIZE && p_.options.count("ustackbytes") == 0) {
+			regs = false;
+			nframes = std::min({t.frames ? t.frames : nframes, nframes, 256u});
+			stage = 8 + nframes * 8;
+		}
+		if (tmp + stage > DT_BPF_BUF_SIZE)
+			refuse("a stack() key does not fit the bpf engine's buffer");
 		a.mov_reg(BPF_REG_1, BPF_REG_6);
 		a.mov_reg(BPF_REG_2, BPF_REG_7);
 		a.mov_imm(BPF_REG_3, static_cast<int32_t>(tmp));
-		a.mov_imm(BPF_REG_4,
-			  static_cast<int32_t>(regs ? size : (size - (user ? 8 : 0)) / 8));
+		a.mov_imm(BPF_REG_4, static_cast<int32_t>(regs ? size : nframes));
 		a.call_sym(regs ? "dt_rec_ustack_regs" : user ? "dt_rec_ustack" : "dt_rec_stack");
 		mem_off_ptr(BPF_REG_1, DT_M(key) + static_cast<int32_t>(off));
 		mem_off_ptr(BPF_REG_3, DT_M(buf) + static_cast<int32_t>(tmp));
-		copy_mem(BPF_REG_1, BPF_REG_3, size);
+		copy_mem(BPF_REG_1, BPF_REG_3, stage);
+		if (stage < size) {
+			mem_off_ptr(BPF_REG_1, DT_M(key) + static_cast<int32_t>(off + stage));
+			for (uint32_t w = 0; w + 8 <= size - stage; w += 8)
+				a.st_imm(BPF_DW, BPF_REG_1, static_cast<int16_t>(w), 0);
+		}
 		return;
 	}
 	case value_type::kind::usym:
