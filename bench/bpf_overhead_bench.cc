@@ -728,6 +728,20 @@ void BM_getppid_dtrace_ustack_dwarf(benchmark::State &st)
 	argv.insert(argv.begin() + 1, {"-x", "ustackbytes=8k"});
 	traced(st, "dtrace", argv, true);
 }
+// An aggregation keyed by ustack(): the default key (4 KiB copied, hashed
+// whole at each update), beside a key of 1,536 bytes (what keys copied
+// while the bpf engine's keys were at most 2 KiB).
+const char *const k_d_ustack_key = "syscall::getppid:entry { @[ustack()] = count(); }";
+void BM_getppid_dtrace_ustack_key(benchmark::State &st)
+{
+	traced(st, "dtrace", dtrace_cmd(k_d_ustack_key));
+}
+void BM_getppid_dtrace_ustack_key_1536(benchmark::State &st)
+{
+	auto argv = dtrace_cmd(k_d_ustack_key);
+	argv.insert(argv.begin() + 1, {"-x", "ustackbytes=1536"});
+	traced(st, "dtrace", argv);
+}
 // The user-space rows: this process traced by pid (dtrace -p, bpftrace -p).
 std::string self_pid()
 {
@@ -833,6 +847,8 @@ BENCHMARK(BM_all_entry_bpftrace)->Unit(benchmark::kMillisecond)->UseRealTime()->
 BENCHMARK(BM_getppid_dtrace_ustack_fp)->UseRealTime()->Iterations(k_printf);
 BENCHMARK(BM_getppid_dtrace_ustack_default)->UseRealTime()->Iterations(k_printf);
 BENCHMARK(BM_getppid_dtrace_ustack_dwarf)->UseRealTime()->Iterations(k_printf);
+BENCHMARK(BM_getppid_dtrace_ustack_key)->UseRealTime()->Iterations(k_printf);
+BENCHMARK(BM_getppid_dtrace_ustack_key_1536)->UseRealTime()->Iterations(k_printf);
 BENCHMARK(BM_ufunc_untraced)->UseRealTime();
 // A function's first instruction is single-stepped out of line (two traps
 // per call, ~15 us under a hypervisor): fewer calls.

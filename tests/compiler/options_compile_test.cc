@@ -38,24 +38,34 @@ TEST(compile_options, pragmas_set_the_frames)
 
 // Without -x ustackbytes a ustack() record holds registers and 4 KiB of
 // stack (docs/ustack.md), three of them a clause; later ones and jstack()
-// hold pcs. A key holds 1536 bytes of stack, or pcs where that would make
-// the keys larger than 2040 bytes.
+// hold pcs. A key holds the same 4 KiB of stack, or pcs where that would
+// make the keys larger than the bpf engine's 16 KiB (less the prefix).
 TEST(compile_options, ustack_copies_the_stack_by_default)
 {
 	program p = compile_s("BEGIN { ustack(); ustack(3); ustack(); ustack(); jstack(); }\n"
 			      "BEGIN { @a[ustack(4)] = count(); @b[execname, ustack()] = count();"
-			      " @c[execname, probefunc, ustack()] = count(); }\n");
+			      " @c[execname, probefunc, ustack()] = count();"
+			      " @d[ustack(), ustack()] = count();"
+			      " @e[ustack(), ustack(), ustack(), ustack()] = count(); }\n");
 	EXPECT_EQ(record_size(p, 0), 40u + 4096);
 	EXPECT_EQ(record_size(p, 1), 40u + 4096);
 	EXPECT_EQ(record_size(p, 2), 40u + 4096);
 	EXPECT_EQ(record_size(p, 3), (100u + 1) * 8);
 	EXPECT_EQ(record_size(p, 4), (50u + 1) * 8 + 512);
-	ASSERT_EQ(p.aggregations.size(), 3u);
-	EXPECT_EQ(p.aggregations[0].keys[0].size, 40u + 1536);
+	ASSERT_EQ(p.aggregations.size(), 5u);
+	EXPECT_EQ(p.aggregations[0].keys[0].size, 40u + 4096);
 	EXPECT_EQ(p.aggregations[0].keys[0].frames, 4u); // unwound to ustack(4)'s frames
-	EXPECT_EQ(p.aggregations[1].keys[1].size, 40u + 1536);
-	EXPECT_EQ(p.aggregations[2].keys[2].size, (100u + 1) * 8);
-	EXPECT_EQ(p.aggregations[2].keys[2].frames, 0u);
+	EXPECT_EQ(p.aggregations[1].keys[1].size, 40u + 4096);
+	EXPECT_EQ(p.aggregations[2].keys[2].size, 40u + 4096);
+	EXPECT_EQ(p.aggregations[2].keys[2].frames, 100u);
+	EXPECT_EQ(p.aggregations[3].keys[0].size, 40u + 4096);
+	EXPECT_EQ(p.aggregations[3].keys[1].size, 40u + 4096);
+	EXPECT_EQ(p.aggregations[4].keys[3].size, (100u + 1) * 8);
+	EXPECT_EQ(p.aggregations[4].keys[3].frames, 0u);
+	// An explicit size applies to keys too, up to 8 KiB.
+	program k = compile_s("#pragma D option ustackbytes=16k\n"
+			      "BEGIN { @[ustack()] = count(); }\n");
+	EXPECT_EQ(k.aggregations[0].keys[0].size, 40u + 8192);
 	// An explicit size applies to every one.
 	program q = compile_s("#pragma D option ustackbytes=1k\n"
 			      "BEGIN { ustack(); ustack(); ustack(); ustack(); }\n");

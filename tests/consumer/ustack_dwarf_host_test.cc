@@ -117,31 +117,77 @@ TEST(UstackDwarf, UstackNKeyKeepsNFrames)
 	}
 }
 
-// Keys that the default copy would make too large for the engine walk frame
-// pointers instead of failing; a clause's fourth ustack() too.
+// Keys with the default copy beside other keys keep it (the bpf engine's
+// keys are at most 16 KiB); a clause's fourth ustack() walks frame pointers.
 TEST(UstackDwarf, DefaultCopyStaysWithinTheEnginesLimits)
 {
 	REQUIRE_BPF();
 	child target({DT_USTACK_TARGET});
 	ASSERT_NE(target.read_until("ready\n").find("ready"), std::string::npos);
-	auto r =
-		dtrace(bpf({"-p", std::to_string(target.pid), "-n",
-			    "profile-997 /pid == $target/ { @[execname, probefunc, ustack()] = "
-			    "count(); @b[ustack(), ustack(2)] = count(); }",
-			    "-n",
-			    "profile-97 /pid == $target/ { ustack(); ustack(); ustack(); ustack(); "
-			    "exit(0); }"}));
+	auto r = dtrace(bpf(
+		{"-q", "-p", std::to_string(target.pid), "-n",
+		 "profile-997 /pid == $target/ { @a[execname, probefunc, ustack()] = "
+		 "count(); @b[ustack(), ustack(2)] = count(); }",
+		 "-n",
+		 "profile-97 /pid == $target/ { ustack(); ustack(); ustack(); ustack(); "
+		 "exit(0); }",
+		 "-n",
+		 "END { printa(\"A\\n%s %s%k%@d\\n\", @a); printa(\"B\\n%k%k%@d\\n\", @b); }"}));
 	ASSERT_EQ(r.status, 0) << r.err;
 	auto s = stacks(r.out);
 	ASSERT_GE(s.size(), 4u) << r.out;
 	for (size_t i = 0; i < 3; i++)
 		EXPECT_TRUE(has_in_order(s[i], k_chain)) << r.out;
+	// Both aggregations' whole stacks come from the CFI: main and below.
+	size_t a = r.out.find("\nA\n"), b = r.out.find("\nB\n");
+	ASSERT_NE(a, std::string::npos) << r.out;
+	ASSERT_NE(b, std::string::npos) << r.out;
+	bool whole_a = false, whole_b = false;
+	for (const auto &st : stacks(r.out.substr(a, b - a)))
+		whole_a = whole_a || has_in_order(st, k_chain);
+	for (const auto &st : stacks(r.out.substr(b)))
+		whole_b = whole_b || has_in_order(st, k_chain);
+	EXPECT_TRUE(whole_a) << r.out;
+	EXPECT_TRUE(whole_b) << r.out;
+	// A clause whose three records leave the buffer no room to stage a
+	// capture key still loads: that key walks frame pointers.
+	auto r3 = dtrace(bpf({"-q", "-p", std::to_string(target.pid), "-n",
+			      "profile-997 /pid == $target/ { ustack(); ustack(); ustack(); "
+			      "@[ustack()] = count(); }",
+			      "-n", "tick-1s { exit(0); }"}));
+	ASSERT_EQ(r3.status, 0) << r3.err;
+	EXPECT_NE(r3.out.find("dt_ustack_target`dt_ustack_leaf"), std::string::npos) << r3.out;
 	// An explicit size that does not fit is reported, not shrunk.
-	auto r2 = dtrace(bpf({"-x", "ustackbytes=1k", "-p", std::to_string(target.pid), "-n",
+	auto r2 = dtrace(bpf({"-x", "ustackbytes=16k", "-p", std::to_string(target.pid), "-n",
 			      "profile-97 /pid == $target/ { @[ustack(), ustack()] = count(); }",
 			      "-n", "tick-1s { exit(0); }"}));
 	EXPECT_NE(r2.status, 0) << r2.out;
-	EXPECT_NE(r2.err.find("more than 2048"), std::string::npos) << r2.err;
+	EXPECT_NE(r2.err.find("more than 16384"), std::string::npos) << r2.err;
+}
+
+// A deep stack (31 recursive frames, about 3 KiB below main) in a key: the
+// default copy (4 KiB, as records take) unwinds to main and libc's start.
+TEST(UstackDwarf, DeepStackKeyReachesMain)
+{
+	REQUIRE_BPF();
+	child target({DT_USTACK_TARGET, "-r"});
+	ASSERT_NE(target.read_until("ready\n").find("ready"), std::string::npos);
+	auto r = dtrace(bpf({"-p", std::to_string(target.pid), "-n",
+			     "profile-997 /pid == $target/ { @[ustack()] = count(); }", "-n",
+			     "tick-1s { exit(0); }"}));
+	ASSERT_EQ(r.status, 0) << r.err;
+	bool whole = false;
+	for (const auto &st : stacks(r.out)) {
+		if (!has_in_order(st, {"`dt_ustack_leaf", "`dt_ustack_recurse", "target`main",
+				       k_chain.back()}))
+			continue;
+		size_t n = 0;
+		for (const auto &f : st)
+			n += f.find("`dt_ustack_recurse") != std::string::npos ? 1 : 0;
+		EXPECT_EQ(n, 31u) << r.out;
+		whole = true;
+	}
+	EXPECT_TRUE(whole) << r.out;
 }
 
 // With -x ustackbytes=0 the stacks are the frame pointer walk's: the same

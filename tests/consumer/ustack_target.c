@@ -7,6 +7,9 @@
  *
  *   ustack_target        prints "ready", then spins until killed
  *   ustack_target -1     one round, then exits 0
+ *   ustack_target -r     main -> dt_ustack_recurse x 31 -> dt_ustack_leaf,
+ *                        spinning: about 3 KiB of stack below main, more
+ *                        than an aggregation key once copied (1536 bytes)
  */
 #include <stdio.h>
 #include <string.h>
@@ -35,8 +38,27 @@ TARGET_FN void dt_ustack_outer(unsigned long n)
 	dt_ustack_sink++;
 }
 
+/* 31 frames of about 96 bytes each (the volatile array keeps them). */
+TARGET_FN void dt_ustack_recurse(unsigned long depth, unsigned long n)
+{
+	volatile unsigned long pad[8];
+
+	pad[0] = depth;
+	if (depth)
+		dt_ustack_recurse(depth - 1, n);
+	else
+		dt_ustack_leaf(n);
+	dt_ustack_sink += pad[0];
+}
+
 int main(int argc, char **argv)
 {
+	if (argc > 1 && strcmp(argv[1], "-r") == 0) {
+		printf("ready\n");
+		fflush(stdout);
+		for (;;)
+			dt_ustack_recurse(30, 1000000);
+	}
 	if (argc > 1 && strcmp(argv[1], "-1") == 0) {
 		dt_ustack_outer(1000);
 		return 0;

@@ -133,7 +133,7 @@ void clause_checker::check_value(expr &e)
 		t->rec_kind = value_type::kind::ustack;
 		t->size = ((n + 1) * 8 + ss + 7) & ~7u;
 		// A key of registers and stack copy (docs/ustack.md): at most
-		// what fits the bpf engine's 2 KiB aggregation key.
+		// k_ustack_key_bytes of stack.
 		if (!j && ss == 0 && ustack_bytes(ctx_.options) != 0) {
 			uint32_t pcs = t->size;
 			t->size = std::max(

@@ -24,6 +24,7 @@
 
 #include <algorithm>
 #include <climits>
+#include <cstdint>
 
 namespace dt::engines::bpf {
 
@@ -62,6 +63,14 @@ void codegen::zero_gaps(int base_reg, int32_t base_off, uint32_t size,
 	for (auto [off, n] : covered)
 		for (uint32_t k = off; k < off + n && k < size; k++)
 			cov[k] = true;
+	// Words beyond the offset field's reach (a large aggregation key
+	// ends above 32 KiB in m) go through a pointer in r1.
+	if (static_cast<int64_t>(base_off) + size > INT16_MAX) {
+		a.mov_reg(BPF_REG_1, base_reg);
+		a.alu_imm(BPF_ADD, BPF_REG_1, base_off);
+		base_reg = BPF_REG_1;
+		base_off = 0;
+	}
 	for (uint32_t w = 0; w < size; w += 8) {
 		bool full = true;
 		for (uint32_t k = w; k < w + 8 && k < size; k++)
@@ -147,7 +156,18 @@ void codegen::write_key(const record &k, const aggregation &agg, size_t j)
 	if (static_cast<uint64_t>(off) + size > l_.aggs[agg.id - 1].key_size)
 		return; // fire.cc: a key that does not fit is skipped
 	const value_type &t = j < agg.keys.size() ? agg.keys[j] : k.type;
-	const int16_t at = static_cast<int16_t>(DT_M(key) + static_cast<int32_t>(off));
+	// The key's words: at an offset from m (r7), or beyond the offset
+	// field's 32 KiB through a pointer to them in r1 (key_at()).
+	const int32_t key_off = DT_M(key) + static_cast<int32_t>(off);
+	const bool far = static_cast<int64_t>(key_off) + size > INT16_MAX;
+	int key_reg = BPF_REG_7;
+	int16_t at = static_cast<int16_t>(far ? 0 : key_off);
+	auto key_at = [&] {
+		if (!far)
+			return;
+		mem_off_ptr(BPF_REG_1, key_off);
+		key_reg = BPF_REG_1;
+	};
 	switch (t.k) {
 	case value_type::kind::string:
 	case value_type::kind::bytes:
@@ -162,23 +182,37 @@ void codegen::write_key(const record &k, const aggregation &agg, size_t j)
 		// Recorded after the firing in m->buf, then copied into the key.
 		bool user = t.k == value_type::kind::ustack;
 		uint32_t tmp = 8 + ((cur_->size + 7) & ~7u);
-		if (tmp + size > DT_BPF_BUF_SIZE)
-			refuse("a stack() key does not fit the bpf engine's buffer");
 		// dt_rec_ustack writes the pid at tmp itself, the pcs after it;
 		// with -x ustackbytes, the registers and stack the consumer
 		// unwinds (and rewrites to pcs before it compares keys).
 		uint32_t ub = ustack_bytes(p_.options);
 		bool regs = user && ub != 0 &&
 			    size >= ustack_capture_size(std::min(ub, k_ustack_key_bytes));
+		uint32_t nframes = (size - (user ? 8 : 0)) / 8, stage = size;
+		// A default capture the buffer has no room to stage after the
+		// clause's records: the frame pointer walk's pid and pcs in its
+		// slot, zeros after them (the consumer tells the layouts apart
+		// by word 1), as a key too large for a capture holds.
+		if (regs && tmp + size > DT_BPF_BUF_SIZE && p_.options.count("ustackbytes") == 0) {
+			regs = false;
+			nframes = std::min({t.frames ? t.frames : nframes, nframes, 256u});
+			stage = 8 + nframes * 8;
+		}
+		if (tmp + stage > DT_BPF_BUF_SIZE)
+			refuse("a stack() key does not fit the bpf engine's buffer");
 		a.mov_reg(BPF_REG_1, BPF_REG_6);
 		a.mov_reg(BPF_REG_2, BPF_REG_7);
 		a.mov_imm(BPF_REG_3, static_cast<int32_t>(tmp));
-		a.mov_imm(BPF_REG_4,
-			  static_cast<int32_t>(regs ? size : (size - (user ? 8 : 0)) / 8));
+		a.mov_imm(BPF_REG_4, static_cast<int32_t>(regs ? size : nframes));
 		a.call_sym(regs ? "dt_rec_ustack_regs" : user ? "dt_rec_ustack" : "dt_rec_stack");
 		mem_off_ptr(BPF_REG_1, DT_M(key) + static_cast<int32_t>(off));
 		mem_off_ptr(BPF_REG_3, DT_M(buf) + static_cast<int32_t>(tmp));
-		copy_mem(BPF_REG_1, BPF_REG_3, size);
+		copy_mem(BPF_REG_1, BPF_REG_3, stage);
+		if (stage < size) {
+			mem_off_ptr(BPF_REG_1, DT_M(key) + static_cast<int32_t>(off + stage));
+			for (uint32_t w = 0; w + 8 <= size - stage; w += 8)
+				a.st_imm(BPF_DW, BPF_REG_1, static_cast<int16_t>(w), 0);
+		}
 		return;
 	}
 	case value_type::kind::usym:
@@ -187,27 +221,29 @@ void codegen::write_key(const record &k, const aggregation &agg, size_t j)
 		a.stx(BPF_DW, BPF_REG_10, FP_T1, BPF_REG_0);
 		a.call_helper(BPF_FUNC_get_current_pid_tgid);
 		a.alu_imm(BPF_RSH, BPF_REG_0, 32);
+		key_at();
 		if (size >= 8)
-			a.stx(BPF_DW, BPF_REG_7, at, BPF_REG_0);
+			a.stx(BPF_DW, key_reg, at, BPF_REG_0);
 		if (size >= 16) {
 			a.ldx(BPF_DW, BPF_REG_0, BPF_REG_10, FP_T1);
-			a.stx(BPF_DW, BPF_REG_7, static_cast<int16_t>(at + 8), BPF_REG_0);
+			a.stx(BPF_DW, key_reg, static_cast<int16_t>(at + 8), BPF_REG_0);
 		}
 		return;
 	default: break;
 	}
+	key_at();
 	switch (size) {
-	case 1: a.stx(BPF_B, BPF_REG_7, at, BPF_REG_0); return;
-	case 2: a.stx(BPF_H, BPF_REG_7, at, BPF_REG_0); return;
-	case 4: a.stx(BPF_W, BPF_REG_7, at, BPF_REG_0); return;
+	case 1: a.stx(BPF_B, key_reg, at, BPF_REG_0); return;
+	case 2: a.stx(BPF_H, key_reg, at, BPF_REG_0); return;
+	case 4: a.stx(BPF_W, key_reg, at, BPF_REG_0); return;
 	default: break;
 	}
 	if (size >= 8) {
-		a.stx(BPF_DW, BPF_REG_7, at, BPF_REG_0);
+		a.stx(BPF_DW, key_reg, at, BPF_REG_0);
 		return;
 	}
 	for (uint32_t b = 0; b < size; b++) {
-		a.stx(BPF_B, BPF_REG_7, static_cast<int16_t>(at + static_cast<int16_t>(b)),
+		a.stx(BPF_B, key_reg, static_cast<int16_t>(at + static_cast<int16_t>(b)),
 		      BPF_REG_0);
 		a.alu_imm(BPF_RSH, BPF_REG_0, 8);
 	}

@@ -11,6 +11,13 @@
 //                   identical or contained table is shared)
 //   dt_tls/dt_dvars, dt_agg_<id>: key and value sizes, entries from
 //   dynvarsize and aggsize.
+//
+// Key limits: a dvar key is at most DT_BPF_KEY_SIZE (2 KiB), an
+// aggregation's keys at most DT_BPF_AGG_KEY_SIZE (16 KiB, the prefix
+// included: a whole ustack() capture beside other keys, docs/ustack.md).
+// Each map's key is its own size, not the limit, and its entries are
+// aggsize / (key + value): a large key buys fewer entries, never more
+// memory.
 #include "codegen.hpp"
 
 extern "C" {
@@ -198,10 +205,10 @@ layout plan(const program &p, const plan_options &o)
 		layout::agg_map m;
 		m.key_size = 8 + a.key_size; // {aggid, generation}, the keys
 		m.value_size = std::max<uint32_t>(a.nwords, 1) * 8;
-		if (m.key_size > DT_BPF_KEY_SIZE)
+		if (m.key_size > DT_BPF_AGG_KEY_SIZE)
 			throw translate_error("bpf engine: the keys of @" + a.name + " need " +
 					      std::to_string(m.key_size) + " bytes, more than " +
-					      std::to_string(DT_BPF_KEY_SIZE));
+					      std::to_string(DT_BPF_AGG_KEY_SIZE));
 		if (m.value_size > DT_BPF_SCRATCH_SIZE)
 			throw translate_error("bpf engine: the value of @" + a.name +
 					      " is too large (" + std::to_string(m.value_size) +

@@ -27,9 +27,10 @@ namespace dt {
 constexpr uint64_t k_ustack_capture_magic = 0xd7ace00000000000ull;
 constexpr uint64_t k_ustack_capture_mask = 0xfffff00000000000ull;
 constexpr uint32_t k_ustack_capture_header = 40;
-// The most stack an aggregation key copies (the bpf engine's keys are at
-// most 2 KiB, other keys included).
-constexpr uint32_t k_ustack_key_bytes = 1536;
+// The most stack an aggregation key copies: the default copy whole, more
+// with -x ustackbytes up to 8 KiB (the bpf engine's keys are at most
+// 16 KiB, other keys included; a key is staged in its 16 KiB firing buffer).
+constexpr uint32_t k_ustack_key_bytes = 8192;
 constexpr uint32_t ustack_capture_size(uint32_t bytes)
 {
 	return k_ustack_capture_header + ((bytes + 7) & ~7u);
@@ -37,14 +38,15 @@ constexpr uint32_t ustack_capture_size(uint32_t bytes)
 // The stack a ustack() copies when -x ustackbytes is not given: whole
 // stacks by default (perf --call-graph dwarf copies 8 KiB; half of that
 // halves the probe's cost and reaches main in programs of ordinary depth:
-// docs/ustack.md). Aggregation keys copy at most k_ustack_key_bytes of it.
+// docs/ustack.md). Aggregation keys copy it whole too.
 constexpr uint32_t k_ustack_default_bytes = 4096;
 // Without -x ustackbytes, a clause's ustack() records copy at most this in
 // all (a later one walks frame pointers: the bpf engine's firing is at most
 // 16 KiB), and an aggregation's keys with default captures at most this
-// (else its ustack() keys walk frame pointers: keys are at most 2 KiB).
+// (else its ustack() keys walk frame pointers: the bpf engine's keys are at
+// most 16 KiB, the 8-byte {aggid, generation} prefix included).
 constexpr uint32_t k_ustack_default_clause_bytes = 3 * ustack_capture_size(k_ustack_default_bytes);
-constexpr uint32_t k_ustack_default_keys_bytes = 2040;
+constexpr uint32_t k_ustack_default_keys_bytes = 16384 - 8;
 
 // -x ustackbytes, k_ustack_default_bytes when not given, at most its table
 // limit; 0 (-x ustackbytes=0): frame pointers walked in the probe. The

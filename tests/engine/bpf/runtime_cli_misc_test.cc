@@ -128,6 +128,28 @@ TEST(bpf_cli_misc, kernel_bit_field_from_btf)
 	EXPECT_EQ(r.out, "true 1 0\n\n") << r.err;
 }
 
+// Aggregation keys are at most 16 KiB on the bpf engine (2 KiB before):
+// twelve 1,024-byte strings, then a long, a char and a short that lie
+// beyond the BPF offset field's 32 KiB in the engine's per-CPU memory
+// (stored through a pointer), as the user engine keys them.
+TEST(bpf_cli_misc, aggregation_keys_up_to_sixteen_kib)
+{
+	REQUIRE_BPF();
+	result r = expect_same_as_user(
+		{"-x", "strsize=1023", "-qn",
+		 "BEGIN { @[execname, \"b\", \"c\", \"d\", \"e\", \"f\", \"g\", \"h\", "
+		 "\"i\", \"j\", \"k\", \"l\", 7, (char)8, (short)9] = count(); "
+		 "printa(\"%s %s %s %s %s %s %s %s %s %s %s %s %d %d %d %@d\\n\", @); exit(0); }"});
+	EXPECT_EQ(r.out, "dtrace b c d e f g h i j k l 7 8 9 1\n\n") << r.err;
+	// Beyond 16 KiB: reported.
+	result big = dtrace({"-x", "engine=bpf", "-x", "strsize=1023", "-qn",
+			     "BEGIN { @[execname, execname, execname, execname, execname, "
+			     "execname, execname, execname, execname, execname, execname, "
+			     "execname, execname, execname, execname, execname, 1] = count(); }"});
+	EXPECT_EQ(big.status, 1) << big.out;
+	EXPECT_NE(big.err.find("bytes, more than 16384"), std::string::npos) << big.err;
+}
+
 // zonename: Linux has no zones; every engine says "global", the name of
 // illumos' only zone on a system without others.
 TEST(bpf_cli_misc, zonename_is_global_as_on_the_user_engine)

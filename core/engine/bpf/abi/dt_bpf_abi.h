@@ -50,7 +50,8 @@ typedef long long int64_t;
 #define DT_BPF_STRTAB_SIZE 65536  /* all DIFOs' string tables */
 #define DT_BPF_GLOBALS_MAX 65536  /* dt_globals value, at most */
 #define DT_BPF_LOCALS_SIZE 4096	  /* clause-locals (this->), scalars+by-ref */
-#define DT_BPF_KEY_SIZE 2048	  /* staging for aggregation and dvar keys */
+#define DT_BPF_KEY_SIZE 2048	  /* dvar keys (dt_tls, dt_dvars), at most */
+#define DT_BPF_AGG_KEY_SIZE 16384 /* aggregation keys, at most (m->key) */
 #define DT_BPF_STRSIZE_MAX 1024	  /* largest strsize the engine accepts */
 #define DT_BPF_NARGS 10
 #define DT_BPF_NARGS_USDT 12 /* USDT probes: args_hi too */
@@ -110,7 +111,13 @@ struct dt_bpf_mem {
 	 */
 	uint8_t buf[DT_BPF_BUF_SIZE + 16];
 	uint8_t locals[DT_BPF_LOCALS_SIZE]; /* this-> scalars and by-ref */
-	uint8_t key[DT_BPF_KEY_SIZE];	    /* aggregation / dvar key staging */
+	/*
+	 * Aggregation and dvar key staging. Aggregation keys may use all of
+	 * it (whole ustack() captures: docs/ustack.md), dvar keys the first
+	 * DT_BPF_KEY_SIZE bytes. Its end lies beyond the BPF offset field's
+	 * 32 KiB: the translator reaches the words there through a pointer.
+	 */
+	uint8_t key[DT_BPF_AGG_KEY_SIZE];
 	uint8_t scratch[DT_BPF_SCRATCH_SIZE];
 	/*
 	 * Appended (translator): the number of D arguments of the

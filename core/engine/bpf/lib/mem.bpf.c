@@ -412,10 +412,10 @@ DT_API u64 dt_rec_bytes(struct dt_bpf_mem *m, u64 off, u64 src, u64 size)
 
 DT_API u64 dt_key_str(struct dt_bpf_mem *m, u64 off, u64 src, u64 size)
 {
-	return dt_put_str(m, DT_OFF(key), DT_BPF_KEY_SIZE, off, src, size);
+	return dt_put_str(m, DT_OFF(key), DT_BPF_AGG_KEY_SIZE, off, src, size);
 }
 
 DT_API u64 dt_key_bytes(struct dt_bpf_mem *m, u64 off, u64 src, u64 size)
 {
-	return dt_put_bytes(m, DT_OFF(key), DT_BPF_KEY_SIZE, off, src, size);
+	return dt_put_bytes(m, DT_OFF(key), DT_BPF_AGG_KEY_SIZE, off, src, size);
 }

@@ -168,7 +168,13 @@ TEST(BpfLibMore, RecordAndKeyWriters)
 	l.run("t_key_str", {32, S, 16});
 	EXPECT_EQ(std::string(reinterpret_cast<const char *>(l.m()->key) + 32, 16),
 		  std::string("key string\0\0\0\0\0\0", 16));
-	l.run("t_key_str", {DT_BPF_KEY_SIZE - 4, S, 16});
+	// Aggregation keys reach past the dvar keys' 2 KiB to 16 KiB.
+	l.run("t_key_str", {DT_BPF_AGG_KEY_SIZE - 16, S, 16});
+	EXPECT_EQ(l.fault(), 0u);
+	EXPECT_EQ(std::string(reinterpret_cast<const char *>(l.m()->key) + DT_BPF_AGG_KEY_SIZE - 16,
+			      11),
+		  std::string("key string\0", 11));
+	l.run("t_key_str", {DT_BPF_AGG_KEY_SIZE - 4, S, 16});
 	EXPECT_EQ(l.fault(), static_cast<uint32_t>(DTRACEFLT_ILLOP));
 	l.run("t_rec_str", {64, 0, 8}); // NULL: an empty string
 	EXPECT_EQ(std::string(reinterpret_cast<const char *>(l.m()->buf) + 64, 8),
