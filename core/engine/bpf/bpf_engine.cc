@@ -67,6 +67,7 @@
 #include <cstring>
 #include <map>
 #include <set>
+#include <span>
 
 namespace dt::engines::bpf {
 namespace {
@@ -368,6 +369,34 @@ void bpf_engine::match(const enabling &en)
 	error_set_.insert(error_.begin(), error_.end());
 }
 
+// The attach points of `part`, in order (kprobe_multi_of(), uprobe_multi_of()).
+std::vector<const attach_point *> points_of(std::span<group *const> part)
+{
+	std::vector<const attach_point *> points;
+	for (const group *g : part)
+		points.push_back(&g->at);
+	return points;
+}
+
+// The groups of `part` as one group at `at`, a multi link whose attach
+// cookie cookie[i] stands for part[i]: each member's filter.
+group merged_group(std::span<group *const> part, attach_point at,
+		   const std::vector<uint32_t> &cookie)
+{
+	group m;
+	m.at = std::move(at);
+	m.first_probe = part.front()->first_probe;
+	for (size_t i = 0; i < part.size(); i++)
+		for (member x : part[i]->members) {
+			x.has_filter = true;
+			x.filter = cookie[i];
+			m.members.push_back(x);
+		}
+	std::sort(m.members.begin(), m.members.end(),
+		  [](const member &a, const member &b) { return a.epid < b.epid; });
+	return m;
+}
+
 void bpf_engine::merge_kprobes()
 {
 	const char *off = std::getenv("DTRACE_BPF_KPROBE_MULTI");
@@ -398,23 +427,11 @@ void bpf_engine::merge_kprobes()
 				mine.push_back(&g);
 		// One link per k_max_filter functions: the cookie is the filter.
 		for (size_t lo = 0; lo < mine.size(); lo += k_max_filter) {
-			size_t hi = std::min(mine.size(), lo + k_max_filter);
-			std::vector<const attach_point *> points;
-			for (size_t i = lo; i < hi; i++)
-				points.push_back(&mine[i]->at);
-			group m;
+			std::span<group *const> part(
+				mine.data() + lo, std::min(mine.size() - lo, size_t{k_max_filter}));
 			std::vector<uint32_t> cookie;
-			m.at = kprobe_multi_of(points, cookie);
-			m.first_probe = mine[lo]->first_probe;
-			for (size_t i = lo; i < hi; i++)
-				for (member x : mine[i]->members) {
-					x.has_filter = true;
-					x.filter = cookie[i - lo];
-					m.members.push_back(x);
-				}
-			std::sort(m.members.begin(), m.members.end(),
-				  [](const member &a, const member &b) { return a.epid < b.epid; });
-			out.push_back(std::move(m));
+			attach_point at = kprobe_multi_of(points_of(part), cookie);
+			out.push_back(merged_group(part, std::move(at), cookie));
 		}
 	}
 	std::erase_if(groups_, [](const group &g) { return is_single_kprobe(g.at); });
@@ -458,26 +475,14 @@ void bpf_engine::merge_uprobes()
 			continue;
 		// One link per k_max_filter offsets: the cookie is the filter.
 		for (size_t lo = 0; lo < mine.size(); lo += k_max_filter) {
-			size_t hi = std::min(mine.size(), lo + k_max_filter);
-			std::vector<const attach_point *> points;
-			for (size_t i = lo; i < hi; i++)
-				points.push_back(&mine[i]->at);
-			group m;
+			std::span<group *const> part(
+				mine.data() + lo, std::min(mine.size() - lo, size_t{k_max_filter}));
 			std::vector<uint32_t> cookie;
-			m.at = uprobe_multi_of(points, cookie);
-			m.first_probe = mine[lo]->first_probe;
-			for (size_t i = lo; i < hi; i++) {
-				for (member x : mine[i]->members) {
-					x.has_filter = true;
-					x.filter = cookie[i - lo];
-					m.members.push_back(x);
-				}
-				mine[i]->at.kind = DT_BPF_ATTACH_NONE; // merged: dropped below
-			}
-			std::sort(m.members.begin(), m.members.end(),
-				  [](const member &a, const member &b) { return a.epid < b.epid; });
-			merged += hi - lo;
-			out.push_back(std::move(m));
+			attach_point at = uprobe_multi_of(points_of(part), cookie);
+			out.push_back(merged_group(part, std::move(at), cookie));
+			for (group *g : part)
+				g->at.kind = DT_BPF_ATTACH_NONE; // merged: dropped below
+			merged += part.size();
 		}
 	}
 	if (debug)
