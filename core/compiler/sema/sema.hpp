@@ -153,6 +153,13 @@ struct sema_ctx {
 	bool library = false;		   // checking a D library (not the program)
 };
 
+// declare.cc: a `#pragma D ...` line (options into `options`), a C
+// declaration, a translator, each applied to ctx.syms as it comes.
+void apply_pragma(sema_ctx &ctx, const std::string &text, uint32_t line,
+		  std::map<std::string, std::string> &options);
+void declare(sema_ctx &ctx, decl_ast &d);
+void declare_translator(sema_ctx &ctx, translator_ast &x);
+
 // Check one parsed unit; clauses are appended to `out`. Declarations,
 // inlines and pragmas are applied to syms / options as they come.
 void check_unit(sema_ctx &ctx, translation_unit &u, std::vector<checked_clause> &out,
