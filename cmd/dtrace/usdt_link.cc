@@ -65,23 +65,9 @@
 namespace dt::cli {
 namespace {
 
-// "query-start" -> "query__start": the name in symbols and notes.
-std::string ident(const std::string &s)
-{
-	std::string o;
-	for (char c : s)
-		o += c == '-' ? std::string("__") : std::string(1, c);
-	return o;
-}
-
-std::string semaphore_of(const std::string &prov, const std::string &probe)
-{
-	return prov + "_" + ident(probe) + "_semaphore";
-}
-
 std::string enabled_fn_of(const std::string &prov, const std::string &probe)
 {
-	return "__dtraceenabled_" + prov + "___" + ident(probe);
+	return "__dtraceenabled_" + prov + "___" + compiler::usdt_note_name(probe);
 }
 
 // A native argument type's size and sign, as written in the definition
@@ -468,7 +454,7 @@ bool rewrite_object(const provider_defs &defs, const std::string &path, std::str
 			      ":::" + st.probe->name;
 			return false;
 		}
-		std::string name = ident(st.probe->name);
+		std::string name = compiler::usdt_note_name(st.probe->name);
 		std::string ops = operands_of(*st.probe, st.tail_call);
 		uint32_t hdr[3] = {
 			8,
@@ -486,7 +472,8 @@ bool rewrite_object(const provider_defs &defs, const std::string &path, std::str
 		relas.push_back({desc, ELF64_R_INFO(anchor->first, R_X86_64_64), anchor->second});
 		relas.push_back(
 			{desc + 16,
-			 ELF64_R_INFO(symbol(semaphore_of(st.prov, st.probe->name)), R_X86_64_64),
+			 ELF64_R_INFO(symbol(compiler::usdt_semaphore(st.prov, st.probe->name)),
+				      R_X86_64_64),
 			 0});
 	}
 	Elf_Scn *note = elf_newscn(f.e);
@@ -682,7 +669,7 @@ bool write_link_object(const std::string &path, const provider_defs &defs, const
 			probes.bytes.insert(probes.bytes.end(), 2, 0);
 			sym(enabled_fn_of(p.name, q.name), ELF64_ST_INFO(STB_GLOBAL, STT_FUNC),
 			    STV_HIDDEN, 1, fn, sizeof(k_code));
-			size_t s = sym(semaphore_of(p.name, q.name),
+			size_t s = sym(compiler::usdt_semaphore(p.name, q.name),
 				       ELF64_ST_INFO(STB_WEAK, STT_OBJECT), STV_HIDDEN, 3, sem, 2);
 			Elf64_Rela rl{fn + 3, ELF64_R_INFO(s, R_X86_64_PC32), -4};
 			put(rela.bytes, &rl, sizeof(rl));

@@ -19,7 +19,7 @@ if [[ -n $internal ]]; then
 	status=1
 fi
 compiler=$(grep -E '(^|[^:[:alnum:]_])dt::compiler::' <<<"$syms" |
-	grep -vE 'dt::compiler::(compile\(|disassemble[[(]|provider_header\(|provider_definition|probe_definition|compile_error|diagnostic|input|settings)' || true)
+	grep -vE 'dt::compiler::(compile\(|disassemble[[(]|provider_header\(|provider_definition|probe_definition|usdt_note_name|usdt_semaphore|compile_error|diagnostic|input|settings)' || true)
 if [[ -n $compiler ]]; then
 	echo "FAIL: libdtrace.so exports compiler internals:"
 	head -20 <<<"$compiler"

@@ -192,14 +192,6 @@ std::string upper(const std::string &s)
 	return o;
 }
 
-std::string ident(const std::string &s)
-{
-	std::string o;
-	for (size_t i = 0; i < s.size(); i++)
-		o += s[i] == '-' ? std::string("__") : std::string(1, s[i]);
-	return o;
-}
-
 const char *k_prologue = R"(/*
  * _DT_USDT(provider, name, semaphore, nargs, operands...): one USDT probe
  * site as a stapsdt note (version 3), readable by DTrace's usdt provider,
@@ -245,7 +237,7 @@ const char *k_prologue = R"(/*
 void emit_probe(std::ostringstream &o, const std::string &prov, const probe_def &q)
 {
 	std::string P = upper(prov), N = upper(q.name);
-	std::string sem = prov + "_" + ident(q.name) + "_semaphore";
+	std::string sem = usdt_semaphore(prov, q.name);
 	size_t n = q.args.size();
 	o << "/* probe " << q.name << "(";
 	for (size_t i = 0; i < n; i++)
@@ -261,8 +253,8 @@ void emit_probe(std::ostringstream &o, const std::string &prov, const probe_def 
 	for (size_t i = 0; i < n; i++)
 		o << "\t\t__typeof__((arg" << i << ") + 0) _dt_a" << i + 1 << " = (arg" << i
 		  << "); \\\n";
-	o << "\t\t__asm__ __volatile__(_DT_USDT_NOTE(\"" << prov << "\", \"" << ident(q.name)
-	  << "\", \"" << sem << "\", ";
+	o << "\t\t__asm__ __volatile__(_DT_USDT_NOTE(\"" << prov << "\", \""
+	  << usdt_note_name(q.name) << "\", \"" << sem << "\", ";
 	if (n == 0)
 		o << "\"\"";
 	for (size_t i = 0; i < n; i++)
@@ -333,6 +325,19 @@ std::string provider_header(const std::string &src, const std::string &file,
 	}
 	o << "#ifdef __cplusplus\n}\n#endif\n\n#endif /* " << guard << " */\n";
 	return o.str();
+}
+
+std::string usdt_note_name(const std::string &probe)
+{
+	std::string o;
+	for (char c : probe)
+		o += c == '-' ? std::string("__") : std::string(1, c);
+	return o;
+}
+
+std::string usdt_semaphore(const std::string &prov, const std::string &probe)
+{
+	return prov + "_" + usdt_note_name(probe) + "_semaphore";
 }
 
 } // namespace dt::compiler

@@ -128,6 +128,12 @@ struct provider_definition {
 [[nodiscard]] std::vector<provider_definition> provider_definitions(const std::string &src,
 								    const std::string &file);
 
+// A probe's name in its stapsdt note and symbols ("query-start" is
+// "query__start"), and the semaphore dtrace -h defines for it and dtrace -G
+// refers to (p_query__start_semaphore for provider p).
+[[nodiscard]] std::string usdt_note_name(const std::string &probe);
+[[nodiscard]] std::string usdt_semaphore(const std::string &prov, const std::string &probe);
+
 } // namespace dt::compiler
 
 DT_API_END
