@@ -77,27 +77,9 @@ using ops = dt::sdk::tracepoint_ops<k_io, dt::plugin::raw_tracepoints>;
 const dt_plugin_kmod_ops_t k_io_kmod_ops = dt::sdk::kernel_module("dtrace_io");
 
 // illumos sdt.c stab_attr for io (the Guide's "io Stability").
-const dt_plugin_ops_t k_io_ops = {
-	.sz = sizeof(dt_plugin_ops_t),
-	.abi_major = DT_PLUGIN_ABI_MAJOR,
-	.abi_minor = DT_PLUGIN_ABI_MINOR,
-	.name = "io",
-	.description = "block device I/O: requests issued to and completed by devices",
-	.attr = {{DT_STABILITY_EVOLVING, DT_STABILITY_EVOLVING, DT_CLASS_ISA},
-		 {DT_STABILITY_PRIVATE, DT_STABILITY_PRIVATE, DT_CLASS_UNKNOWN},
-		 {DT_STABILITY_PRIVATE, DT_STABILITY_PRIVATE, DT_CLASS_UNKNOWN},
-		 {DT_STABILITY_EVOLVING, DT_STABILITY_EVOLVING, DT_CLASS_ISA},
-		 {DT_STABILITY_EVOLVING, DT_STABILITY_EVOLVING, DT_CLASS_ISA}},
-	.priv = DT_PRIV_USER,
-	.flags = 0,
-	.init = ops::init,
-	.fini = ops::fini,
-	.probes = ops::probes,
-	.probe_args = ops::probe_args,
-	.kmod = &k_io_kmod_ops,
-	.bpf = &ops::bpf_ops,
-	.fires = ops::fires,
-};
+const dt_plugin_ops_t k_io_ops =
+	ops::plugin("block device I/O: requests issued to and completed by devices",
+		    dt::sdk::k_sdt_stability, DT_PRIV_USER, &k_io_kmod_ops);
 
 } // namespace
 } // namespace dt::plugin::io

@@ -104,27 +104,17 @@ using ops = dt::sdk::tracepoint_ops<k_lockstat, dt::plugin::raw_tracepoints>;
 const dt_plugin_kmod_ops_t k_lockstat_kmod_ops = dt::sdk::kernel_module("dtrace_lockstat");
 
 // illumos lockstat.c lockstat_attr.
-const dt_plugin_ops_t k_lockstat_ops = {
-	.sz = sizeof(dt_plugin_ops_t),
-	.abi_major = DT_PLUGIN_ABI_MAJOR,
-	.abi_minor = DT_PLUGIN_ABI_MINOR,
-	.name = "lockstat",
-	.description = "kernel lock contention: mutexes, spin locks, reader/writer locks",
-	.attr = {{DT_STABILITY_EVOLVING, DT_STABILITY_EVOLVING, DT_CLASS_COMMON},
-		 {DT_STABILITY_PRIVATE, DT_STABILITY_PRIVATE, DT_CLASS_UNKNOWN},
-		 {DT_STABILITY_PRIVATE, DT_STABILITY_PRIVATE, DT_CLASS_UNKNOWN},
-		 {DT_STABILITY_EVOLVING, DT_STABILITY_EVOLVING, DT_CLASS_COMMON},
-		 {DT_STABILITY_EVOLVING, DT_STABILITY_EVOLVING, DT_CLASS_COMMON}},
-	.priv = DT_PRIV_KERNEL,
-	.flags = 0,
-	.init = ops::init,
-	.fini = ops::fini,
-	.probes = ops::probes,
-	.probe_args = ops::probe_args,
-	.kmod = &k_lockstat_kmod_ops,
-	.bpf = &ops::bpf_ops,
-	.fires = ops::fires,
+constexpr dt_pattr_t k_lockstat_stability = {
+	{DT_STABILITY_EVOLVING, DT_STABILITY_EVOLVING, DT_CLASS_COMMON},
+	{DT_STABILITY_PRIVATE, DT_STABILITY_PRIVATE, DT_CLASS_UNKNOWN},
+	{DT_STABILITY_PRIVATE, DT_STABILITY_PRIVATE, DT_CLASS_UNKNOWN},
+	{DT_STABILITY_EVOLVING, DT_STABILITY_EVOLVING, DT_CLASS_COMMON},
+	{DT_STABILITY_EVOLVING, DT_STABILITY_EVOLVING, DT_CLASS_COMMON},
 };
+
+const dt_plugin_ops_t k_lockstat_ops =
+	ops::plugin("kernel lock contention: mutexes, spin locks, reader/writer locks",
+		    k_lockstat_stability, DT_PRIV_KERNEL, &k_lockstat_kmod_ops);
 
 } // namespace
 } // namespace dt::plugin::lockstat

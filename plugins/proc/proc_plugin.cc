@@ -227,27 +227,9 @@ constexpr dt_plugin_bpf_ops_t k_proc_bpf_ops = {
 const dt_plugin_kmod_ops_t k_proc_kmod_ops = dt::sdk::kernel_module("dtrace_proc");
 
 // illumos sdt.c stab_attr for proc (the Guide's "proc Stability").
-const dt_plugin_ops_t k_proc_ops = {
-	.sz = sizeof(dt_plugin_ops_t),
-	.abi_major = DT_PLUGIN_ABI_MAJOR,
-	.abi_minor = DT_PLUGIN_ABI_MINOR,
-	.name = "proc",
-	.description = "process and thread creation, exec, exit and signals",
-	.attr = {{DT_STABILITY_EVOLVING, DT_STABILITY_EVOLVING, DT_CLASS_ISA},
-		 {DT_STABILITY_PRIVATE, DT_STABILITY_PRIVATE, DT_CLASS_UNKNOWN},
-		 {DT_STABILITY_PRIVATE, DT_STABILITY_PRIVATE, DT_CLASS_UNKNOWN},
-		 {DT_STABILITY_EVOLVING, DT_STABILITY_EVOLVING, DT_CLASS_ISA},
-		 {DT_STABILITY_EVOLVING, DT_STABILITY_EVOLVING, DT_CLASS_ISA}},
-	.priv = DT_PRIV_USER,
-	.flags = 0,
-	.init = ops::init,
-	.fini = ops::fini,
-	.probes = ops::probes,
-	.probe_args = ops::probe_args,
-	.kmod = &k_proc_kmod_ops,
-	.bpf = &k_proc_bpf_ops,
-	.fires = ops::fires,
-};
+const dt_plugin_ops_t k_proc_ops =
+	ops::plugin("process and thread creation, exec, exit and signals", dt::sdk::k_sdt_stability,
+		    DT_PRIV_USER, &k_proc_kmod_ops, &k_proc_bpf_ops);
 
 } // namespace
 } // namespace dt::plugin::proc

@@ -182,27 +182,9 @@ using ops = dt::sdk::tracepoint_ops<k_sched, dt::plugin::raw_tracepoints>;
 const dt_plugin_kmod_ops_t k_sched_kmod_ops = dt::sdk::kernel_module("dtrace_sched");
 
 // illumos sdt.c stab_attr for sched (the Guide's "sched Stability").
-const dt_plugin_ops_t k_sched_ops = {
-	.sz = sizeof(dt_plugin_ops_t),
-	.abi_major = DT_PLUGIN_ABI_MAJOR,
-	.abi_minor = DT_PLUGIN_ABI_MINOR,
-	.name = "sched",
-	.description = "CPU scheduling: threads on and off CPU, sleep, wakeup, run queues",
-	.attr = {{DT_STABILITY_EVOLVING, DT_STABILITY_EVOLVING, DT_CLASS_ISA},
-		 {DT_STABILITY_PRIVATE, DT_STABILITY_PRIVATE, DT_CLASS_UNKNOWN},
-		 {DT_STABILITY_PRIVATE, DT_STABILITY_PRIVATE, DT_CLASS_UNKNOWN},
-		 {DT_STABILITY_EVOLVING, DT_STABILITY_EVOLVING, DT_CLASS_ISA},
-		 {DT_STABILITY_EVOLVING, DT_STABILITY_EVOLVING, DT_CLASS_ISA}},
-	.priv = DT_PRIV_USER,
-	.flags = 0,
-	.init = ops::init,
-	.fini = ops::fini,
-	.probes = ops::probes,
-	.probe_args = ops::probe_args,
-	.kmod = &k_sched_kmod_ops,
-	.bpf = &ops::bpf_ops,
-	.fires = ops::fires,
-};
+const dt_plugin_ops_t k_sched_ops =
+	ops::plugin("CPU scheduling: threads on and off CPU, sleep, wakeup, run queues",
+		    dt::sdk::k_sdt_stability, DT_PRIV_USER, &k_sched_kmod_ops);
 
 } // namespace
 } // namespace dt::plugin::sched

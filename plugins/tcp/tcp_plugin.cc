@@ -196,27 +196,9 @@ constexpr dt_plugin_bpf_ops_t k_bpf_ops = {
 };
 
 // The Guide's "tcp Stability" (as illumos sdt.c gives its SDT providers).
-const dt_plugin_ops_t k_tcp_ops = {
-	.sz = sizeof(dt_plugin_ops_t),
-	.abi_major = DT_PLUGIN_ABI_MAJOR,
-	.abi_minor = DT_PLUGIN_ABI_MINOR,
-	.name = "tcp",
-	.description = "TCP connections, segments and state changes",
-	.attr = {{DT_STABILITY_EVOLVING, DT_STABILITY_EVOLVING, DT_CLASS_ISA},
-		 {DT_STABILITY_PRIVATE, DT_STABILITY_PRIVATE, DT_CLASS_UNKNOWN},
-		 {DT_STABILITY_PRIVATE, DT_STABILITY_PRIVATE, DT_CLASS_UNKNOWN},
-		 {DT_STABILITY_EVOLVING, DT_STABILITY_EVOLVING, DT_CLASS_ISA},
-		 {DT_STABILITY_EVOLVING, DT_STABILITY_EVOLVING, DT_CLASS_ISA}},
-	.priv = DT_PRIV_USER,
-	.flags = 0,
-	.init = ops::init,
-	.fini = ops::fini,
-	.probes = ops::probes,
-	.probe_args = ops::probe_args,
-	.kmod = &k_tcp_kmod_ops,
-	.bpf = &k_bpf_ops,
-	.fires = ops::fires,
-};
+const dt_plugin_ops_t k_tcp_ops =
+	ops::plugin("TCP connections, segments and state changes", dt::sdk::k_sdt_stability,
+		    DT_PRIV_USER, &k_tcp_kmod_ops, &k_bpf_ops);
 
 } // namespace
 } // namespace dt::plugin::tcp

@@ -461,6 +461,44 @@ struct tracepoint_ops {
 		.sz = sizeof(dt_plugin_bpf_ops_t),
 		.attach = bpf_attach,
 	};
+
+	// The plugin's ops table (for DT_PLUGIN_DEFINE): the provider named
+	// by the table, these functions, and what only the provider knows.
+	// `bpf`: a hook of the provider's own (one that filters more than a
+	// row says), else the row-driven bpf_ops above.
+	static constexpr dt_plugin_ops_t plugin(const char *description, const dt_pattr_t &attr,
+						uint32_t priv, const dt_plugin_kmod_ops_t *kmod,
+						const dt_plugin_bpf_ops_t *bpf = &bpf_ops)
+	{
+		return {
+			.sz = sizeof(dt_plugin_ops_t),
+			.abi_major = DT_PLUGIN_ABI_MAJOR,
+			.abi_minor = DT_PLUGIN_ABI_MINOR,
+			.name = P.provider,
+			.description = description,
+			.attr = attr,
+			.priv = priv,
+			.flags = 0,
+			.init = init,
+			.fini = fini,
+			.probes = probes,
+			.probe_args = probe_args,
+			.kmod = kmod,
+			.bpf = bpf,
+			.fires = fires,
+		};
+	}
+};
+
+// The Guide's stability of the providers illumos builds on SDT probes (sdt.c
+// sdt_attr for io, proc, sched, tcp, udp, ip): names and arguments
+// Evolving/ISA, module and function Private (they are the kernel's).
+inline constexpr dt_pattr_t k_sdt_stability = {
+	{DT_STABILITY_EVOLVING, DT_STABILITY_EVOLVING, DT_CLASS_ISA},
+	{DT_STABILITY_PRIVATE, DT_STABILITY_PRIVATE, DT_CLASS_UNKNOWN},
+	{DT_STABILITY_PRIVATE, DT_STABILITY_PRIVATE, DT_CLASS_UNKNOWN},
+	{DT_STABILITY_EVOLVING, DT_STABILITY_EVOLVING, DT_CLASS_ISA},
+	{DT_STABILITY_EVOLVING, DT_STABILITY_EVOLVING, DT_CLASS_ISA},
 };
 
 } // namespace dt::sdk
