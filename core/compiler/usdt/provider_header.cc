@@ -40,6 +40,10 @@
 namespace dt::compiler {
 namespace {
 
+// The arguments the engines read of a stapsdt probe (plugin.h usdt_args and
+// usdt_args_hi): a longer prototype is refused rather than half-traced.
+constexpr size_t k_usdt_max_args = 12;
+
 struct probe_def {
 	std::string name;	       // as written: "query-start"
 	std::vector<std::string> args; // native types as written
@@ -144,9 +148,12 @@ private:
 			(void)types();
 		}
 		expect(tk::semi, ";");
-		if (q.args.size() > 10)
+		// illumos' bound is UINT8_MAX (dt_parser.c), in its words.
+		if (q.args.size() > k_usdt_max_args)
 			fail(tag::D_PROV_PRARGLEN, q.line,
-			     "probe " + q.name + " has more than 10 arguments");
+			     "probe " + q.name + " input prototype exceeds " +
+				     std::to_string(k_usdt_max_args) + " parameters: " +
+				     std::to_string(q.args.size()) + " params used");
 		return q;
 	}
 
