@@ -9,8 +9,8 @@
 
 __attribute__((noinline)) static void twelve(long base)
 {
-	WIDE_TWELVE(base + 1, base + 2, base + 3, base + 4, base + 5, base + 6, base + 7,
-		    base + 8, base + 9, base + 10, base + 11, base + 12);
+	WIDE_TWELVE(base + 1, base + 2, base + 3, base + 4, base + 5, base + 6, base + 7, base + 8,
+		    base + 9, base + 10, base + 11, base + 12);
 }
 
 int main(int argc, char **argv)
