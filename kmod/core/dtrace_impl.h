@@ -403,6 +403,8 @@ struct dtrace_cpu {
 	int nest;			/* inside dtrace_probe() */
 	u64 firing;			/* firings started on this CPU */
 	u64 nested;			/* firings dropped by the nesting guard */
+	u64 chillmark;			/* chill(): illumos cpu_dtrace_chillmark */
+	u64 chilled;			/* ns chilled since chillmark */
 };
 
 u64 dtrace_nested_drops(void);

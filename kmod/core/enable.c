@@ -304,6 +304,9 @@ static bool dtrace_act_supported(u16 kind, const dtrace_prog_hdr_t *h)
 	/* system() is a record the consumer acts on; only with -w. */
 	if (kind == DTRACEACT_SYSTEM)
 		return h->dtph_flags & DTRACE_PROGF_DESTRUCTIVE;
+	/* chill() spins in probe context (probe.c dtrace_chill()); only with -w. */
+	if (kind == DTRACEACT_CHILL)
+		return h->dtph_flags & DTRACE_PROGF_DESTRUCTIVE;
 	if (DTRACEACT_ISDESTRUCTIVE(kind))
 		return false;
 	return true;

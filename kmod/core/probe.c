@@ -132,6 +132,34 @@ static bool dtrace_fault_at(struct dtrace_fault *f, u16 code, u64 illval)
 	return false;
 }
 
+#define DTRACE_CHILL_MAX	(500 * NSEC_PER_MSEC)	/* illumos dtrace_chill_max */
+#define DTRACE_CHILL_INTERVAL	NSEC_PER_SEC		/* dtrace_chill_interval */
+
+/*
+ * chill(ns), illumos dtrace_action_chill(): spin ns in probe context, at
+ * most DTRACE_CHILL_MAX in each DTRACE_CHILL_INTERVAL on this CPU. A
+ * request past that (or whose sum overflows) does not spin: false, an
+ * illegal operation. D's timestamp is read again afterwards (the record's
+ * header keeps the firing's).
+ */
+static noinline bool dtrace_chill(struct dtrace_cpu *c, struct dtrace_mstate *ms, u64 ns)
+{
+	u64 now = ktime_get_mono_fast_ns();
+
+	if (now - c->chillmark > DTRACE_CHILL_INTERVAL) {
+		c->chillmark = now;
+		c->chilled = 0;
+	}
+	if (c->chilled + ns > DTRACE_CHILL_MAX || c->chilled + ns < c->chilled)
+		return false;
+	while (ktime_get_mono_fast_ns() - now < ns)
+		cpu_relax();
+	ms->timestamp = 0;
+	c->chilled += ns;
+	return true;
+}
+NOKPROBE_SYMBOL(dtrace_chill);
+
 /* Write value v of action a into dst (a->size bytes, already zeroed). */
 static bool dtrace_store_value(dif_ctx_t *ctx, struct dtrace_fault *f,
 			       const struct dtrace_act *a, u64 v, u8 *dst,
@@ -297,6 +325,11 @@ static nokprobe_inline void dtrace_ecb_fire(const struct dtrace_ecb *ecb,
 		case DTRACE_PROLE_ARG:
 			if ((a->flags & DTRACE_PACT_FIRST) && a->kind == DTRACEACT_EXIT)
 				exits = true;
+			if ((a->flags & DTRACE_PACT_FIRST) && a->kind == DTRACEACT_CHILL &&
+			    !dtrace_chill(dc, ms, v)) {
+				dtrace_fault_at(&f, DTRACEFLT_ILLOP, 0);
+				goto fault;
+			}
 			if ((a->flags & DTRACE_PACT_FIRST) && DTRACEACT_ISSPECULATIVE(a->kind)) {
 				if (v > state->nspec) {
 					dtrace_fault_at(&f, DTRACEFLT_ILLOP, v);

@@ -497,7 +497,6 @@ void codegen::clause_body(const clause &c, int next)
 		case DTRACEACT_BREAKPOINT:
 			refuse("breakpoint() is not supported by the bpf engine");
 		case DTRACEACT_PANIC: refuse("panic() is not supported by the bpf engine");
-		case DTRACEACT_CHILL: refuse("chill() is not supported by the bpf engine");
 		case DTRACEACT_EXIT: exits = true; break;
 		default: break;
 		}
@@ -511,6 +510,15 @@ void codegen::clause_body(const clause &c, int next)
 				a.stx(BPF_DW, BPF_REG_10, FP_T1, BPF_REG_0);
 				a.mov_reg(BPF_REG_1, BPF_REG_0);
 				a.call_helper(BPF_FUNC_send_signal);
+				a.ldx(BPF_DW, BPF_REG_0, BPF_REG_10, FP_T1);
+			}
+			if (j == 0 && act.kind == DTRACEACT_CHILL) {
+				// Spins now, in probe context (dt_chill: ILLOP past
+				// the CPU's chill budget); r0 is kept for the record.
+				a.stx(BPF_DW, BPF_REG_10, FP_T1, BPF_REG_0);
+				a.mov_reg(BPF_REG_2, BPF_REG_0);
+				a.mov_reg(BPF_REG_1, BPF_REG_7);
+				lib_call("dt_chill", -1);
 				a.ldx(BPF_DW, BPF_REG_0, BPF_REG_10, FP_T1);
 			}
 			if (j == 0)

@@ -17,10 +17,29 @@ unique_fd load_program(enum bpf_prog_type type, const std::string &name, const p
 		       const translated &t, enum bpf_attach_type attach_type,
 		       uint32_t attach_btf_id)
 {
+	// A program that passes a callback (bpf_loop: chill()) comes with the
+	// BTF and func_info the kernel wants for it (translate.hpp).
+	unique_fd btf;
+	if (!t.func_info.empty()) {
+		int b = bpf_btf_load(t.btf.data(), t.btf.size(), nullptr);
+		if (b < 0)
+			throw engine_error("bpf engine: cannot load the BTF of program " + name +
+					   ": " + errno_text(errno));
+		btf = unique_fd(b);
+	}
+	auto with_btf = [&](bpf_prog_load_opts &po) {
+		if (btf.get() < 0)
+			return;
+		po.prog_btf_fd = static_cast<__u32>(btf.get());
+		po.func_info = t.func_info.data();
+		po.func_info_cnt = static_cast<__u32>(t.func_info.size());
+		po.func_info_rec_size = sizeof(struct bpf_func_info);
+	};
 	// First without a log (the verifier is faster without one).
 	LIBBPF_OPTS(bpf_prog_load_opts, o);
 	o.expected_attach_type = attach_type;
 	o.attach_btf_id = attach_btf_id;
+	with_btf(o);
 	auto n = static_cast<size_t>(t.insns.size());
 	int fd = bpf_prog_load(type, name.c_str(), k_license, t.insns.data(), n, &o);
 	if (fd >= 0)
@@ -39,6 +58,7 @@ unique_fd load_program(enum bpf_prog_type type, const std::string &name, const p
 	LIBBPF_OPTS(bpf_prog_load_opts, lo);
 	lo.expected_attach_type = attach_type;
 	lo.attach_btf_id = attach_btf_id;
+	with_btf(lo);
 	lo.log_level = 1;
 	lo.log_size = static_cast<__u32>(log.size());
 	lo.log_buf = log.data();

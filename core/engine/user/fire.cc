@@ -50,6 +50,31 @@ uint64_t now_ns()
 	       static_cast<uint64_t>(ts.tv_nsec);
 }
 
+// chill(ns), illumos dtrace_action_chill(): spin ns in probe context, at
+// most k_chill_max in each k_chill_interval on a CPU (dtrace_chill_max,
+// dtrace_chill_interval); a request past that, or whose sum overflows,
+// spins not at all and is an illegal operation (false). timestamp is read
+// again afterwards: the one exception to its staying put in a firing.
+constexpr uint64_t k_chill_max = 500'000'000;
+constexpr uint64_t k_chill_interval = 1'000'000'000;
+
+bool chill(state &st, firing_env &fe, uint64_t ns)
+{
+	state::chill_budget &b = st.chills[fe.cpu];
+	const uint64_t start = now_ns();
+	if (start - b.mark > k_chill_interval) {
+		b.mark = start;
+		b.chilled = 0;
+	}
+	if (b.chilled + ns > k_chill_max || b.chilled + ns < b.chilled)
+		return false;
+	while (now_ns() - start < ns)
+		continue;
+	fe.timestamp = now_ns();
+	b.chilled += ns;
+	return true;
+}
+
 struct ecb_run {
 	state &st;
 	firing_env &fe;
@@ -309,6 +334,15 @@ void run_ecb(state &st, firing_env &fe)
 					spec_ops.emplace_back(v, a.kind == DTRACEACT_COMMIT);
 					break;
 				case DTRACEACT_EXIT: exits = true; break;
+				case DTRACEACT_CHILL:
+					if (!chill(st, fe, v)) {
+						r.fault = DTRACEFLT_ILLOP;
+						r.illval = 0;
+						r.fault_off = -1;
+						report_fault(st, fe, which, r);
+						return;
+					}
+					break;
 				default: break;
 				}
 			}

@@ -113,6 +113,11 @@ struct state {
 	uint64_t spec_unavail = 0;
 	uint64_t dblerrors = 0; // faults in ERROR clauses
 	uint64_t dyn_drops_seen = 0, dyn_dirty_drops_seen = 0;
+	// chill() by CPU: illumos cpu_dtrace_chillmark and cpu_dtrace_chilled.
+	struct chill_budget {
+		uint64_t mark = 0, chilled = 0;
+	};
+	std::map<uint32_t, chill_budget> chills;
 
 	// Built-in strings the VM may read (execname, probe names).
 	std::string execname = "dtrace";

@@ -214,6 +214,9 @@ struct dt_bpf_cpustate {
 	uint64_t spec_drops;
 	uint64_t dbl_errors;  /* faults in ERROR clauses */
 	uint64_t nested;      /* see dt_bpf_mem::active */
+	/* chill(): illumos cpu_dtrace_chillmark / cpu_dtrace_chilled (ns) */
+	uint64_t chillmark;
+	uint64_t chilled;
 };
 
 /* dt_probes: ARRAY keyed by EPID: the probe's names, for probe* built-ins. */

@@ -120,6 +120,14 @@ u64 dt_emit_firing(struct dt_bpf_mem *m, u64 size);
 u64 dt_emit_fault(struct dt_bpf_mem *m);
 /* exit(): dt_status.activity = DRAINING (first caller's CPU kept). */
 u64 dt_exit(struct dt_bpf_mem *m);
+/*
+ * chill(ns): spins ns nanoseconds in probe context (bpf_loop polling
+ * bpf_ktime_get_ns; the one callback of the library), at most
+ * DT_CHILL_MAX per DT_CHILL_INTERVAL on a CPU, beyond which it faults
+ * ILLOP instead, as illumos dtrace_action_chill(). m->timestamp is read
+ * again afterwards. FAULTS
+ */
+u64 dt_chill(struct dt_bpf_mem *m, u64 ns);
 
 /* Prologue helpers for perf-event programs (profile-N, tick-N). */
 u64 dt_perf_args(void *ctx, struct dt_bpf_mem *m); /* arg0 kernel pc, arg1 user pc */

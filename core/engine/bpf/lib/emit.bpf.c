@@ -104,6 +104,59 @@ DT_API u64 dt_exit(struct dt_bpf_mem *m)
 }
 
 /*
+ * chill(): illumos dtrace_action_chill(). A CPU may spend at most
+ * DT_CHILL_MAX chilling in each DT_CHILL_INTERVAL (its dtrace_chill_max
+ * and dtrace_chill_interval); a request that would pass that, or whose sum
+ * overflows, faults ILLOP and does not spin. The spin polls
+ * bpf_ktime_get_ns() in bpf_loop (each call at most 2^23 steps, the
+ * helper's limit; a step costs tens of ns, so a few calls cover
+ * DT_CHILL_MAX).
+ */
+#define DT_CHILL_MAX 500000000ULL	/* 500 ms */
+#define DT_CHILL_INTERVAL 1000000000ULL /* 1 s */
+#define DT_CHILL_LOOPS 16
+#define DT_CHILL_STEPS (1U << 23)
+
+struct dt_chill_span {
+	u64 start;
+	u64 ns;
+	u64 done;
+};
+
+static long dt_chill_step(uint32_t i, void *ctx)
+{
+	struct dt_chill_span *sp = ctx;
+
+	(void)i;
+	if (bpf_ktime_get_ns() - sp->start < sp->ns)
+		return 0;
+	sp->done = 1;
+	return 1;
+}
+
+DT_API u64 dt_chill(struct dt_bpf_mem *m, u64 ns)
+{
+	struct dt_bpf_cpustate *c = dt_cpu();
+	struct dt_chill_span sp = {.start = bpf_ktime_get_ns(), .ns = ns, .done = 0};
+	int k;
+
+	if (!c)
+		return 0;
+	if (sp.start - c->chillmark > DT_CHILL_INTERVAL) {
+		c->chillmark = sp.start;
+		c->chilled = 0;
+	}
+	if (c->chilled + ns > DT_CHILL_MAX || c->chilled + ns < c->chilled)
+		return dt_fault(m, DTRACEFLT_ILLOP, 0);
+	for (k = 0; k < DT_CHILL_LOOPS && !sp.done; k++)
+		bpf_loop(DT_CHILL_STEPS, dt_chill_step, &sp, 0);
+	/* timestamp stays put within a firing, except across chill(). */
+	m->timestamp = bpf_ktime_get_ns();
+	c->chilled += ns;
+	return 0;
+}
+
+/*
  * profile-N / tick-N: arg0 the kernel pc (0 in user mode), arg1 the user
  * pc (0 in kernel mode), as illumos profile. ctx is struct
  * bpf_perf_event_data, which starts with the pt_regs.

@@ -1,0 +1,2 @@
+timestamp moved by 30 ms or more
+
