@@ -206,6 +206,24 @@ struct unwinder::impl {
 	}
 };
 
+void unwinder::note_process(pid_t pid)
+{
+	if (pid <= 0)
+		return;
+	auto now = std::chrono::steady_clock::now();
+	auto it = impl_->procs.find(pid);
+	if (it != impl_->procs.end() && it->second.dwfl &&
+	    now - it->second.opened <= std::chrono::seconds(1))
+		return;
+	auto d = impl::open_process(pid, &impl_->cur);
+	if (!d) // gone: what was read while it lived stays
+		return;
+	if (it == impl_->procs.end())
+		impl_->procs.emplace(pid, impl::process{std::move(d), now});
+	else
+		it->second = impl::process{std::move(d), now};
+}
+
 unwinder::unwinder() : impl_(std::make_unique<impl>())
 {
 }
