@@ -75,7 +75,7 @@ constexpr option_info k_options[] = {
 	{"libdir", ok::text, op::compile, 0, 0, 0, k_max},
 	{"linkmode", ok::text, op::compile, 0, 0, 0, k_max},
 	{"linktype", ok::text, op::compile, 0, 0, 0, k_max},
-	{"maxframes", ok::runtime, op::compile, k_read_compiler | k_engines, 0, 0, k_max32},
+	{"maxframes", ok::runtime, op::compile, k_read_compiler | k_read_bpf, 0, 0, k_max32},
 	{"metrics", ok::text, op::run, k_read_session, 0, 0, k_max}, // dtrace/metrics.hpp
 	{"noresolve", ok::runtime, op::run, 0, 0, 0, k_max},
 	{"nolibs", ok::text, op::compile, 0, 0, 0, k_max},
