@@ -227,6 +227,7 @@ std::optional<uint64_t> consumer::switchrate() const
 void consumer::note_process(int32_t pid)
 {
 	impl_->st.syms.refresh_process(pid);
+	impl_->st.unwind.note_process(pid);
 }
 
 std::string consumer::metrics(bool openmetrics)

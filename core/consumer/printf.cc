@@ -336,8 +336,10 @@ bool format_text(state &st, const fmt::format &f, std::span<const datum> args,
 			} else {
 				return false;
 			}
-			out += cfmt(cf + "s",
-				    st.syms.uaddr2str(static_cast<pid_t>(pid), val).c_str());
+			auto upid = static_cast<pid_t>(pid);
+			out += cfmt(cf + "s", (st.opt.noresolve ? st.syms.unresolved(upid, val)
+								: st.syms.uaddr2str(upid, val))
+						      .c_str());
 			break;
 		}
 		case arg_print::stack: {

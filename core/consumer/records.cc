@@ -156,10 +156,8 @@ std::vector<stack_frame> stack_frames(state &st, const datum &d)
 				f.pc = pc;
 				f.pid = pid;
 				f.user = true;
-				f.text = st.opt.noresolve
-						 ? strf("0x%llx",
-							static_cast<unsigned long long>(pc))
-						 : st.syms.uframe(pid, pc);
+				f.text = st.opt.noresolve ? st.syms.unresolved(pid, pc)
+							  : st.syms.uframe(pid, pc);
 				v.push_back(std::move(f));
 			}
 			return v;
@@ -177,9 +175,9 @@ std::vector<stack_frame> stack_frames(state &st, const datum &d)
 			f.pc = pc;
 			f.pid = pid;
 			f.user = true;
-			auto s = st.syms.user(pid, pc);
+			auto s = st.opt.noresolve ? std::nullopt : st.syms.user(pid, pc);
 			if (st.opt.noresolve)
-				f.text = strf("0x%llx", static_cast<unsigned long long>(pc));
+				f.text = st.syms.unresolved(pid, pc);
 			else if (s && !s->name.empty())
 				f.text = st.syms.uframe(pid, pc);
 			else if (str && str[0] != '\0' && str[0] != '@')
@@ -251,10 +249,12 @@ std::string print_symbolic(state &st, const datum &d, const std::string &format)
 			return {};
 		auto pid = static_cast<pid_t>(bytes::load_uint(d.p, 8));
 		uint64_t pc = bytes::load_uint(d.p + 8, 8);
-		if (d.kind == k::usym)
-			s = st.syms.usym(pid, pc);
-		else if (d.kind == k::umod)
+		if (d.kind == k::umod)
 			s = st.syms.umod(pid, pc);
+		else if (st.opt.noresolve)
+			s = st.syms.unresolved(pid, pc);
+		else if (d.kind == k::usym)
+			s = st.syms.usym(pid, pc);
 		else
 			s = st.syms.uaddr2str(pid, pc);
 	}

@@ -500,4 +500,13 @@ std::string symbols::uframe(pid_t pid, uint64_t pc)
 	return uaddr2str(pid, pc);
 }
 
+// -x noresolve (not in illumos; Oracle's DTrace names it): object:offset.
+std::string symbols::unresolved(pid_t pid, uint64_t addr)
+{
+	const mapping *m = pid > 0 ? impl_->find_map(pid, addr) : nullptr;
+	if (!m || m->path.empty() || m->path[0] != '/')
+		return hex(addr);
+	return basename_of(m->path) + ":" + hex(addr - m->start);
+}
+
 } // namespace dt::consumer_impl

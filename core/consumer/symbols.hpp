@@ -66,6 +66,10 @@ public:
 	[[nodiscard]] std::string umod(pid_t pid, uint64_t addr);      // umod(): obj
 	[[nodiscard]] std::string kframe(uint64_t pc);		       // a stack() frame
 	[[nodiscard]] std::string uframe(pid_t pid, uint64_t pc);      // a ustack() frame
+	// -x noresolve: the object and the address's offset in the mapping
+	// that holds it ("libc.so.6:0x2724a"), for resolving later; the bare
+	// address outside every file.
+	[[nodiscard]] std::string unresolved(pid_t pid, uint64_t addr);
 
 private:
 	[[nodiscard]] std::optional<sym_info> jit(pid_t pid, uint64_t addr);

@@ -14,7 +14,11 @@
 
 #include <chrono>
 #include <cstring>
+#include <fstream>
+#include <functional>
 #include <map>
+#include <sstream>
+#include <string>
 
 namespace dt::consumer_impl {
 
@@ -168,6 +172,7 @@ struct unwinder::impl {
 	struct process {
 		std::unique_ptr<Dwfl, dwfl_deleter> dwfl; // null: maps unreadable
 		std::chrono::steady_clock::time_point opened;
+		size_t maps_hash = 0; // of /proc/PID/maps when noted (note_process)
 	};
 	std::map<pid_t, process> procs;
 	current cur;
@@ -192,7 +197,7 @@ struct unwinder::impl {
 		auto now = std::chrono::steady_clock::now();
 		auto it = procs.find(c.pid);
 		if (it == procs.end()) {
-			process p{open_process(c.pid, &cur), now};
+			process p{open_process(c.pid, &cur), now, 0};
 			it = procs.emplace(c.pid, std::move(p)).first;
 		} else if (now - it->second.opened > std::chrono::seconds(1) &&
 			   (!it->second.dwfl ||
@@ -205,6 +210,31 @@ struct unwinder::impl {
 		return it->second.dwfl.get();
 	}
 };
+
+void unwinder::note_process(pid_t pid)
+{
+	if (pid <= 0)
+		return;
+	// Re-read only when its mappings changed (a dlopen, an exec): a new
+	// Dwfl drops the objects' CFI read so far.
+	std::ifstream in("/proc/" + std::to_string(pid) + "/maps");
+	std::ostringstream text;
+	text << in.rdbuf();
+	if (text.str().empty()) // gone: what was read while it lived stays
+		return;
+	size_t h = std::hash<std::string>{}(text.str());
+	auto it = impl_->procs.find(pid);
+	if (it != impl_->procs.end() && it->second.dwfl && it->second.maps_hash == h)
+		return;
+	auto d = impl::open_process(pid, &impl_->cur);
+	if (!d)
+		return;
+	auto now = std::chrono::steady_clock::now();
+	if (it == impl_->procs.end())
+		impl_->procs.emplace(pid, impl::process{std::move(d), now, h});
+	else
+		it->second = impl::process{std::move(d), now, h};
+}
 
 unwinder::unwinder() : impl_(std::make_unique<impl>())
 {

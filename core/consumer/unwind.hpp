@@ -13,8 +13,10 @@
 //               has none (libdw's x86_64 fallback)
 //           ──► pcs, leaf first
 //
-// A pid whose maps cannot be read (it exited before its first capture was
-// consumed) is unwound by the frame pointer chain in the copy alone. A
+// The session notes each process it follows while it lives (note_process),
+// so a capture consumed after its process exited unwinds by what was read;
+// a pid never read while it lived is unwound by the frame pointer chain in
+// the copy alone. A
 // process's Dwfl is cached while the consumer runs, so captures consumed
 // after it exits still unwind; a pc outside every object it knew re-reads
 // its maps (dlopen), at most once a second.
@@ -39,6 +41,10 @@ public:
 	[[nodiscard]] static bool is_capture(const uint8_t *p, uint32_t size);
 	// The capture's pcs, leaf first, at most max of them.
 	[[nodiscard]] std::vector<uint64_t> unwind(const uint8_t *p, uint32_t size, uint32_t max);
+	// Read pid's objects now, while it lives (and again when the last
+	// reading is a second old), so that captures consumed after it has
+	// exited still unwind through the objects it had.
+	void note_process(pid_t pid);
 	// Rewrites a capture in place to the ordinary layout: pid, at most max
 	// pcs, zeros. Anything else is left alone.
 	void rewrite(uint8_t *p, uint32_t size, uint32_t max);

@@ -75,7 +75,7 @@ constexpr option_info k_options[] = {
 	{"libdir", ok::text, op::compile, 0, 0, 0, k_max},
 	{"linkmode", ok::text, op::compile, 0, 0, 0, k_max},
 	{"linktype", ok::text, op::compile, 0, 0, 0, k_max},
-	{"maxframes", ok::runtime, op::run, 0, 0, 0, k_max},
+	{"maxframes", ok::runtime, op::compile, k_read_compiler | k_read_bpf, 0, 0, k_max32},
 	{"metrics", ok::text, op::run, k_read_session, 0, 0, k_max}, // dtrace/metrics.hpp
 	{"noresolve", ok::runtime, op::run, 0, 0, 0, k_max},
 	{"nolibs", ok::text, op::compile, 0, 0, 0, k_max},
@@ -513,6 +513,7 @@ resolved_options resolve_options(const std::map<std::string, std::string> &opts)
 	o.ustackframes = r.value32("ustackframes");
 	o.jstackframes = r.value32("jstackframes");
 	o.jstackstrsize = r.value32("jstackstrsize");
+	o.maxframes = r.value32("maxframes");
 	o.destructive = r.flag("destructive");
 	o.quiet = r.flag("quiet");
 	o.flowindent = r.flag("flowindent");

@@ -238,15 +238,75 @@ TEST(UstackDwarf, PidEntryProbeHasEveryCaller)
 	ASSERT_EQ(s2.size(), 2u) << r2.out;
 	EXPECT_EQ(s2[0].size(), 2u) << r2.out;
 	EXPECT_EQ(s2[1].size(), 3u) << r2.out;
-	// noresolve: addresses.
+	// noresolve: each frame as its object and the offset in the mapping
+	// that holds it, to be resolved later; no symbol names.
 	auto r3 = dtrace(bpf({"-x", "noresolve", "-p", std::to_string(target.pid), "-n",
 			      "pid$target::dt_ustack_leaf:entry { ustack(); exit(0); }"}));
 	ASSERT_EQ(r3.status, 0) << r3.err;
 	auto s3 = stacks(r3.out);
 	ASSERT_EQ(s3.size(), 1u) << r3.out;
 	EXPECT_GE(s3[0].size(), k_chain.size()) << r3.out;
-	for (const auto &f : s3[0])
-		EXPECT_EQ(f.rfind("0x", 0), 0u) << r3.out;
+	EXPECT_EQ(s3[0].front().rfind("dt_ustack_target:0x", 0), 0u) << r3.out;
+	EXPECT_TRUE(has_in_order(s3[0], {"dt_ustack_target:0x", "libc.so.6:0x"})) << r3.out;
+	for (const auto &f : s3[0]) {
+		EXPECT_EQ(f.find('`'), std::string::npos) << r3.out;
+		EXPECT_NE(f.find(":0x"), std::string::npos) << r3.out;
+	}
+	// uaddr() and usym() the same way; umod() is the object still.
+	auto r4 = dtrace(bpf({"-q", "-x", "noresolve", "-p", std::to_string(target.pid), "-n",
+			      "pid$target::dt_ustack_leaf:entry { uaddr(ucaller); usym(ucaller); "
+			      "umod(ucaller); exit(0); }"}));
+	ASSERT_EQ(r4.status, 0) << r4.err;
+	std::istringstream w4(r4.out);
+	std::string a, sy, mo;
+	w4 >> a >> sy >> mo;
+	EXPECT_EQ(a.rfind("dt_ustack_target:0x", 0), 0u) << r4.out;
+	EXPECT_EQ(sy.rfind("dt_ustack_target:0x", 0), 0u) << r4.out;
+	EXPECT_EQ(mo, "dt_ustack_target") << r4.out;
+}
+
+// The maxframes option bounds every stack: ustack() and ustack(n) record
+// at most that many frames and ustackdepth counts at most that many.
+TEST(UstackDwarf, MaxframesBoundsStacksAndUstackdepth)
+{
+	REQUIRE_BPF();
+	child target({DT_USTACK_TARGET});
+	ASSERT_NE(target.read_until("ready\n").find("ready"), std::string::npos);
+	auto r = dtrace(
+		bpf({"-x", "maxframes=2", "-p", std::to_string(target.pid), "-n",
+		     "pid$target::dt_ustack_leaf:entry { ustack(); ustack(50); exit(0); }"}));
+	ASSERT_EQ(r.status, 0) << r.err;
+	auto s = stacks(r.out);
+	ASSERT_EQ(s.size(), 2u) << r.out;
+	EXPECT_EQ(s[0], (std::vector<std::string>{"dt_ustack_target`dt_ustack_leaf",
+						  "dt_ustack_target`dt_ustack_mid"}))
+		<< r.out;
+	EXPECT_EQ(s[1], s[0]) << r.out;
+	// At an entry probe the depth is at least 2 (the pc and the return
+	// address); maxframes=1 makes it 1.
+	const std::string d = "pid$target::dt_ustack_leaf:entry { printf(\"%d\\n\", ustackdepth); "
+			      "exit(0); }";
+	auto ru = dtrace(bpf({"-q", "-p", std::to_string(target.pid), "-n", d}));
+	ASSERT_EQ(ru.status, 0) << ru.err;
+	EXPECT_GE(std::stoi(ru.out), 2) << ru.out;
+	auto rd =
+		dtrace(bpf({"-q", "-x", "maxframes=1", "-p", std::to_string(target.pid), "-n", d}));
+	ASSERT_EQ(rd.status, 0) << rd.err;
+	EXPECT_EQ(std::stoi(rd.out), 1) << rd.out;
+}
+
+// A process that exits at once after its probe fired: its capture is
+// consumed after it has gone, and still unwinds through the objects it
+// had (read while it was held and running).
+TEST(UstackDwarf, CaptureOfAnExitedProcessStillUnwinds)
+{
+	REQUIRE_BPF();
+	const std::string cmd = std::string(DT_USTACK_TARGET) + " -1";
+	auto r = dtrace(bpf({"-n", "pid$target::dt_ustack_leaf:entry { ustack(); }", "-c", cmd}));
+	ASSERT_EQ(r.status, 0) << r.err;
+	auto s = stacks(r.out);
+	ASSERT_EQ(s.size(), 1u) << r.out;
+	EXPECT_TRUE(has_in_order(s[0], k_chain)) << r.out;
 }
 
 TEST(UstackDwarf, DebianSleepShowsItsFramesIntoLibc)

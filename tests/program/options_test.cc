@@ -285,4 +285,14 @@ TEST(options, kinds_phases_and_readers)
 	EXPECT_EQ(dt::find_option("aggrate")->readers & dt::k_read_user, 0);
 }
 
+// maxframes: unset is no limit (0); set, the compiler and the bpf engine
+// read it (frames of stack records, stackdepth and ustackdepth).
+TEST(options, maxframes_is_a_frame_limit)
+{
+	EXPECT_EQ(resolve_options({}).maxframes, 0u);
+	EXPECT_EQ(resolve_options({{"maxframes", "25"}}).maxframes, 25u);
+	EXPECT_EQ(dt::find_option("maxframes")->phase, dt::option_phase::compile);
+	EXPECT_EQ(dt::find_option("maxframes")->readers, dt::k_read_compiler | dt::k_read_bpf);
+}
+
 } // namespace

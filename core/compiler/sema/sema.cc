@@ -46,6 +46,7 @@ private:
 	const agg_info &agg_arg(expr &s, expr &a, int argno, tag t, tag bad);
 	void speculation_rules(const stmt_plan &p, uint32_t line);
 	bool data_recording(const stmt_plan &p) const;
+	uint32_t cap_frames(int64_t n) const;
 
 	sema_ctx &ctx_;
 	checked_clause &cc_;
@@ -80,6 +81,16 @@ void stack_argc(const std::string &name, size_t argc, uint32_t line)
 		fail(tag::D_USTACK_PROTO, line, "ustack( ) prototype mismatch: too many arguments");
 }
 
+// A stack's frames, at most the maxframes option's when it is set (as
+// stackdepth and ustackdepth are counted in the engines).
+uint32_t clause_checker::cap_frames(int64_t n) const
+{
+	uint32_t max = resolve_options(ctx_.options).maxframes;
+	if (max != 0 && n > static_cast<int64_t>(max))
+		return max;
+	return static_cast<uint32_t>(n);
+}
+
 void clause_checker::check_value(expr &e)
 {
 	// stack(), ustack(), jstack(), sym() ... are values where a record is
@@ -95,12 +106,12 @@ void clause_checker::check_value(expr &e)
 	t->align = 8;
 	auto frames = [&](size_t i, int64_t dflt, int64_t min) -> uint32_t {
 		if (e.kids.size() <= i)
-			return static_cast<uint32_t>(dflt);
+			return i == 0 ? cap_frames(dflt) : static_cast<uint32_t>(dflt);
 		expr &n = *e.kids[i];
 		ec_.check(n);
 		if (!n.s.is_const || n.s.value < min)
 			stack_arg_error(e.name, i, e.line);
-		return static_cast<uint32_t>(n.s.value);
+		return i == 0 ? cap_frames(n.s.value) : static_cast<uint32_t>(n.s.value);
 	};
 	auto addr = [&](value_type::kind k, uint32_t size) {
 		argc_check(e, 1, 1);
@@ -535,12 +546,12 @@ void clause_checker::action(expr &s, const action_def &a)
 	};
 	auto frames = [&](size_t i, int64_t dflt) -> uint32_t {
 		if (s.kids.size() <= i)
-			return static_cast<uint32_t>(dflt);
+			return i == 0 ? cap_frames(dflt) : static_cast<uint32_t>(dflt);
 		expr &n = *s.kids[i];
 		ec_.check(n);
 		if (!n.s.is_const || n.s.value < (i == 1 ? 0 : 1))
 			stack_arg_error(s.name, i, s.line);
-		return static_cast<uint32_t>(n.s.value);
+		return i == 0 ? cap_frames(n.s.value) : static_cast<uint32_t>(n.s.value);
 	};
 	auto addr_rec = [&](uint16_t kind, value_type::kind vk, uint32_t size) {
 		argc_check(s, 1, 1);

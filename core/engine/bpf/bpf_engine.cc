@@ -670,6 +670,8 @@ std::vector<enabled_probe> bpf_engine::enable(const program &p, const enabling &
 	}
 	maps_ = create_maps(layout_, static_cast<uint32_t>(eps_.size()), ring_size(opts_.bufsize));
 	maps_.spec = create_spec_map(opts_.nspec, uses_speculations(prog_));
+	if (opts_.maxframes != 0)
+		set_maxframes(maps_, opts_.maxframes);
 	for (const enabled_probe &ep : eps_)
 		set_probe(maps_, ep.epid, ep);
 

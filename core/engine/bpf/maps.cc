@@ -282,6 +282,16 @@ uint64_t activity(const engine_maps &m)
 	return s.activity;
 }
 
+void set_maxframes(const engine_maps &m, uint32_t n)
+{
+	uint32_t zero = 0;
+	dt_bpf_status s{};
+	if (bpf_map_lookup_elem(m.status.get(), &zero, &s) != 0)
+		throw engine_error("bpf engine: cannot read the status map: " + errno_text(errno));
+	s.maxframes = n;
+	update(m.status.get(), &zero, &s, "the maxframes option");
+}
+
 void set_activity(const engine_maps &m, uint64_t a)
 {
 	uint32_t zero = 0;

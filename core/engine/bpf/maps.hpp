@@ -88,6 +88,8 @@ void set_probe(const engine_maps &m, uint32_t epid, const enabled_probe &ep);
 // dt_status.activity (enum dt_bpf_activity).
 [[nodiscard]] uint64_t activity(const engine_maps &m);
 void set_activity(const engine_maps &m, uint64_t a);
+// The maxframes option's limit for stackdepth and ustackdepth (0: none).
+void set_maxframes(const engine_maps &m, uint32_t n);
 
 // dt_cpustate of every possible CPU.
 [[nodiscard]] std::vector<dt_bpf_cpustate> cpustates(const engine_maps &m);

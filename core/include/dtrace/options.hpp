@@ -151,6 +151,9 @@ struct resolved_options {
 	// ustack(), jstack(), and jstack()'s string space.
 	uint32_t stackframes, ustackframes, jstackframes;
 	uint32_t jstackstrsize;
+	// maxframes: the most frames any stack()/ustack()/jstack() records
+	// and stackdepth/ustackdepth count; 0 when unset (no limit).
+	uint32_t maxframes;
 	// Flags.
 	bool destructive; // -w or #pragma D option destructive
 	bool quiet;	  // -q

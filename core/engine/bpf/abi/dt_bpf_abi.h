@@ -204,6 +204,11 @@ struct dt_bpf_status {
 	uint32_t upid_size;	    /* sizeof(struct upid) */
 	uint32_t upid_nr;	    /* offsetof(struct upid, nr) */
 	uint32_t upid_ns;	    /* offsetof(struct upid, ns) */
+	/*
+	 * The maxframes option (0: unset): stackdepth and ustackdepth count
+	 * at most this many frames, as stack() and ustack() record at most.
+	 */
+	uint32_t maxframes;
 };
 
 /* dt_cpustate: PERCPU_ARRAY, 1 entry: drop counters since the start. */

@@ -199,10 +199,13 @@ DT_API u64 dt_builtin(void *ctx, struct dt_bpf_mem *m, u64 var, u64 strsize)
 			return 0;
 		/* At a function's entry the caller is one frame more (unless
 		 * the kernel put it in: 6.13 and later). */
-		if (var == DIF_VAR_USTACKDEPTH && m->uentry_ret && n >= 16 &&
-		    *(u64 *)&m->scratch[DT_TMP_A + 8] == m->uentry_ret)
-			return (u64)n / 8;
-		return (u64)n / 8 + (var == DIF_VAR_USTACKDEPTH && m->uentry_ret ? 1 : 0);
+		if (var == DIF_VAR_USTACKDEPTH && m->uentry_ret &&
+		    !(n >= 16 && *(u64 *)&m->scratch[DT_TMP_A + 8] == m->uentry_ret))
+			n += 8;
+		st = dt_map0(&dt_status);
+		if (st && st->maxframes && (u64)n / 8 > st->maxframes)
+			return st->maxframes;
+		return (u64)n / 8;
 	case DIF_VAR_CALLER: return dt_frame(ctx, m, 1, 0);
 	/*
 	 * illumos: caller is the probed function's caller (kernel frame 1);
