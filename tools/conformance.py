@@ -137,6 +137,8 @@ def main():
     ap.add_argument("--dtrace", default=os.path.join(TOP, "build", "bin", "dtrace"))
     ap.add_argument("--json", help="a JSON written by oracle_suite.py --json")
     ap.add_argument("--vm-json", help="the VM tier's JSON (tools/vm/conformance.sh)")
+    ap.add_argument("--vm-only", action="store_true",
+                    help="with --vm-json: only the rows of the categories the VM tier ran")
     ap.add_argument("--vm-tests", action="store_true",
                     help="list the tests that need kernel data symbols or fbt; run nothing")
     ap.add_argument("--failed-in", metavar="JSON",
@@ -171,6 +173,8 @@ def main():
     print("|---|---:|---:|---:|---:|---:|---:|" + ("---:|---:|" if vm_cats else "") + "---|")
     tot = {"lang": [0, 0], "prov": [0, 0], "vmlang": [0, 0], "vmprov": [0, 0]}
     for name in sorted(cats):
+        if a.vm_only and name not in vm_cats:
+            continue
         c = cats[name]
         den = c["run"] - c["floor"] - c["specific"]
         share = f"{100 * c['beyond'] / den:.0f}%" if den > 0 else "—"
@@ -195,6 +199,8 @@ def main():
               f"{c['beyond']} | {share} |{vm_col} {target} |")
     for key, label in (("lang", "language categories"), ("prov", "provider categories")):
         b, d = tot[key]
+        if d and a.vm_only:
+            label += " (these rows)"
         if d:
             vm_col = ""
             if vm_cats:
