@@ -97,8 +97,12 @@ fi
 # the runner's own output (-v: a line per test) goes to the console. The
 # suite is extracted once (--keep): over 9p that takes a minute.
 split -l "$chunk" -d "$work/tests" "$work/chunk."
+# The tests' triggers write under /tmp (readwholedir's test file): the
+# guest's own tmpfs there, over the host's read-only /tmp, which nothing
+# here needs.
 cat >"$work/guest.sh" <<GUEST
 $guest_env
+mount -t tmpfs tmpfs /tmp || echo "guest: no tmpfs on /tmp" >&2
 cd /run
 for c in $work/chunk.*; do
 	mapfile -t sel <"\$c"
