@@ -14,6 +14,14 @@ behaviour are listed with a reason in tests/conformance/oracle-specific.txt
 
     tools/conformance.py --run [--dtrace build/bin/dtrace] [CATEGORY...]
     tools/conformance.py --json /tmp/all.json        # an earlier run
+    tools/conformance.py --json host.json --vm-json vm.json   # + the VM tier's
+
+The VM tier (tools/vm/conformance.sh) runs, in the QEMU guest, the tests that
+need what this machine's kernel lacks: kernel data symbols (kallsyms without
+CONFIG_KALLSYMS_ALL) and fbt (no kprobes). --vm-tests lists them, as the
+runner's own scan of each test sees them; --vm-json adds, for the categories
+it has results for, the counts with the guest's outcomes in place of the
+host's for the tests run there.
 """
 import argparse
 import json
@@ -64,6 +72,37 @@ def load_specific():
     return out
 
 
+def vm_tests(failed_in=None):
+    """The ids of the tests that need kernel data symbols or fbt.
+
+    From the runner's own reading of each test (oracle_suite.Test.scan():
+    the providers a test probes, and whether its D source uses kernel data:
+    a `symbol, curthread, stack(), mod()/sym()/func() ...). A shell script's
+    backquotes are command substitutions, not kernel symbols: scripts are
+    chosen only for the fbt provider. With failed_in (a host run's JSON),
+    only the tests that did not pass there.
+    """
+    sys.path.insert(0, SUITE)
+    import oracle_suite  # pylint: disable=import-outside-toplevel
+
+    skip = set()
+    if failed_in:
+        with open(failed_in) as f:
+            skip = {r["id"] for r in json.load(f)["results"] if r["outcome"] == "pass"}
+    with tempfile.TemporaryDirectory(prefix="conformance.") as tmp:
+        root = os.path.join(tmp, "src")
+        os.makedirs(root)
+        oracle_suite.extract(oracle_suite.DEFAULT_MIRROR, "devel", root)
+        ids = []
+        for t in oracle_suite.discover(root):
+            if t.kind == "c" or t.id in skip:
+                continue
+            provs, kernel_data = t.scan()
+            if provs & {"fbt", "rawfbt"} or (kernel_data and t.kind != "sh"):
+                ids.append(t.id)
+    return ids
+
+
 def run_suite(dtrace, cats, jobs):
     fd, path = tempfile.mkstemp(suffix=".json")
     os.close(fd)
@@ -97,9 +136,19 @@ def main():
     ap.add_argument("--run", action="store_true", help="run the suite first")
     ap.add_argument("--dtrace", default=os.path.join(TOP, "build", "bin", "dtrace"))
     ap.add_argument("--json", help="a JSON written by oracle_suite.py --json")
+    ap.add_argument("--vm-json", help="the VM tier's JSON (tools/vm/conformance.sh)")
+    ap.add_argument("--vm-only", action="store_true",
+                    help="with --vm-json: only the rows of the categories the VM tier ran")
+    ap.add_argument("--vm-tests", action="store_true",
+                    help="list the tests that need kernel data symbols or fbt; run nothing")
+    ap.add_argument("--failed-in", metavar="JSON",
+                    help="with --vm-tests: only those that did not pass in this run")
     ap.add_argument("-j", "--jobs", type=int, default=2)
     ap.add_argument("categories", nargs="*")
     a = ap.parse_args()
+    if a.vm_tests:
+        print("\n".join(vm_tests(a.failed_in)))
+        return 0
     if a.run:
         a.json = run_suite(a.dtrace, a.categories, a.jobs)
     if not a.json:
@@ -108,13 +157,24 @@ def main():
         results = json.load(f)["results"]
     with open(os.path.join(SUITE, "trivial_floor.json")) as f:
         floor = {r["id"] for r in json.load(f)["results"] if r["outcome"] == "pass"}
-    cats = table(results, floor, load_specific())
+    specific = load_specific()
+    cats = table(results, floor, specific)
+    vm_cats = {}
+    if a.vm_json:
+        with open(a.vm_json) as f:
+            vm = {r["id"]: r for r in json.load(f)["results"] if r["outcome"] != "skip"}
+        merged = [vm.get(r["id"], r) for r in results]
+        vm_cats = {name: c for name, c in table(merged, floor, specific).items()
+                   if any(r["category"] == name for r in vm.values())}
 
+    vm_head = " VM tier: pass beyond | VM tier: share |" if vm_cats else ""
     print("| category | run | pass | do-nothing passes | Oracle-specific | "
-          "pass beyond | share | target |")
-    print("|---|---:|---:|---:|---:|---:|---:|---|")
-    tot = {"lang": [0, 0], "prov": [0, 0]}
+          "pass beyond | share |" + vm_head + " target |")
+    print("|---|---:|---:|---:|---:|---:|---:|" + ("---:|---:|" if vm_cats else "") + "---|")
+    tot = {"lang": [0, 0], "prov": [0, 0], "vmlang": [0, 0], "vmprov": [0, 0]}
     for name in sorted(cats):
+        if a.vm_only and name not in vm_cats:
+            continue
         c = cats[name]
         den = c["run"] - c["floor"] - c["specific"]
         share = f"{100 * c['beyond'] / den:.0f}%" if den > 0 else "—"
@@ -122,12 +182,31 @@ def main():
         key = "prov" if name in PROVIDER_CATEGORIES else "lang"
         tot[key][0] += c["beyond"]
         tot[key][1] += max(den, 0)
+        vm_col = ""
+        if vm_cats:
+            v = vm_cats.get(name)
+            if v:
+                vden = v["run"] - v["floor"] - v["specific"]
+                vshare = f"{100 * v['beyond'] / vden:.0f}%" if vden > 0 else "—"
+                vm_col = f" {v['beyond']} | {vshare} |"
+                tot["vm" + key][0] += v["beyond"]
+                tot["vm" + key][1] += max(vden, 0)
+            else:
+                vm_col = " | |"
+                tot["vm" + key][0] += c["beyond"]
+                tot["vm" + key][1] += max(den, 0)
         print(f"| {name} | {c['run']} | {c['pass']} | {c['floor']} | {c['specific']} | "
-              f"{c['beyond']} | {share} | {target} |")
+              f"{c['beyond']} | {share} |{vm_col} {target} |")
     for key, label in (("lang", "language categories"), ("prov", "provider categories")):
         b, d = tot[key]
+        if d and a.vm_only:
+            label += " (these rows)"
         if d:
-            print(f"| **{label}** | | | | | {b} of {d} | {100 * b / d:.0f}% | |")
+            vm_col = ""
+            if vm_cats:
+                vb, vd = tot["vm" + key]
+                vm_col = f" {vb} of {vd} | {100 * vb / vd:.0f}% |" if vd else " | |"
+            print(f"| **{label}** | | | | | {b} of {d} | {100 * b / d:.0f}% |{vm_col} |")
     return 0
 
 
