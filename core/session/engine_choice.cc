@@ -20,8 +20,9 @@ std::optional<std::string> cannot_run(engine_kind k, const probe_fire &f)
 	return std::string("its provider does not run it on the ") + engine_name(k) + " engine";
 }
 
-engine_decision choose_engine(engine_kind asked, const enabling &en, bool reads_kernel)
+engine_decision choose_engine(engine_kind asked, const enabling &en, const program &p)
 {
+	const bool reads_kernel = p.reads_kernel;
 	engine_decision d;
 	switch (asked) {
 	case engine_kind::user:
@@ -42,22 +43,32 @@ engine_decision choose_engine(engine_kind asked, const enabling &en, bool reads_
 	}
 	bool kernel = false, kmod_all = true;
 	std::string first;
+	std::string interrupted; // a timer probe's clause that reads its thread
 	for (size_t i = 0; i < en.probes.size(); i++) {
-		if (!cannot_run(engine_kind::user, en.fires[i]))
+		if (!cannot_run(engine_kind::user, en.fires[i])) {
+			const uint32_t c = en.eps[i].clause;
+			if (interrupted.empty() && en.fires[i].kind == fire_kind::timer &&
+			    c < p.clauses.size() && p.clauses[c].reads_thread()) {
+				interrupted = en.probes[i]->desc.str();
+				kmod_all = kmod_all && !cannot_run(engine_kind::kmod, en.fires[i]);
+			}
 			continue;
+		}
 		kmod_all = kmod_all && !cannot_run(engine_kind::kmod, en.fires[i]);
 		if (!kernel) {
 			kernel = true;
 			first = en.probes[i]->desc.str();
 		}
 	}
-	if (!kernel && !reads_kernel) {
+	if (!kernel && !reads_kernel && interrupted.empty()) {
 		d.kind = engine_kind::user;
 		d.reason = "the program's probes need no kernel engine";
 		return d;
 	}
 	const std::string why =
-		kernel ? "probe " + first + " needs a kernel engine" : "the program reads kernel memory";
+		kernel	       ? "probe " + first + " needs a kernel engine"
+		: reads_kernel ? "the program reads kernel memory"
+			       : "probe " + interrupted + " reads the thread it interrupts";
 	if (kmod_all && !kmod_engine_refusal()) {
 		d.kind = engine_kind::kmod;
 		d.reason = why + "; dtrace.ko is available";
@@ -71,10 +82,10 @@ engine_decision choose_engine(engine_kind asked, const enabling &en, bool reads_
 	}
 	if (!kernel) {
 		// Probes the user engine runs: it runs them, and the kernel
-		// reads fault (BADADDR) as they would on an unmapped address.
+		// reads fault (BADADDR) as they would on an unmapped address;
+		// a tick's thread is dtrace's own.
 		d.kind = engine_kind::user;
-		d.reason = "the program reads kernel memory, but no kernel engine: " +
-			   std::string(no_bpf->what());
+		d.reason = why + ", but no kernel engine: " + std::string(no_bpf->what());
 		return d;
 	}
 	// No kernel engine: the user engine refuses the probe by name, unless

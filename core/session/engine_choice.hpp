@@ -19,7 +19,11 @@
 //                     (program::reads_kernel: curthread, `sym) counts as
 //                     needing a kernel engine although its probes need
 //                     none: on illumos BEGIN runs in the kernel and reads
-//                     it; without a kernel engine its reads fault.
+//                     it; without a kernel engine its reads fault. So
+//                     does a tick-N clause that reads the thread the tick
+//                     interrupted (clause::reads_thread(): pid, execname,
+//                     self->, ustack(), ...): the user engine fires it in
+//                     dtrace's own process, where they would be dtrace's.
 //
 // `dtrace -v` and DTRACE_DEBUG say which engine runs, and why.
 #pragma once
@@ -42,7 +46,7 @@ namespace dt::detail {
 
 // Decide for the probes the program matched (`en`, the front half).
 [[nodiscard]] engine_decision choose_engine(engine_kind asked, const enabling &en,
-					    bool reads_kernel = false);
+					    const program &p);
 
 [[nodiscard]] std::unique_ptr<engine> make_engine(engine_kind k, const engine_settings &s);
 

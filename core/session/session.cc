@@ -359,7 +359,7 @@ const engine_decision &session::choose_engine()
 		impl_->front = match_program(prog_, registry());
 	if (!impl_->decision)
 		impl_->decision =
-			detail::choose_engine(s_.engine, *impl_->front, prog_.reads_kernel);
+			detail::choose_engine(s_.engine, *impl_->front, prog_);
 	return *impl_->decision;
 }
 

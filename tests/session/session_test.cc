@@ -73,6 +73,31 @@ TEST(Session, PiecesAreCountedAndRunTogether)
 	EXPECT_EQ(trace(s), "x=1\n\n");
 }
 
+// A tick interrupts whatever thread runs (illumos: often pid 0, sched);
+// the user engine fires it in dtrace's own process. A clause that reads the
+// thread goes to a kernel engine; one that does not stays in process, as
+// do BEGIN's reads of dtrace's own pid.
+TEST(Session, ATickThatReadsItsThreadNeedsAKernelEngine)
+{
+	for (const char *reads : {"trace(pid);", "printf(\"%s\", execname);", "self->x = 1;",
+				  "ustack();", "@[ustack()] = count();", "trace(tid == 0);"}) {
+		session s(test_settings());
+		s.compile(piece(std::string("tick-1s { ") + reads + " }"));
+		const engine_decision &d = s.choose_engine();
+		if (d.reason.find("but no kernel engine") == std::string::npos) {
+			EXPECT_NE(d.kind, engine_kind::user) << reads << ": " << d.reason;
+		}
+		EXPECT_NE(d.reason.find("probe profile:::tick-1s reads the thread it interrupts"),
+			  std::string::npos)
+			<< reads << ": " << d.reason;
+	}
+	for (const char *plain : {"@ = count();", "trace(timestamp);", "printf(\"%d\", cpu);"}) {
+		session s(test_settings());
+		s.compile(piece(std::string("BEGIN { trace(pid); } tick-1s { ") + plain + " }"));
+		EXPECT_EQ(s.choose_engine().kind, engine_kind::user) << plain;
+	}
+}
+
 TEST(Session, StopEndsTracingAndRunsEnd)
 {
 	session s(test_settings());

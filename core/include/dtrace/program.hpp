@@ -135,6 +135,12 @@ struct clause {
 	// and actions name (identifiers, args[], kernel symbols).
 	dt_attribute_t desc_attr = k_attr_stable;
 	dt_attribute_t stmt_attr = k_attr_stable;
+
+	// Does the clause look at the thread its probe fired in (pid, tid,
+	// execname, self->, stack(), ustack(), sym(), ...)? At a profile or
+	// tick probe that is the thread the interrupt stopped, which the user
+	// engine does not have (thread_context.cc).
+	[[nodiscard]] bool reads_thread() const;
 	// Per description (descs[i]), as illumos dtrace_probe_info() reports
 	// it for dtrace -e -v: known when it named probes of one signature.
 	struct desc_info {
