@@ -256,6 +256,7 @@ DT_API u64 dt_subr_substr(struct dt_bpf_mem *m, u64 strsize, u64 s, u64 index_, 
 	if (remaining > len - index) /* the copy stops at the NUL anyway */
 		remaining = len - index;
 	dt_tmp_to(m, d, 0, DT_TMP_A, (u64)index & (DT_TMP_SIZE - 1), (u64)remaining);
+	dt_str_trim(m, d, strsize, remaining);
 	return d;
 }
 
@@ -319,6 +320,7 @@ DT_INLINE u64 dt_case(struct dt_bpf_mem *m, u64 strsize, u64 s, u64 lo)
 	}
 	d = dt_res(m, 1);
 	dt_tmp_to(m, d, 0, DT_TMP_A, 0, dt_res(m, 0));
+	dt_str_trim(m, d, strsize, (long)dt_res(m, 0));
 	return d;
 }
 
