@@ -14,7 +14,7 @@
  *             (NMI-aware, never sleeps)
  *   copystr   the same, a page at a time, stopping at the NUL
  *   builtin   timestamp, pid, tid, execname (current->comm), probe names...
- *   getarg    arg0-5 from dtrace_probe(), 6-9 from the provider's getargval
+ *   getarg    arg0-5 from dtrace_probe(), 6-11 from the provider's getargval
  */
 #include <linux/cgroup.h>
 #include <linux/cred.h>

@@ -51,6 +51,8 @@ cc -O2 -o "$vm_work/pid_calls" "$top/plugins/pid/tests/pid_calls.c" ||
 	vm_fail "dtrace -h -s plugins/usdt/tests/shop.d failed"
 cc -O2 -I"$vm_work" -o "$vm_work/usdt_target" "$top/plugins/usdt/tests/usdt_target.c" ||
 	vm_fail "building plugins/usdt/tests/usdt_target.c failed"
+cc -O2 -I"$vm_work" -o "$vm_work/usdt_wide" "$top/plugins/usdt/tests/usdt_wide.c" ||
+	vm_fail "building plugins/usdt/tests/usdt_wide.c failed"
 # Its torture runs DTRACE_VM_TORTURE_SECS seconds (default 120).
 torture=${DTRACE_VM_TORTURE_SECS:-120}
 [[ $torture =~ ^[0-9]+$ ]] || vm_fail "DTRACE_VM_TORTURE_SECS must be a number of seconds"
@@ -59,11 +61,12 @@ torture=${DTRACE_VM_TORTURE_SECS:-120}
 # the first script unloaded at its end), then the robustness checks and
 # the torture (kmod-robust-guest.sh).
 vm_run 0 -c 2 -t $((1200 + torture)) bash -c \
-	'bash "$1" "$4" "$5"; bash "$2" "$4" "$5"; bash "$8" "$4" "$5" "$9" "${10}";
+	'bash "$1" "$4" "$5"; bash "$2" "$4" "$5"; bash "$8" "$4" "$5" "$9" "${10}" "${11}";
 	 bash "$3" "$4" "$5" "$6" "$7"' guest \
 	"$top/tests/vm/kmod-engine-guest.sh" "$top/tests/vm/kmod-providers-guest.sh" \
 	"$top/tests/vm/kmod-robust-guest.sh" "$dtrace" "$mods" "$vm_work/ustk" "$torture" \
-	"$top/tests/vm/kmod-pid-guest.sh" "$vm_work/pid_calls" "$vm_work/usdt_target"
+	"$top/tests/vm/kmod-pid-guest.sh" "$vm_work/pid_calls" "$vm_work/usdt_target" \
+	"$vm_work/usdt_wide"
 cat "$vm_out"
 vm_expect "$vm_out" '^ALL DONE$'
 vm_expect "$vm_out" '^PROVIDERS DONE$'

@@ -8,12 +8,13 @@
 # ("| " stdout, "! " stderr) and then "ok - ..." or "not ok - ..." lines;
 # the last line is "PID DONE".
 #
-# Usage: kmod-pid-guest.sh DTRACE_BINARY MODULE_DIR PID_CALLS USDT_TARGET
+# Usage: kmod-pid-guest.sh DTRACE_BINARY MODULE_DIR PID_CALLS USDT_TARGET USDT_WIDE
 set -uo pipefail
 dtrace=$1
 export DTRACE_KMOD_DIR=$2
 calls=$3
 shop=$4
+wide=$5
 . "$(dirname "${BASH_SOURCE[0]}")/guest-lib.sh"
 workdir kmod-pid
 dt_args=(-x engine=kmod)
@@ -79,6 +80,19 @@ check "usdt: copyinstr(arg1) plum 3 times" has "$w/usdt.out" '^s plum 3$'
 check "usdt: closed once" [ "$(val "$w/usdt.out" z)" = 1 ]
 check "usdt: the program saw its semaphore raised every time" \
 	has "$w/usdt.err" '^enabled 10 of 10$'
+
+# 4b. A site with a stapsdt note's most operands, 12 (usdt_wide.c):
+#     wide:::twelve(base + 1, ..., base + 12) for base 0 and 100; args[10]
+#     and args[11] come from dtrace_pid.ko's getargval as arg6-9 do.
+dt wide -qn 'wide$target:::twelve { printf("w %d %d %d %d %d %d %d %d %d %d %d %d\n",
+	args[0], args[1], args[2], args[3], args[4], args[5], args[6], args[7], args[8],
+	arg9, args[10], args[11]); }' -c "$wide 2"
+check "usdt 12 operands: exit 0" [ "$(rc wide)" = 0 ]
+check "usdt 12 operands: args[0]..args[11] 1..12" has "$w/wide.out" \
+	'^w 1 2 3 4 5 6 7 8 9 10 11 12$'
+check "usdt 12 operands: args[0]..args[11] 101..112" has "$w/wide.out" \
+	'^w 101 102 103 104 105 106 107 108 109 110 111 112$'
+check "usdt 12 operands: two firings" [ "$(grep -c '^w ' "$w/wide.out")" = 2 ]
 
 # 5. Bad input: a function that does not exist; a process that exits
 #    while its probes are enabled (-p).

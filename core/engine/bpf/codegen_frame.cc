@@ -139,6 +139,8 @@ void codegen::check_fault()
 
 void codegen::zero_locals()
 {
+	// Clause-locals are reached at constant offsets (BPF's 16-bit field).
+	static_assert(offsetof(struct dt_bpf_mem, locals) + DT_BPF_LOCALS_SIZE <= 32767);
 	for (auto [id, off] : l_.local_slots) {
 		const variable *v = nullptr;
 		for (const variable &x : p_.variables)

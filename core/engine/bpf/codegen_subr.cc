@@ -40,11 +40,39 @@ uint64_t subr_absent_arg(uint32_t subr, unsigned j, uint64_t strsize)
 	}
 }
 
+namespace {
+
+// Does the library walk the subroutine's strings a byte per loop step (or
+// with a costly body)? Those loops are bounded by DT_BPF_STRFUNC_MAX for
+// the verifier (dt_bpf_abi.h); the others copy with helpers or walk words.
+bool subr_byte_loops(uint32_t subr)
+{
+	switch (subr) {
+	case DIF_SUBR_STRSTR:
+	case DIF_SUBR_INDEX:
+	case DIF_SUBR_RINDEX:
+	case DIF_SUBR_STRTOLL:
+	case DIF_SUBR_BASENAME:
+	case DIF_SUBR_DIRNAME:
+	case DIF_SUBR_STRTOK:
+	case DIF_SUBR_CLEANPATH:
+	case DIF_SUBR_COPYINARGS: return true; // a word loop, but a costly body
+	default: return false;
+	}
+}
+
+} // namespace
+
 void codegen::subr_call(uint32_t subr, unsigned rd, int64_t pc, const std::vector<bool> &tup)
 {
 	const char *name = subr_name(subr);
 	if (name == nullptr)
 		refuse("unknown subroutine " + std::to_string(subr));
+	// l_.strsize counts the NUL after the option's characters.
+	if (subr_byte_loops(subr) && l_.strsize > DT_BPF_STRFUNC_MAX)
+		refuse(std::string(name) + "() supports strsize up to " +
+		       std::to_string(DT_BPF_STRFUNC_MAX - 1) + " (strsize is " +
+		       std::to_string(l_.strsize - 1) + ")");
 	std::string sym = std::string("dt_subr_") + name;
 	if (!lib_.has(sym))
 		refuse(std::string("subroutine ") + name +

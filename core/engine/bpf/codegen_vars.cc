@@ -214,6 +214,7 @@ void codegen::dvar_op(const dt::difo &d, uint32_t op, uint32_t id, unsigned r, i
 		byref |= 0x40000000; // DT_LIB_BYREF_STR
 	if (assoc) {
 		a.mov_reg(BPF_REG_1, BPF_REG_7);
+		a.mov_imm(BPF_REG_2, static_cast<int32_t>(l_.dvar_key_size));
 		a.call_sym("dt_tuple_reset");
 		for (size_t j = 0; j < tup.size(); j++) {
 			a.mov_reg(BPF_REG_1, BPF_REG_7);

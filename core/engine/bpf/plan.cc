@@ -12,7 +12,7 @@
 //   dt_tls/dt_dvars, dt_agg_<id>: key and value sizes, entries from
 //   dynvarsize and aggsize.
 //
-// Key limits: a dvar key is at most DT_BPF_KEY_SIZE (2 KiB), an
+// Key limits: a dvar key is at most DT_BPF_KEY_SIZE (8 KiB), an
 // aggregation's keys at most DT_BPF_AGG_KEY_SIZE (16 KiB, the prefix
 // included: a whole ustack() capture beside other keys, docs/ustack.md).
 // Each map's key is its own size, not the limit, and its entries are

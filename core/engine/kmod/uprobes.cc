@@ -77,7 +77,12 @@ int uprobes::place(const probe_desc &d, const dt_bpf_attach_t &a, std::string &w
 	if (pl.dtup_kind == DTRACE_UPROBE_USDT) {
 		pl.dtup_nargs = std::min<uint32_t>(a.nusdt_args, DTRACE_UPROBE_MAXARGS);
 		for (uint32_t i = 0; i < pl.dtup_nargs; i++) {
-			const dt_usdt_arg_t &u = a.usdt_args[i];
+			// Operands 10 and 11 arrived with plugin ABI 1.9.
+			if (i >= 10 && !DT_ABI_HAS(&a, usdt_args_hi)) {
+				pl.dtup_nargs = i;
+				break;
+			}
+			const dt_usdt_arg_t &u = i < 10 ? a.usdt_args[i] : a.usdt_args_hi[i - 10];
 			dtrace_uprobe_arg_t &k = pl.dtup_args[i];
 			k.dtua_kind = u.kind;
 			k.dtua_size = u.size;

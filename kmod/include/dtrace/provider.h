@@ -40,7 +40,7 @@
 
 struct module;
 
-#define DTRACE_PROVIDER_API_VERSION	1
+#define DTRACE_PROVIDER_API_VERSION	2	/* 2: getargval up to argno 11 */
 
 /* A probe id: 1 ... ; DTRACE_IDNONE (0) is no probe. */
 typedef u32 dtrace_id_t;
@@ -48,9 +48,13 @@ typedef u32 dtrace_id_t;
 /* A provider handle, opaque to providers; 0 is none. */
 typedef uintptr_t dtrace_provider_id_t;
 
-/* Arguments dtrace_probe() takes directly; args 6-9 come from getargval. */
+/*
+ * Arguments dtrace_probe() takes directly; args 6-11 come from getargval.
+ * 12: a stapsdt note's most operands (args[10], args[11]); arg0-arg9 are
+ * D's built-in variables, the rest are read as args[N].
+ */
 #define DTRACE_PROBE_NARGS	6
-#define DTRACE_MAXARGS		10
+#define DTRACE_MAXARGS		12
 
 /*
  * dtrace_pops_t: the provider's operations, called by the core. Every
@@ -96,7 +100,8 @@ typedef uintptr_t dtrace_provider_id_t;
  *   ioctl (process), may sleep.
  *
  * dtps_getargval(arg, id, parg, argno, aframes) -> the value
- *   Argument argno (>= DTRACE_PROBE_NARGS) of the firing in progress.
+ *   Argument argno (DTRACE_PROBE_NARGS <= argno < DTRACE_MAXARGS) of
+ *   the firing in progress.
  *   NULL: such arguments read as 0. Context: probe context (interrupts
  *   off, any context up to NMI): must not sleep, allocate, take a lock
  *   or fault (use copy_from_kernel_nofault()).

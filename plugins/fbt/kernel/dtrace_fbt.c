@@ -6,8 +6,8 @@
  *   kernel function F in vmlinux   ->  fbt:vmlinux:F:entry, fbt:vmlinux:F:return
  *   kernel function F in module M  ->  fbt:M:F:entry,       fbt:M:F:return
  *
- *   entry   arg0-5: the function's first six arguments, arg6-9 the next
- *           four (regs_get_kernel_argument(): x86-64 di si dx cx r8 r9,
+ *   entry   arg0-5: the function's first six arguments, arg6-11 the next
+ *           six (regs_get_kernel_argument(): x86-64 di si dx cx r8 r9,
  *           then the stack); the userspace plugin types them from BTF.
  *   return  arg1: the return value (regs_return_value()). arg0 is 0:
  *           illumos gives the offset of the return instruction in the
@@ -208,7 +208,7 @@ static int fbt_return(struct kretprobe_instance *ri, struct pt_regs *regs)
 }
 NOKPROBE_SYMBOL(fbt_return);
 
-/* Entry arguments 6-9 (from the stack); return probes have none. */
+/* Entry arguments 6-11 (from the stack); return probes have none. */
 static u64 fbt_getargval(void *arg, dtrace_id_t id, void *parg, int argno, int aframes)
 {
 	struct pt_regs *regs = this_cpu_read(fbt_regs);

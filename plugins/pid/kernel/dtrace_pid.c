@@ -12,7 +12,7 @@
  * is enabled:
  *
  *   kind    uprobe on                 arguments
- *   ENTRY   the function's first byte arg0-5 di si dx cx r8 r9, arg6-9 the
+ *   ENTRY   the function's first byte arg0-5 di si dx cx r8 r9, args 6-11 the
  *                                     stack's words after the return address
  *   INSN    any instruction           as ENTRY
  *   RETURN  the function (uretprobe)  arg0 0 (the returning instruction is
@@ -145,7 +145,7 @@ struct dt_pid_session {
 static DEFINE_MUTEX(dt_pid_lock);
 static LIST_HEAD(dt_pid_provs);		/* under dt_pid_lock */
 
-/* Arguments 6-9 of the firing in progress on this CPU (getargval). */
+/* Arguments 6-11 of the firing in progress on this CPU (getargval). */
 struct dt_pid_xargs {
 	u64 v[DTRACE_MAXARGS - DTRACE_PROBE_NARGS];
 };

@@ -46,13 +46,24 @@ typedef long long int64_t;
 
 /* Region sizes: powers of two, so code can mask offsets for the verifier. */
 #define DT_BPF_BUF_SIZE 16384	  /* largest firing (clause::size) */
-#define DT_BPF_SCRATCH_SIZE 32768 /* scratch: strings, tuples, alloca */
+#define DT_BPF_SCRATCH_SIZE 65536 /* scratch: strings, tuples, alloca */
 #define DT_BPF_STRTAB_SIZE 65536  /* all DIFOs' string tables */
 #define DT_BPF_GLOBALS_MAX 65536  /* dt_globals value, at most */
-#define DT_BPF_LOCALS_SIZE 4096	  /* clause-locals (this->), scalars+by-ref */
-#define DT_BPF_KEY_SIZE 2048	  /* dvar keys (dt_tls, dt_dvars), at most */
+#define DT_BPF_LOCALS_SIZE 8192	  /* clause-locals (this->), scalars+by-ref */
+#define DT_BPF_KEY_SIZE 8192	  /* dvar keys (dt_tls, dt_dvars), at most */
 #define DT_BPF_AGG_KEY_SIZE 16384 /* aggregation keys, at most (m->key) */
-#define DT_BPF_STRSIZE_MAX 1024	  /* largest strsize the engine accepts */
+/*
+ * Strings: strsize (bytes, the NUL included) at most DT_BPF_STRSIZE_MAX,
+ * -x strsize=4096. Strings move by helper calls (bpf_probe_read_*_str), and
+ * the word-at-a-time loops (comparisons, strchr, toupper) walk at most
+ * strsize / 8 + 1 words; the library's byte-at-a-time loops (strstr, index,
+ * rindex, strtoll, basename, dirname, strtok, cleanpath; copyinargs, whose
+ * word loop's body is costly) are bounded by
+ * DT_BPF_STRFUNC_MAX for the verifier, and the translator refuses them in
+ * a program whose strsize is larger (codegen_subr.cc).
+ */
+#define DT_BPF_STRSIZE_MAX 4097
+#define DT_BPF_STRFUNC_MAX 1024
 #define DT_BPF_NARGS 10
 #define DT_BPF_NARGS_USDT 12 /* USDT probes: args_hi too */
 

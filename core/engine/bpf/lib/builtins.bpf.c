@@ -10,6 +10,9 @@
  */
 #include "dt_lib_impl.h"
 
+/* stackdepth: 256 frames, as before the temporaries grew (the helper zeroes the rest). */
+#define DT_STACK_TMP 2048
+
 /* A fresh scratch string holding n bytes (n < strsize) from map memory src. */
 DT_INLINE u64 dt_str_from(struct dt_bpf_mem *m, const void *src, u64 n, u64 strsize)
 {
@@ -193,7 +196,7 @@ DT_API u64 dt_builtin(void *ctx, struct dt_bpf_mem *m, u64 var, u64 strsize)
 	case DIF_VAR_CGROUP: return bpf_get_current_cgroup_id();
 	case DIF_VAR_STACKDEPTH:
 	case DIF_VAR_USTACKDEPTH:
-		n = bpf_get_stack(ctx, &m->scratch[DT_TMP_A], DT_TMP_SIZE,
+		n = bpf_get_stack(ctx, &m->scratch[DT_TMP_A], DT_STACK_TMP,
 				  var == DIF_VAR_USTACKDEPTH ? BPF_F_USER_STACK : 0);
 		if (n <= 0)
 			return 0;

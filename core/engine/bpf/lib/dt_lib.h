@@ -21,7 +21,8 @@
  *     passed where needed); string results are fresh scratch allocations
  *     (DT_BPF_TAG_SCRATCH addresses) of strsize bytes; scratch exhaustion
  *     faults DTRACEFLT_NOSCRATCH;
- *   - no function loops more than strsize (<= DT_BPF_STRSIZE_MAX) times.
+ *   - no function loops more than strsize (<= DT_BPF_STRSIZE_MAX) times, or
+ *     DT_BPF_STRFUNC_MAX for those walking a byte per step.
  *
  * Subroutines: DIF's `call` of subroutine NAME (dif.h DIF_SUBR_NAME,
  * lower-cased) is a call of dt_subr_NAME(m, strsize, args...) with the
@@ -90,13 +91,14 @@ u64 dt_rec_ustack_regs(void *ctx, struct dt_bpf_mem *m, u64 off, u64 size);
 
 /*
  * Dynamic variables. The tuple (assoc array keys) is staged in m->key
- * after the dt_bpf_dvar_key header: dt_tuple_reset(), then one
+ * after the dt_bpf_dvar_key header: dt_tuple_reset() (zeroing the first
+ * keysize bytes, the dt_dvars map's key size; 0: DT_BPF_KEY_SIZE), then one
  * dt_tuple_push per key, integers as 8 bytes and strings as strsize bytes.
  * Loads return the value (by-value) or a scratch copy's address (by-ref,
  * size bytes), 0 if the variable does not exist; storing 0 deletes it; a
  * full map counts a dynamic drop (dt_cpustate) and stores nothing.
  */
-u64 dt_tuple_reset(struct dt_bpf_mem *m);
+u64 dt_tuple_reset(struct dt_bpf_mem *m, u64 keysize);
 u64 dt_tuple_push(struct dt_bpf_mem *m, u64 val, u64 is_string, u64 strsize); /* FAULTS */
 u64 dt_tls_load(struct dt_bpf_mem *m, u64 varid, u64 byref_size);	       /* FAULTS */
 u64 dt_tls_store(struct dt_bpf_mem *m, u64 varid, u64 val, u64 byref_size);   /* FAULTS */

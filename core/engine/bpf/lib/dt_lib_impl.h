@@ -7,11 +7,13 @@
  * resolution, and the bounded copy primitives every other file uses.
  *
  * Scratch: m->scratch[0 .. DT_SCRATCH_USABLE) is what dt_alloc hands out;
- * the top 6 KiB are three 2 KiB temporaries (DT_TMP_A, DT_TMP_B, DT_TMP_C)
- * where string arguments are fetched (one bpf_probe_read_*_str each) so
- * that every string loop walks map memory, where dynamic-variable values
- * are staged (A..C: up to 4 KiB from A), and where index/strstr keep their
- * table (C). They are never live across library calls.
+ * the top 24 KiB are three 8 KiB temporaries (DT_TMP_A, DT_TMP_B, DT_TMP_C)
+ * where string arguments are fetched (one bpf_probe_read_*_str each, a
+ * string of DT_BPF_STRSIZE_MAX and the NUL after it fit) so that every
+ * string loop walks map memory, where dynamic-variable values are staged
+ * (A), and where index/strstr keep their table (C). The loop result slots
+ * (DT_RES) are C's last 256 bytes. They are never live across library
+ * calls.
  *
  * Verifier discipline: every access through a variable offset goes through
  * dt_xfer() (helper-based, bounds proven per piece) or is bounded with
@@ -90,12 +92,12 @@ typedef uint64_t u64;
 
 #define DT_MEM_SIZE ((u64)sizeof(struct dt_bpf_mem))
 #define DT_OFF(field) ((u64)__builtin_offsetof(struct dt_bpf_mem, field))
-#define DT_SCRATCH_USABLE (DT_BPF_SCRATCH_SIZE - 6144)
+#define DT_TMP_SIZE 8192
+#define DT_SCRATCH_USABLE (DT_BPF_SCRATCH_SIZE - 3 * DT_TMP_SIZE)
 #define DT_TMP_A DT_SCRATCH_USABLE
-#define DT_TMP_B (DT_SCRATCH_USABLE + 2048)
-#define DT_TMP_C (DT_SCRATCH_USABLE + 4096)
-#define DT_TMP_SIZE 2048
-#define DT_CHUNK 2048
+#define DT_TMP_B (DT_SCRATCH_USABLE + DT_TMP_SIZE)
+#define DT_TMP_C (DT_SCRATCH_USABLE + 2 * DT_TMP_SIZE)
+#define DT_CHUNK DT_TMP_SIZE /* the longest string one dt_rd_str reads */
 
 /* Kinds of dt_xfer. */
 #define DT_X_KERNEL 0 /* bpf_probe_read_kernel (kernel or map memory) */
@@ -166,7 +168,7 @@ DT_INLINE u64 dt_sel(u64 c, u64 a, u64 b) /* c ? a : b, c 0 or 1 */
  * one unknown scalar instead of one state per exit iteration (which would
  * make it walk the rest of the function once per possible exit).
  */
-#define DT_RES(k) (DT_TMP_B + 1536 + 8 * (k))
+#define DT_RES(k) (DT_TMP_C + DT_TMP_SIZE - 256 + 8 * (k))
 
 /* Record the first fault; the caller's m->pc/m->action locate it. Returns 0. */
 DT_INLINE u64 dt_fault(struct dt_bpf_mem *m, u64 code, u64 illval)

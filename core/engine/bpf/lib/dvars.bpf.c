@@ -5,19 +5,25 @@
  * when missing; by-ref values copied to scratch), stores (0 deletes; a full
  * map counts a dynamic drop). Semantics: dif_emulate.c dvar_op.
  *
- * Values are staged in the scratch temporaries (DT_TMP_A, 4 KiB up to the
- * end of dt_mem's value), so a map value_size up to 4096 verifies.
+ * Values are staged in the scratch temporary DT_TMP_A: a map value_size up
+ * to 4096 verifies for a struct (DT_VAL_MAX, what dt_wb_flush writes
+ * back), up to DT_TMP_SIZE for a string (strsize, DT_BPF_STRSIZE_MAX).
  */
 #include "dt_lib_impl.h"
 
 #define DT_KEYHDR ((u64)sizeof(struct dt_bpf_dvar_key))
 #define DT_VAL_MAX 4096
+/* The largest by-ref value: a string's, or a struct's. */
+#define DT_VAL_LIMIT(byref) ((byref) & DT_LIB_BYREF_STR ? DT_TMP_SIZE : DT_VAL_MAX)
 
-DT_API u64 dt_tuple_reset(struct dt_bpf_mem *m)
+DT_API u64 dt_tuple_reset(struct dt_bpf_mem *m, u64 keysize)
 {
 	m->tuple_used = 0;
 	m->tuple_n = 0;
-	dt_xfer((uint8_t *)m, DT_OFF(key), DT_MEM_SIZE, 0, DT_BPF_KEY_SIZE, DT_X_ZERO);
+	/* Only the dt_dvars key's bytes matter (the rest is never looked at). */
+	if (keysize == 0 || keysize > DT_BPF_KEY_SIZE)
+		keysize = DT_BPF_KEY_SIZE;
+	dt_xfer((uint8_t *)m, DT_OFF(key), DT_MEM_SIZE, 0, keysize, DT_X_ZERO);
 	return 0;
 }
 
@@ -58,11 +64,21 @@ DT_INLINE u64 dt_dvar_value(struct dt_bpf_mem *m, const void *v, u64 byref_size)
 		return 0;
 	if (!byref_size)
 		return *(const u64 *)v;
-	if (size > DT_VAL_MAX)
+	if (size > DT_VAL_LIMIT(byref_size))
 		return dt_fault(m, DTRACEFLT_ILLOP, size);
 	d = dt_alloc(m, size);
 	if (!d)
 		return 0;
+	if (byref_size & DT_LIB_BYREF_STR) {
+		/* A string: only its characters stay in scratch (dt_str_trim). */
+		uint8_t *p = (uint8_t *)m +
+			     DT_CLAMP(DT_OFF(scratch) + DT_BPF_TAG_OFF(d), DT_MEM_SIZE - DT_CHUNK);
+		long r = bpf_probe_read_kernel_str(p, DT_CLAMP(size, DT_CHUNK), v);
+
+		if (r > 0)
+			dt_str_trim(m, d, size, r - 1);
+		return d;
+	}
 	dt_xfer((uint8_t *)m, DT_OFF(scratch) + DT_BPF_TAG_OFF(d), DT_MEM_SIZE, (u64)v, size,
 		DT_X_KERNEL);
 	return d;
@@ -78,7 +94,7 @@ DT_INLINE void *dt_dvar_stage(struct dt_bpf_mem *m, u64 val, u64 byref_size)
 		*(u64 *)p = val;
 		return p;
 	}
-	if (size > DT_VAL_MAX) {
+	if (size > DT_VAL_LIMIT(byref_size)) {
 		dt_fault(m, DTRACEFLT_ILLOP, size);
 		return 0;
 	}

@@ -182,6 +182,12 @@ DT_INLINE u64 dt_strsize(u64 strsize)
 	return strsize == 0 || strsize > DT_BPF_STRSIZE_MAX ? DT_BPF_STRSIZE_MAX : strsize;
 }
 
+/* strsize for the byte-at-a-time loops (the translator keeps it <= DT_BPF_STRFUNC_MAX). */
+DT_INLINE u64 dt_fstrsize(u64 strsize)
+{
+	return strsize == 0 || strsize > DT_BPF_STRFUNC_MAX ? DT_BPF_STRFUNC_MAX : strsize;
+}
+
 DT_INLINE u64 dt_extend(u64 v, u64 size, u64 is_signed)
 {
 	u64 sh = 64 - size * 8;
@@ -350,16 +356,34 @@ DT_API u64 dt_alloc(struct dt_bpf_mem *m, u64 size)
 	return dt_scratch_addr(start);
 }
 
+/*
+ * A string of len characters was just read into the newest allocation d
+ * (size bytes): give back what follows its NUL, as strjoin does, so that a
+ * clause handling long strsize-sized strings (strsize 4096) keeps only
+ * their characters in scratch. The bytes given back are never read: a
+ * string ends at its NUL.
+ */
+DT_INLINE void dt_str_trim(struct dt_bpf_mem *m, u64 d, u64 size, long len)
+{
+	u64 off = DT_BPF_TAG_OFF(d);
+
+	if (len >= 0 && (u64)len < size && m->scratch_used == off + size)
+		m->scratch_used = off + (u64)len + 1;
+}
+
 DT_API u64 dt_strdup(struct dt_bpf_mem *m, u64 src, u64 strsize)
 {
+	long len;
 	u64 d;
 
 	strsize = dt_strsize(strsize);
 	d = dt_alloc(m, strsize);
 	if (!d)
 		return 0;
-	if (dt_rd_str(m, DT_OFF(scratch) + DT_BPF_TAG_OFF(d), strsize, src, 0) < 0)
+	len = dt_rd_str(m, DT_OFF(scratch) + DT_BPF_TAG_OFF(d), strsize, src, 0);
+	if (len < 0)
 		return 0;
+	dt_str_trim(m, d, strsize, len);
 	return d;
 }
 

@@ -83,14 +83,17 @@ DT_API u64 dt_subr_copyinto(struct dt_bpf_mem *m, u64 strsize, u64 uaddr, u64 si
 DT_API u64 dt_subr_copyinstr(struct dt_bpf_mem *m, u64 strsize, u64 uaddr, u64 len)
 {
 	u64 size = dt_strsize(strsize), d;
+	long n;
 
 	if (len < size)
 		size = len + 1;
 	d = dt_alloc(m, size);
 	if (!d)
 		return 0;
-	if (dt_rd_str(m, DT_OFF(scratch) + DT_BPF_TAG_OFF(d), size, uaddr, 1) < 0)
+	n = dt_rd_str(m, DT_OFF(scratch) + DT_BPF_TAG_OFF(d), size, uaddr, 1);
+	if (n < 0)
 		return 0;
+	dt_str_trim(m, d, size, n);
 	return d;
 }
 
@@ -106,7 +109,7 @@ DT_API u64 dt_subr_copyinstr(struct dt_bpf_mem *m, u64 strsize, u64 uaddr, u64 l
  * interpreter reports it.
  *
  * Difference: copyoutstr() writes at most DT_CHUNK - 1 characters and the
- * NUL (strings are at most strsize, 1024, long).
+ * NUL (strings are at most strsize, DT_BPF_STRSIZE_MAX, long).
  */
 #define DT_COPYOUT_CHUNKS (DT_BPF_GLOBALS_MAX / DT_TMP_SIZE) /* the largest region */
 

@@ -42,7 +42,7 @@ DT_INLINE u64 dt_strchr(struct dt_bpf_mem *m, u64 strsize, u64 s, u64 c, u64 las
 	if (l < 0)
 		return 0;
 	len = (u64)l & (DT_TMP_SIZE - 1);
-	*(u64 *)(DT_SP(m, DT_TMP_A) + ((len + 1) & 1023)) = 0;
+	*(u64 *)(DT_SP(m, DT_TMP_A) + ((len + 1) & (DT_TMP_SIZE - 1))) = 0;
 	/* Every path enters the loop in one state: its inputs from map memory. */
 	dt_res_set(m, 2, len);
 	dt_res_set(m, 3, c);
@@ -123,7 +123,7 @@ DT_INLINE int64_t dt_kmp(struct dt_bpf_mem *m, u64 strsize, u64 sl, u64 ta, u64 
 	/* F[i]: the longest proper border of q(0..i). */
 	DT_F(0) = 0;
 #pragma clang loop unroll(disable)
-	for (c = 0; c < 2 * DT_BPF_STRSIZE_MAX + 2; c++) {
+	for (c = 0; c < 2 * DT_BPF_STRFUNC_MAX + 2; c++) {
 		if (c >= lim || i >= sl)
 			break;
 		eq = dt_iszero(DT_Q(i) ^ DT_Q(k));
@@ -140,7 +140,7 @@ DT_INLINE int64_t dt_kmp(struct dt_bpf_mem *m, u64 strsize, u64 sl, u64 ta, u64 
 	ta = dt_res(m, 2);
 	n = dt_res(m, 4) & (DT_TMP_SIZE - 1);
 #pragma clang loop unroll(disable)
-	for (c = 0; c < 2 * DT_BPF_STRSIZE_MAX + 2; c++) {
+	for (c = 0; c < 2 * DT_BPF_STRFUNC_MAX + 2; c++) {
 		if (c >= lim || x >= n || j >= sl)
 			break;
 		eq = dt_iszero(A[(rev ? ta - x : ta + x) & (DT_TMP_SIZE - 1)] ^ DT_Q(j));
@@ -163,7 +163,7 @@ DT_INLINE u64 dt_index(struct dt_bpf_mem *m, u64 strsize, u64 orig, u64 sub, u64
 	u64 notfound = which == 0 ? 0 : (u64)-1;
 	int64_t len, sublen, pos = 0, p, last, x;
 
-	strsize = dt_strsize(strsize);
+	strsize = dt_fstrsize(strsize);
 	len = dt_fetch(m, orig, DT_TMP_A, strsize);
 	if (len < 0)
 		return 0;
@@ -256,6 +256,7 @@ DT_API u64 dt_subr_substr(struct dt_bpf_mem *m, u64 strsize, u64 s, u64 index_, 
 	if (remaining > len - index) /* the copy stops at the NUL anyway */
 		remaining = len - index;
 	dt_tmp_to(m, d, 0, DT_TMP_A, (u64)index & (DT_TMP_SIZE - 1), (u64)remaining);
+	dt_str_trim(m, d, strsize, remaining);
 	return d;
 }
 
@@ -319,6 +320,7 @@ DT_INLINE u64 dt_case(struct dt_bpf_mem *m, u64 strsize, u64 s, u64 lo)
 	}
 	d = dt_res(m, 1);
 	dt_tmp_to(m, d, 0, DT_TMP_A, 0, dt_res(m, 0));
+	dt_str_trim(m, d, strsize, (long)dt_res(m, 0));
 	return d;
 }
 
@@ -402,7 +404,7 @@ DT_API u64 dt_subr_strtoll(struct dt_bpf_mem *m, u64 strsize, u64 s, u64 base)
 	u64 pos, val = 0, neg = 0, end, x, ch, c1, c2, k;
 	long len;
 
-	strsize = dt_strsize(strsize);
+	strsize = dt_fstrsize(strsize);
 	if (base <= 1 || base > 36)
 		return dt_fault(m, DTRACEFLT_ILLOP, base);
 	len = dt_fetch(m, s, DT_TMP_A, strsize);
@@ -414,7 +416,7 @@ DT_API u64 dt_subr_strtoll(struct dt_bpf_mem *m, u64 strsize, u64 s, u64 base)
 	dt_res_set(m, 0, (u64)len);
 	end = dt_res(m, 2) & (DT_TMP_SIZE - 1);
 #pragma clang loop unroll(disable)
-	for (k = 0; k <= DT_BPF_STRSIZE_MAX; k++) {
+	for (k = 0; k <= DT_BPF_STRFUNC_MAX; k++) {
 		if (k >= end || k >= strsize)
 			break;
 		ch = DT_TB(m, DT_TMP_A, k);
@@ -443,7 +445,7 @@ DT_API u64 dt_subr_strtoll(struct dt_bpf_mem *m, u64 strsize, u64 s, u64 base)
 	end = dt_res(m, 2) & (DT_TMP_SIZE - 1);
 	base = dt_res(m, 3) & 63;
 #pragma clang loop unroll(disable)
-	for (k = 0; k <= DT_BPF_STRSIZE_MAX; k++) {
+	for (k = 0; k <= DT_BPF_STRFUNC_MAX; k++) {
 		if (pos + k >= end || k >= strsize)
 			break;
 		x = dt_digit(DT_TB(m, DT_TMP_A, pos + k));
@@ -470,7 +472,7 @@ DT_INLINE u64 dt_path(struct dt_bpf_mem *m, u64 strsize, u64 src, int dir)
 	int64_t len, lastbase, firstbase, lastdir, start, end;
 	u64 d, ch, prev, lb, fb, ld, ns, st;
 
-	strsize = dt_strsize(strsize);
+	strsize = dt_fstrsize(strsize);
 	len = dt_fetch(m, src, DT_TMP_A, strsize);
 	if (len < 0)
 		return 0;
@@ -491,7 +493,7 @@ DT_INLINE u64 dt_path(struct dt_bpf_mem *m, u64 strsize, u64 src, int dir)
 	dt_res_set(m, 4, (u64)len);
 	len = (int64_t)(dt_res(m, 4) & (DT_TMP_SIZE - 1));
 #pragma clang loop unroll(disable)
-	for (u64 k = 0; k <= DT_BPF_STRSIZE_MAX; k++) {
+	for (u64 k = 0; k <= DT_BPF_STRFUNC_MAX; k++) {
 		if (k >= (u64)len || k >= strsize)
 			break;
 		ch = DT_TB(m, DT_TMP_A, k);
@@ -552,7 +554,7 @@ DT_API u64 dt_subr_copyinargs(struct dt_bpf_mem *m, u64 strsize, u64 uaddr, u64 
 {
 	u64 d, n, w, z, keep, left;
 
-	strsize = dt_strsize(strsize);
+	strsize = dt_fstrsize(strsize);
 	n = len < strsize - 1 ? len : strsize - 1;
 	d = dt_alloc(m, n + 1);
 	if (!d)
@@ -565,7 +567,7 @@ DT_API u64 dt_subr_copyinargs(struct dt_bpf_mem *m, u64 strsize, u64 uaddr, u64 
 	dt_res_set(m, 1, d);
 	n = dt_res(m, 0) & (DT_TMP_SIZE - 1);
 #pragma clang loop unroll(disable)
-	for (u64 k = 0; k <= DT_BPF_STRSIZE_MAX / 8; k++) {
+	for (u64 k = 0; k <= DT_BPF_STRFUNC_MAX / 8; k++) {
 		if (k * 8 >= n)
 			break;
 		w = DT_TW(m, DT_TMP_A, k * 8);

@@ -23,7 +23,7 @@ DT_API u64 dt_subr_strtok(struct dt_bpf_mem *m, u64 strsize, u64 s, u64 delims)
 	u64 d, copy, addr, k, ch, start, dlen;
 	long len;
 
-	strsize = dt_strsize(strsize);
+	strsize = dt_fstrsize(strsize);
 	d = dt_alloc(m, strsize);
 	if (!d)
 		return 0;
@@ -52,7 +52,7 @@ DT_API u64 dt_subr_strtok(struct dt_bpf_mem *m, u64 strsize, u64 s, u64 delims)
 	dt_res_set(m, 2, d);
 	dlen = dt_res(m, 0) & (DT_TMP_SIZE - 1);
 #pragma clang loop unroll(disable)
-	for (k = 0; k < DT_BPF_STRSIZE_MAX; k++) {
+	for (k = 0; k < DT_BPF_STRFUNC_MAX; k++) {
 		if (k >= dlen || k >= strsize)
 			break;
 		ch = DT_TB(m, DT_TMP_B, k);
@@ -67,7 +67,7 @@ DT_API u64 dt_subr_strtok(struct dt_bpf_mem *m, u64 strsize, u64 s, u64 delims)
 	dt_res_set(m, 3, (u64)len);
 	len = (long)(dt_res(m, 3) & (DT_TMP_SIZE - 1));
 #pragma clang loop unroll(disable)
-	for (k = 0; k <= DT_BPF_STRSIZE_MAX; k++) { /* skip leading delimiters */
+	for (k = 0; k <= DT_BPF_STRFUNC_MAX; k++) { /* skip leading delimiters */
 		if (k >= (u64)len || k >= strsize)
 			break;
 		if (!dt_tok_isdelim(m, DT_TB(m, DT_TMP_A, k))) {
@@ -86,7 +86,7 @@ DT_API u64 dt_subr_strtok(struct dt_bpf_mem *m, u64 strsize, u64 s, u64 delims)
 	start = dt_res(m, 4) & (DT_TMP_SIZE - 1);
 	len = (long)(dt_res(m, 3) & (DT_TMP_SIZE - 1));
 #pragma clang loop unroll(disable)
-	for (k = 0; k <= DT_BPF_STRSIZE_MAX; k++) { /* the token: up to a delimiter, the NUL or size - 1 */
+	for (k = 0; k <= DT_BPF_STRFUNC_MAX; k++) { /* the token: up to a delimiter, the NUL or size - 1 */
 		if (start + k >= (u64)len || k >= strsize - 1)
 			break;
 		if (dt_tok_isdelim(m, DT_TB(m, DT_TMP_A, start + k))) {
@@ -148,7 +148,7 @@ DT_SUB u64 dt_cleanpath_walk(struct dt_bpf_mem *m, u64 strsize)
 	doff = dt_res(m, 0);
 	done = 0;
 #pragma clang loop unroll(disable)
-	for (k = 0; k <= DT_BPF_STRSIZE_MAX + 1; k++) {
+	for (k = 0; k <= DT_BPF_STRFUNC_MAX + 1; k++) {
 		/* room for "/..c" and the NUL */
 		if (k > strsize + 1 || j + 5 >= strsize || done)
 			break;
@@ -201,7 +201,7 @@ DT_API u64 dt_subr_cleanpath(struct dt_bpf_mem *m, u64 strsize, u64 s)
 	u64 d, j;
 	long len;
 
-	strsize = dt_strsize(strsize);
+	strsize = dt_fstrsize(strsize);
 	d = dt_alloc(m, strsize);
 	if (!d)
 		return 0;

@@ -78,7 +78,7 @@ typedef struct dtrace_uprobe_arg {
 	int64_t dtua_value;
 } dtrace_uprobe_arg_t;
 
-#define DTRACE_UPROBE_MAXARGS	10
+#define DTRACE_UPROBE_MAXARGS	12	/* stapsdt's most operands */
 
 /*
  * DTRACE_UPROBEIOC_PLACE

@@ -89,6 +89,25 @@ T(t_inet_ntoa6, dt_subr_inet_ntoa6(m, 0, c[0], c[1]))
 T(k1024_strtok, dt_subr_strtok(m, SSMAX, c[1], c[2]))
 T(t_cleanpath, dt_subr_cleanpath(m, SS, c[1]))
 T(k1024_cleanpath, dt_subr_cleanpath(m, SSMAX, c[1]))
+/*
+ * strsize 4096 (the option; 4097 with the NUL), the largest the engine
+ * accepts: what moves strings (helper copies) and the word-at-a-time
+ * loops. The byte-at-a-time functions and copyinargs stop at 1024
+ * (DT_BPF_STRFUNC_MAX, k1024_* above).
+ */
+#define SSBIG DT_K(4097)
+T(k4097_scmp, dt_scmp(m, c[0], c[1], SSBIG))
+T(k4097_strlen, dt_subr_strlen(m, SSBIG, c[1]))
+T(k4097_strchr, dt_subr_strchr(m, SSBIG, c[1], c[2]))
+T(k4097_strrchr, dt_subr_strrchr(m, SSBIG, c[1], c[2]))
+T(k4097_toupper, dt_subr_toupper(m, SSBIG, c[1]))
+T(k4097_substr, dt_subr_substr(m, SSBIG, c[1], c[2], c[3]))
+T(k4097_strjoin, dt_subr_strjoin(m, SSBIG, c[1], c[2]))
+T(k4097_copyinstr, dt_subr_copyinstr(m, SSBIG, c[1], c[2]))
+T(k4097_strdup, dt_strdup(m, c[1], SSBIG))
+T(k4097_tls_store_str, dt_tls_store(m, DT_K(0x500), c[0], DT_K(4097 | DT_LIB_BYREF_STR)))
+T(k4097_tls_str, dt_tls_load(m, DT_K(0x500), DT_K(4097 | DT_LIB_BYREF_STR)))
+T(k4097_tuple_str, dt_tuple_push(m, c[1], DT_K(1), SSBIG))
 
 /* strtok(c[1], c[2]), then strtok(NULL, c[3]) c[4] times: regs[0..] the tokens. */
 SEC("raw_tp")
@@ -173,7 +192,7 @@ int t_dvar(u64 *c)
 
 	if (!m)
 		return 1;
-	dt_tuple_reset(m);
+	dt_tuple_reset(m, 0);
 	dt_tuple_push(m, c[4], 0, 64);
 	dt_tuple_push(m, c[5], 1, 64);
 	if (m->fault.code)
