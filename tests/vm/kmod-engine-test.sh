@@ -51,6 +51,8 @@ cc -O2 -o "$vm_work/pid_calls" "$top/plugins/pid/tests/pid_calls.c" ||
 	vm_fail "dtrace -h -s plugins/usdt/tests/shop.d failed"
 cc -O2 -I"$vm_work" -o "$vm_work/usdt_target" "$top/plugins/usdt/tests/usdt_target.c" ||
 	vm_fail "building plugins/usdt/tests/usdt_target.c failed"
+"$dtrace" -h -s "$top/plugins/usdt/tests/wide.d" -o "$vm_work/usdt_wide.h" ||
+	vm_fail "dtrace -h -s plugins/usdt/tests/wide.d failed"
 cc -O2 -I"$vm_work" -o "$vm_work/usdt_wide" "$top/plugins/usdt/tests/usdt_wide.c" ||
 	vm_fail "building plugins/usdt/tests/usdt_wide.c failed"
 # Its torture runs DTRACE_VM_TORTURE_SECS seconds (default 120).
