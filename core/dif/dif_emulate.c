@@ -76,7 +76,10 @@ uint8_t *dif_writable(const dif_ctx_t *c, uint64_t addr, uint64_t size)
 	return NULL;
 }
 
-/* DTrace-owned memory that may be read: the writable kinds and the string table. */
+/*
+ * DTrace-owned memory that may be read: the writable kinds, the string
+ * table and strtok()'s copy.
+ */
 const uint8_t *dif_owned(const dif_ctx_t *c, uint64_t addr, uint64_t size)
 {
 	const dif_difo_t *dp = c->difo;
@@ -86,6 +89,9 @@ const uint8_t *dif_owned(const dif_ctx_t *c, uint64_t addr, uint64_t size)
 		return p;
 	if (dp->strtab && in_range(addr, size, (uint64_t)(uintptr_t)dp->strtab, dp->strlen))
 		return (const uint8_t *)dp->strtab + (addr - (uint64_t)(uintptr_t)dp->strtab);
+	if (c->strtok_buf &&
+	    in_range(addr, size, (uint64_t)(uintptr_t)c->strtok_buf, c->strsize))
+		return (const uint8_t *)c->strtok_buf + (addr - (uint64_t)(uintptr_t)c->strtok_buf);
 	return NULL;
 }
 

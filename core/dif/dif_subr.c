@@ -324,20 +324,24 @@ static uint64_t subr_strtok(dif_ctx_t *c, uint64_t size)
 		addr = c->strtok;
 	} else {
 		/*
-		 * Tokenise a scratch copy: the saved position must stay readable
-		 * in the clause's later actions (another DIFO's string table is
-		 * not), and scratch lives for the whole probe firing.
+		 * Tokenise a copy: the saved position must stay readable in
+		 * the clause's later actions (another DIFO's string table is
+		 * not). The environment's strtok buffer lives for the whole
+		 * probe firing, scratch as long as the environment keeps it.
 		 */
-		char *copy = dif_scratch_alloc(c, size);
+		char *copy = c->strtok_buf && size <= c->strsize ? c->strtok_buf
+							     : dif_scratch_alloc(c, size);
 
 		if (!copy)
 			return 0;
+		c->strtok = 0; /* until the copy is whole */
 		for (i = 0; i < size - 1; i++) {
 			if ((copy[i] = (char)dif_ld8(c, addr + i)) == '\0' || c->fault)
 				break;
 		}
 		if (c->fault)
 			return 0;
+		copy[i] = '\0';
 		addr = dif_ptr2addr(copy);
 	}
 	for (i = 0; i < sizeof(map); i++)
