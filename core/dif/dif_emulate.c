@@ -27,12 +27,13 @@
  * toupper tolower basename dirname cleanpath htons htonl htonll ntohs ntohl
  * ntohll inet_ntoa inet_ntoa6 inet_ntop alloca bcopy copyin copyinto
  * copyinstr copyout copyoutstr speculation progenyof getmajor getminor json,
+ * rw_read_held rw_write_held rw_iswriter (a Linux queued rwlock's word),
  * and d_path when the environment provides ops->d_path (a kernel engine).
  *
  * Fault with DTRACEFLT_ILLOP (illval: the subroutine number or variable id):
- *   mutex_owned mutex_owner mutex_type_adaptive mutex_type_spin
- *   rw_read_held rw_write_held rw_iswriter -- they decode Solaris kmutex_t /
- *     krwlock_t words; Linux locks have no such portable encoding;
+ *   mutex_owned mutex_owner mutex_type_adaptive mutex_type_spin -- they
+ *     decode Solaris kmutex_t words; Linux's mutex has no such portable
+ *     encoding;
  *   msgsize msgdsize ddi_pathname getf -- Solaris STREAMS, devinfo, file_t;
  *   d_path, copyout(str), speculation, progenyof -- when the op is NULL;
  *   ldta and ldga of a user array (id >= 0x80): no D construct emits them;
@@ -76,7 +77,10 @@ uint8_t *dif_writable(const dif_ctx_t *c, uint64_t addr, uint64_t size)
 	return NULL;
 }
 
-/* DTrace-owned memory that may be read: the writable kinds and the string table. */
+/*
+ * DTrace-owned memory that may be read: the writable kinds, the string
+ * table and strtok()'s copy.
+ */
 const uint8_t *dif_owned(const dif_ctx_t *c, uint64_t addr, uint64_t size)
 {
 	const dif_difo_t *dp = c->difo;
@@ -86,6 +90,9 @@ const uint8_t *dif_owned(const dif_ctx_t *c, uint64_t addr, uint64_t size)
 		return p;
 	if (dp->strtab && in_range(addr, size, (uint64_t)(uintptr_t)dp->strtab, dp->strlen))
 		return (const uint8_t *)dp->strtab + (addr - (uint64_t)(uintptr_t)dp->strtab);
+	if (c->strtok_buf &&
+	    in_range(addr, size, (uint64_t)(uintptr_t)c->strtok_buf, c->strsize))
+		return (const uint8_t *)c->strtok_buf + (addr - (uint64_t)(uintptr_t)c->strtok_buf);
 	return NULL;
 }
 

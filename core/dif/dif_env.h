@@ -286,6 +286,15 @@ typedef struct dif_ctx {
 	 */
 	uint64_t strtok;
 	uint64_t strtok_limit;
+	/*
+	 * Optional: strsize bytes the environment keeps for the whole probe
+	 * firing, where strtok(str, ...) copies str. With it the caller may
+	 * keep strtok across the clauses of one firing (illumos: the saved
+	 * pointer is an implicit clause-local) and reset it once per firing.
+	 * NULL: the copy goes to scratch, and strtok lives as scratch does.
+	 * The VM reads it; nothing else writes it.
+	 */
+	char *strtok_buf;
 
 	/*
 	 * The probe's first nargs arguments, read directly for argN and

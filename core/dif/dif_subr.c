@@ -324,20 +324,24 @@ static uint64_t subr_strtok(dif_ctx_t *c, uint64_t size)
 		addr = c->strtok;
 	} else {
 		/*
-		 * Tokenise a scratch copy: the saved position must stay readable
-		 * in the clause's later actions (another DIFO's string table is
-		 * not), and scratch lives for the whole probe firing.
+		 * Tokenise a copy: the saved position must stay readable in
+		 * the clause's later actions (another DIFO's string table is
+		 * not). The environment's strtok buffer lives for the whole
+		 * probe firing, scratch as long as the environment keeps it.
 		 */
-		char *copy = dif_scratch_alloc(c, size);
+		char *copy = c->strtok_buf && size <= c->strsize ? c->strtok_buf
+							     : dif_scratch_alloc(c, size);
 
 		if (!copy)
 			return 0;
+		c->strtok = 0; /* until the copy is whole */
 		for (i = 0; i < size - 1; i++) {
 			if ((copy[i] = (char)dif_ld8(c, addr + i)) == '\0' || c->fault)
 				break;
 		}
 		if (c->fault)
 			return 0;
+		copy[i] = '\0';
 		addr = dif_ptr2addr(copy);
 	}
 	for (i = 0; i < sizeof(map); i++)
@@ -1106,6 +1110,28 @@ static uint64_t subr_d_path(dif_ctx_t *c, uint64_t size)
 	return dif_ptr2addr(d);
 }
 
+/*
+ * rw_read_held(), rw_write_held(), rw_iswriter() on a Linux rwlock_t: its
+ * first word is the queued rwlock's cnts (include/asm-generic/qrwlock*.h,
+ * x86-64 and arm64 alike): readers in the bits from _QR_SHIFT (9) up, the
+ * writer's byte (_QW_LOCKED 0xff) and _QW_WAITING (0x100) below. As the
+ * Dynamic Tracing Guide has them: held by readers (and no writer), held
+ * by a writer, held or wanted by a writer.
+ */
+static uint64_t subr_rwlock(dif_ctx_t *c, uint32_t subr)
+{
+	uint32_t cnts = (uint32_t)dif_load(c, c->tupregs[0].value, 4, DIF_SPACE_KERNEL);
+	uint32_t writer = cnts & 0xffu, waiting = cnts & 0x100u, readers = cnts >> 9;
+
+	if (c->fault)
+		return 0;
+	if (subr == DIF_SUBR_RW_READ_HELD)
+		return writer == 0 && readers != 0;
+	if (subr == DIF_SUBR_RW_WRITE_HELD)
+		return writer == 0xffu;
+	return writer != 0 || waiting != 0;
+}
+
 /* An optional env op returning a value: speculation(), progenyof(pid). */
 static uint64_t subr_env(dif_ctx_t *c, uint32_t subr)
 {
@@ -1184,8 +1210,12 @@ uint64_t dif_subr(dif_ctx_t *c, uint32_t subr, uint64_t strsize)
 	case DIF_SUBR_D_PATH: return subr_d_path(c, strsize);
 	case DIF_SUBR_COPYINARGS: return subr_copyinargs(c, strsize);
 	case DIF_SUBR_LINK_NTOP: return subr_link_ntop(c);
+	case DIF_SUBR_RW_READ_HELD:
+	case DIF_SUBR_RW_WRITE_HELD:
+	case DIF_SUBR_RW_ISWRITER: return subr_rwlock(c, subr);
 	/*
-	 * Solaris-only: mutex_* and rw_* decode kmutex_t/krwlock_t, msgsize
+	 * Solaris-only: mutex_* decode kmutex_t (Linux's mutex and spinlock
+	 * words differ by configuration), msgsize
 	 * and msgdsize walk STREAMS mblk_t, ddi_pathname walks dev_info,
 	 * getf returns a file_t; Linux has no equivalent encoding.
 	 */

@@ -35,6 +35,19 @@ const std::set<std::string> k_decl_words = {
 	"string",     "self",	  "this",   "userland", "restrict",
 };
 
+// GCC's words in C headers (-C): <stddef.h>, <stdarg.h> and the kernel's
+// UAPI headers use them whatever cpp defines. Spellings of C's own words,
+// and words D reads past: __extension__, and __attribute__((...)) and
+// __asm__("symbol") with their parentheses. Only in a header's declarations
+// (parser_impl::gnu_words()); D programs keep them as identifiers.
+const std::map<std::string, std::string> k_gnu_spellings = {
+	{"__signed__", "signed"},     {"__signed", "signed"},	    {"__const__", "const"},
+	{"__const", "const"},	      {"__volatile__", "volatile"}, {"__volatile", "volatile"},
+	{"__restrict__", "restrict"}, {"__restrict", "restrict"},   {"__inline__", "inline"},
+};
+const std::set<std::string> k_gnu_with_parens = {"__attribute__", "__attribute", "__asm__",
+						 "__asm"};
+
 } // namespace
 
 const std::set<std::string> &builtin_typedef_names()
@@ -137,6 +150,33 @@ private:
 		if (t.kind == tk::eof)
 			fail(tag::D_SYNTAX, t.line, "syntax error near end of input");
 		fail(tag::D_SYNTAX, t.line, "syntax error near \"" + t.spelling + "\"");
+	}
+	// In a C header's declaration: GCC's spellings become C's words, and
+	// what D keeps nothing of is read past (k_gnu_spellings).
+	void gnu_words()
+	{
+		while (c_header_ && peek().kind == tk::ident) {
+			token &t = peek();
+			if (auto it = k_gnu_spellings.find(t.text); it != k_gnu_spellings.end()) {
+				t.text = it->second;
+				return;
+			}
+			if (t.text == "__extension__") {
+				take();
+				continue;
+			}
+			if (!k_gnu_with_parens.count(t.text) || !is(tk::lparen, 1))
+				return;
+			take();
+			int depth = 0;
+			do {
+				const token &p = peek();
+				if (p.kind == tk::eof)
+					syntax_error(p);
+				depth += p.kind == tk::lparen ? 1 : p.kind == tk::rparen ? -1 : 0;
+				take();
+			} while (depth > 0);
+		}
 	}
 	bool is_word(const std::string &w, size_t n = 0)
 	{
@@ -322,7 +362,9 @@ void parser_impl::items(translation_unit &u)
 		// illumos dt_lex.l: under DTRACE_C_PSPEC (-x pspec) a word at the
 		// start of a program statement is a probe description, never a
 		// declaration's keyword or type name.
-		if (!w.empty() && !macros_.pspec && (k_decl_words.count(w) || typedefs_.count(w))) {
+		bool gnu = lex_.include_depth() > 0 && w == "__extension__";
+		if (!w.empty() && !macros_.pspec &&
+		    (k_decl_words.count(w) || typedefs_.count(w) || gnu)) {
 			if (w == "translator")
 				translator(u);
 			else if (w == "provider")
@@ -445,6 +487,7 @@ std::shared_ptr<decl_spec> parser_impl::specifiers(bool allow_storage)
 	s->line = peek().line;
 	bool any = false;
 	for (;;) {
+		gnu_words();
 		const token &t = peek();
 		if (t.kind != tk::ident)
 			break;
@@ -493,6 +536,7 @@ std::shared_ptr<decl_spec> parser_impl::specifiers(bool allow_storage)
 			s->sou = w;
 			s->c_header = c_header_;
 			any = true;
+			gnu_words(); // struct __attribute__((packed)) tag
 			if (is(tk::ident))
 				s->tag = take().text;
 			uint32_t brace = peek().line;
@@ -598,9 +642,11 @@ declarator parser_impl::declarator_(bool abstract)
 {
 	declarator d;
 	d.line = peek().line;
+	gnu_words();
 	while (accept(tk::star)) {
 		d.ptrs++;
-		while (is_word("const") || is_word("volatile") || is_word("restrict"))
+		for (gnu_words(); is_word("const") || is_word("volatile") || is_word("restrict");
+		     gnu_words())
 			take();
 	}
 	if (is(tk::lparen) && is(tk::star, 1)) {
@@ -617,6 +663,7 @@ declarator parser_impl::declarator_(bool abstract)
 		expect(tk::rparen);
 		if (accept(tk::lparen))
 			prototype("function", tk::rparen);
+		gnu_words();
 		return d;
 	}
 	if (!abstract) {
@@ -629,11 +676,13 @@ declarator parser_impl::declarator_(bool abstract)
 		// A function: `int f(int, char *)`, `int g(void)`, `int h(...)`.
 		prototype("function", tk::rparen);
 		d.function = true;
+		gnu_words(); // int f(void) __attribute__((nothrow)) __asm__("f64");
 		return d;
 	}
 	dimensions(d);
 	if (accept(tk::colon))
 		d.bitfield = ternary();
+	gnu_words();
 	return d;
 }
 
@@ -1210,8 +1259,10 @@ translation_unit parse(const std::string &src, const macro_values &macros,
 		       std::set<std::string> &typedefs, const extern_type_fn &extern_type,
 		       bool from_file)
 {
-	if (typedefs.empty())
+	if (typedefs.empty()) {
 		typedefs = builtin_typedef_names();
+		typedefs.insert("__builtin_va_list"); // GCC's, in C headers (types.cc)
+	}
 	parser_impl p(src, macros, typedefs, extern_type, from_file);
 	return p.unit();
 }

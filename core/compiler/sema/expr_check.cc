@@ -804,6 +804,20 @@ bool is_null_constant(const expr &e)
 	return e.s.is_const && e.s.type && e.s.type->is_int() && e.s.value == 0;
 }
 
+namespace {
+
+// illumos dt_node_is_ptrcompat(): two pointers (or arrays) are compatible
+// when either points to void or both point to the same type
+// (ctf_type_compat(): typedefs resolved).
+bool pointees_compatible(const type_ref &a, const type_ref &b)
+{
+	if (!a->ref || !b->ref || a->ref->is_void() || b->ref->is_void())
+		return true;
+	return a->ref->resolved == b->ref->resolved;
+}
+
+} // namespace
+
 bool expr_checker::assignable(const type_ref &to, const type_ref &from, const expr *rhs) const
 {
 	// illumos dt_node_is_argcompat(): integers with integers, strings with
@@ -818,7 +832,8 @@ bool expr_checker::assignable(const type_ref &to, const type_ref &from, const ex
 	if (to->is_char_ptr_or_array() && from->is_string())
 		return true; // dt_node_is_strcompat() both ways: a char * holds its address
 	if (to->is_ptr())
-		return from->is_ptr() || from->is_array() || null || (from->is_int() && !rhs);
+		return ((from->is_ptr() || from->is_array()) && pointees_compatible(to, from)) ||
+		       null || (from->is_int() && !rhs);
 	return to->resolved == from->resolved || (to->is_sou() && null);
 }
 

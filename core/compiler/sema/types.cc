@@ -186,6 +186,14 @@ type_table::type_table(uint32_t strsize) : strsize_(strsize)
 	for (const auto &d : tds)
 		add_typedef(d.name, named_.at(d.target), 0);
 	add_typedef("caddr_t", pointer_to(named_.at("char")), 0);
+	// GCC's built-in type behind va_list (C headers name it, -C): opaque
+	// to D, of the ABI's size and alignment (x86-64: an array of one
+	// 24-byte struct; AArch64: a 32-byte struct).
+#if defined(__aarch64__)
+	add_typedef("__builtin_va_list", array_of(pointer_to(void_), 4), 0);
+#else
+	add_typedef("__builtin_va_list", array_of(pointer_to(void_), 3), 0);
+#endif
 }
 
 type_table::~type_table()

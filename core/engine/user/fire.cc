@@ -5,7 +5,7 @@
 //   for each ECB of the probe, in EPID order:
 //     exit() ran (draining): only END and ERROR ECBs run any more
 //     no room in the principal buffer ─► a drop, next ECB
-//     scratch reset
+//     scratch reset (strtok's position and copy last for the firing)
 //     predicate ── fault ─► report, ERROR, next ECB;  false ─► next ECB
 //     actions: each record's DIF ─► its bytes at its offset in the firing
 //              aggregating: keys ─► key bytes; value (, increment) ─► delta
@@ -82,6 +82,9 @@ struct ecb_run {
 	uint16_t fault = 0;
 	uint64_t illval = 0;
 	int64_t fault_off = -1;
+
+	// strtok() continues in the firing's next clause.
+	~ecb_run() { fe.strtok = ctx.strtok; }
 
 	// Run one DIFO; false on a fault (recorded in fault/illval/fault_off).
 	bool run(const difo &d)
@@ -191,6 +194,8 @@ void run_ecb(state &st, firing_env &fe)
 	ctx.scratch = st.scratch.get();
 	ctx.scratch_size = st.scratch_size;
 	ctx.scratch_used = 0;
+	ctx.strtok = fe.strtok;
+	ctx.strtok_buf = st.strtok_buf.get();
 	ctx.globals = st.globals.data();
 	ctx.nglobals = static_cast<uint32_t>(st.globals.size());
 	ctx.locals = st.locals.data();

@@ -62,6 +62,9 @@ struct firing_env {
 	uint64_t timestamp = 0;
 	uint64_t vtimestamp = 0; // read at its first use in the firing
 	uint32_t cpu = 0;
+	// strtok()'s position (in state::strtok_buf), kept across the clauses
+	// of the firing as illumos keeps mstate's dtms_strtok.
+	uint64_t strtok = 0;
 };
 
 struct state {
@@ -97,6 +100,7 @@ struct state {
 	// (bufsize) allocation that no firing reaches are never touched.
 	std::unique_ptr<char[]> scratch;
 	size_t scratch_size = 0;
+	std::unique_ptr<char[]> strtok_buf; // strsize bytes: dif_ctx_t::strtok_buf
 
 	// Buffers and aggregation deltas since the last drain.
 	std::unique_ptr<principal_buffer> buf;

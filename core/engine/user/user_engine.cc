@@ -297,6 +297,7 @@ std::vector<enabled_probe> user_engine::enable(const program &p, const enabling 
 	layout_variables();
 	st_.scratch_size = std::clamp<uint64_t>(st_.bufsize, 64 << 10, 64 << 20);
 	st_.scratch.reset(new char[st_.scratch_size]);
+	st_.strtok_buf.reset(new char[st_.strsize]());
 	st_.specs.assign(st_.nspec, spec_buffer{});
 	st_.buf = std::make_unique<principal_buffer>(st_.policy, st_.bufsize, st_.end_reserve);
 	std::random_device rd;

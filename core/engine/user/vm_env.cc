@@ -230,6 +230,13 @@ void env_copyout(void *env, const void *src, uint64_t uaddr, uint64_t size, uint
 		*fault = DTRACEFLT_BADADDR;
 }
 
+// d_path(struct path *): the path is kernel memory, which this engine
+// has none of -- BADADDR at its address, as any kernel load here.
+void env_d_path(void *, uint64_t, char *, uint64_t, uint16_t *fault)
+{
+	*fault = DTRACEFLT_BADADDR;
+}
+
 uint64_t env_speculation(void *env)
 {
 	state &st = *fenv(env).st;
@@ -277,7 +284,7 @@ const dif_env_ops_t k_ops = {
 	.copyout = env_copyout,
 	.speculation = env_speculation,
 	.progenyof = env_progenyof,
-	.d_path = nullptr,
+	.d_path = env_d_path,
 };
 
 } // namespace
