@@ -53,6 +53,17 @@ void require_matched(const enabling &en, bool zero_ok)
 
 engine::~engine() = default;
 
+void engine::add_probes(const enabling &)
+{
+	throw engine_error("the " + std::string(name()) +
+				   " engine cannot enable probes while tracing",
+			   errc::unsupported);
+}
+
+void engine::remove_probes(const std::vector<uint32_t> &)
+{
+}
+
 provider_registry &engine::registry()
 {
 	const engine_settings &s = settings();

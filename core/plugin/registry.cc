@@ -366,6 +366,11 @@ std::vector<const probe *> provider_registry::match(const probe_desc &d)
 	return out;
 }
 
+void provider_registry::forget_matches()
+{
+	impl_->matched.clear();
+}
+
 std::vector<const probe *> provider_registry::all()
 {
 	load_all();

@@ -189,6 +189,10 @@ public:
 	// when a provider refuses the description (a pid probe name that is
 	// neither entry, return nor an offset).
 	std::vector<const probe *> match(const probe_desc &d);
+	// Forget what match() answered (it asks each provider once per
+	// description): the processes' objects changed (dlopen, dlclose).
+	// Probes keep their ids.
+	void forget_matches();
 	// Every probe of every provider (implies load_all()).
 	std::vector<const probe *> all();
 
