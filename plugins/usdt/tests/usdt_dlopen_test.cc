@@ -157,7 +157,7 @@ TEST(UsdtDlopen, ProbesInALibraryLoadedLaterFireOnlyWhileItIsLoaded)
 		  "add 7 10\nhit 7 hello libdlo.so\n"
 		  "\n"
 		  "  add                                                               4\n"
-		  "  hit                                                               4\n\n");
+		  "  hit                                                               4\n");
 }
 
 // Without -Z a description that names a library not loaded yet matches
