@@ -102,10 +102,8 @@ bool names_user_probes(const program &p, provider_registry &reg)
 {
 	for (const clause &c : p.clauses)
 		for (const probe_desc &d : c.descs)
-			for (provider *prov : reg.providers())
-				if ((prov->per_process() || prov->any_provider()) &&
-				    prov->could_match(d.provider))
-					return true;
+			if (reg.names_process_provider(d.provider))
+				return true;
 	return false;
 }
 
@@ -478,9 +476,24 @@ const engine_decision &session::choose_engine()
 {
 	if (!impl_->front)
 		impl_->front = match_program(prog_, registry());
-	if (!impl_->decision)
+	if (!impl_->decision) {
 		impl_->decision =
 			detail::choose_engine(s_.engine, *impl_->front, prog_.reads_kernel);
+		// A description that matched nothing may match probes of an
+		// object a process maps later (-Z): the engine that can add
+		// them, rather than the user engine that could run the rest.
+		engine_decision &d = *impl_->decision;
+		if (s_.engine == engine_kind::automatic && d.kind == engine_kind::user &&
+		    !d.refusal && !impl_->procs.empty() &&
+		    std::any_of(impl_->front->unmatched.begin(), impl_->front->unmatched.end(),
+				[&](const auto &u) {
+					return registry().names_process_provider(u.second.provider);
+				}) &&
+		    !bpf_engine_refusal())
+			d = {engine_kind::bpf,
+			     "a description may match probes of objects the processes map later",
+			     std::nullopt};
+	}
 	return *impl_->decision;
 }
 

@@ -193,6 +193,9 @@ public:
 	// description): the processes' objects changed (dlopen, dlclose).
 	// Probes keep their ids.
 	void forget_matches();
+	// Could a provider of a process (pid, USDT) loaded now answer to
+	// this provider glob? (Probes of objects mapped later: docs/usdt.md.)
+	[[nodiscard]] bool names_process_provider(std::string_view provider_glob) const;
 	// Every probe of every provider (implies load_all()).
 	std::vector<const probe *> all();
 
