@@ -8,6 +8,7 @@
 // file would fire), then dlopen()s it again and calls once more. pid and
 // USDT probes that named the library before it was loaded (-Z) fire, with
 // their arguments, exactly for the calls made while it was dlopen()ed.
+#include "child_process.hpp"
 #include "cli_support.hpp"
 
 #include <gtest/gtest.h>
@@ -40,7 +41,8 @@ void dlo_fire(int i)
 }
 )";
 
-// argv[1]: the library. Its dlo_add's file offset is its address less the
+// argv[1]: the library; with argv[2], it first waits for a byte on its
+// standard input (for dtrace -p to grab it). Its dlo_add's file offset is its address less the
 // object's base (the text segment's file offset equals its address in an
 // object GNU ld links), so the hand-made mapping calls the same bytes.
 const char *const k_main = R"(#define _GNU_SOURCE
@@ -70,6 +72,13 @@ int main(int argc, char **argv)
 {
 	if (argc < 2)
 		return 2;
+	if (argc > 2) { /* grabbed with -p: go once told to */
+		char c;
+		printf("ready\n");
+		fflush(stdout);
+		if (read(0, &c, 1) != 1)
+			return 1;
+	}
 	if (round_of(argv[1], 0, 3) < 0)
 		return 1;
 	void *h = dlopen(argv[1], RTLD_NOW | RTLD_LOCAL);
@@ -150,14 +159,41 @@ TEST(UsdtDlopen, ProbesInALibraryLoadedLaterFireOnlyWhileItIsLoaded)
 			     "-c", b.app + " " + b.lib}));
 	ASSERT_EQ(r.status, 0) << r.err;
 	EXPECT_EQ(r.err, "");
-	EXPECT_EQ(r.out,
-		  "add 0 10\nhit 0 hello libdlo.so\n"
-		  "add 1 10\nhit 1 hello libdlo.so\n"
-		  "add 2 10\nhit 2 hello libdlo.so\n"
-		  "add 7 10\nhit 7 hello libdlo.so\n"
-		  "\n"
-		  "  add                                                               4\n"
-		  "  hit                                                               4\n");
+	EXPECT_EQ(r.out, "add 0 10\nhit 0 hello libdlo.so\n"
+			 "add 1 10\nhit 1 hello libdlo.so\n"
+			 "add 2 10\nhit 2 hello libdlo.so\n"
+			 "add 7 10\nhit 7 hello libdlo.so\n"
+			 "\n"
+			 "  add                                                               4\n"
+			 "  hit                                                               4\n");
+}
+
+// The same for a process dtrace grabs (-p), which is not under ptrace:
+// it stops itself in the run-time linker, and dtrace continues it.
+TEST(UsdtDlopen, AGrabbedProcessToo)
+{
+	REQUIRE_BPF();
+	REQUIRE_CC();
+	dlopen_build b;
+	ASSERT_TRUE(b.ok) << b.err;
+	dt::test::child target({b.app, b.lib, "wait"});
+	ASSERT_GT(target.pid, 0);
+	ASSERT_NE(target.read_until("ready\n").find("ready\n"), std::string::npos);
+	dt::test::background_dtrace d(
+		{"-Z", "-p", std::to_string(target.pid), "-n",
+		 "pid$target:libdlo.so:dlo_add:entry { printf(\"add %d %d\\n\", arg0, arg1); }",
+		 "-n", "dlo$target:::hit { printf(\"hit %d %s\\n\", arg0, copyinstr(arg1)); }"});
+	ASSERT_TRUE(d.begun()) << d.out;
+	target.send("x");
+	EXPECT_EQ(target.wait(), 0);
+	int status = -1;
+	std::string out = d.finish(status);
+	EXPECT_EQ(status, 0);
+	EXPECT_EQ(out, "begun\n"
+		       "add 0 10\nhit 0 hello\n"
+		       "add 1 10\nhit 1 hello\n"
+		       "add 2 10\nhit 2 hello\n"
+		       "add 7 10\nhit 7 hello\n\n");
 }
 
 // Without -Z a description that names a library not loaded yet matches
