@@ -577,7 +577,7 @@ void session::sleep()
 {
 	impl &m = *impl_;
 	DT_ASSERT(m.eng);
-	if (m.watching && !m.watch.empty() && !m.stopped) {
+	if (m.watching && !m.watch.empty() && !m.stopped && !m.eng->exiting()) {
 		// A process stopped in dlopen() waits for us: look every 5 ms.
 		auto until =
 			std::chrono::steady_clock::now() + std::chrono::nanoseconds(m.switchrate);
