@@ -114,14 +114,18 @@ void session::impl::rescan(const program &prog, consumer &c, const warning_fn &w
 	provider_registry &reg = *registry;
 	reg.forget_matches();
 	enabling now;
+	std::vector<std::string> refused;
 	try {
-		now = match_program(prog, reg);
+		now = match_program(prog, reg, &refused);
 	} catch (const std::exception &e) {
-		if (warn)
+		if (warn) // nothing changes: what is attached stays
 			warn(std::string("cannot match probes in newly mapped objects: ") +
 			     e.what());
 		return;
 	}
+	for (const std::string &why : refused)
+		if (warn)
+			warn("cannot match probes in newly mapped objects: " + why);
 	enabling add;
 	std::set<uint32_t> present;
 	std::vector<uint32_t> fresh;

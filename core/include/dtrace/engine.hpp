@@ -123,8 +123,11 @@ struct enabling {
 	std::vector<std::pair<uint32_t, probe_desc>> unmatched;
 };
 
-// Match every description of `p` on `reg`.
-[[nodiscard]] enabling match_program(const program &p, provider_registry &reg);
+// Match every description of `p` on `reg`. A description a provider
+// refuses (desc_refused) throws, unless `refused` is given: then its
+// message is appended there and the description matches nothing.
+[[nodiscard]] enabling match_program(const program &p, provider_registry &reg,
+				     std::vector<std::string> *refused = nullptr);
 
 // Unless zero_ok (-Z): the first unmatched description throws engine_error
 // (errc::no_match, with its clause) "probe description D does not match
