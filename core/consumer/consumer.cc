@@ -166,6 +166,17 @@ consumer::~consumer()
 		::close(impl_->st.stdout_fd);
 }
 
+void consumer::add_probes(const std::vector<enabled_probe> &eps)
+{
+	state &st = impl_->st;
+	for (const enabled_probe &ep : eps) {
+		if (st.epid_index.contains(ep.epid))
+			continue;
+		st.epid_index[ep.epid] = st.eps.size();
+		st.eps.push_back(ep);
+	}
+}
+
 void consumer::records(std::span<const uint8_t> buf, uint32_t cpu)
 {
 	consume_records(impl_->st, buf, cpu);

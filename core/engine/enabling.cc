@@ -13,13 +13,20 @@
 
 namespace dt {
 
-enabling match_program(const program &p, provider_registry &reg)
+enabling match_program(const program &p, provider_registry &reg, std::vector<std::string> *refused)
 {
 	enabling en;
 	en.matched.assign(p.clauses.size(), 0);
 	for (uint32_t ci = 0; ci < p.clauses.size(); ci++) {
 		for (const probe_desc &d : p.clauses[ci].descs) {
-			std::vector<const probe *> probes = reg.match(d);
+			std::vector<const probe *> probes;
+			try {
+				probes = reg.match(d);
+			} catch (const desc_refused &e) {
+				if (refused == nullptr)
+					throw;
+				refused->push_back(e.what());
+			}
 			if (probes.empty())
 				en.unmatched.emplace_back(ci, d);
 			for (const probe *pr : probes) {
@@ -52,6 +59,17 @@ void require_matched(const enabling &en, bool zero_ok)
 }
 
 engine::~engine() = default;
+
+void engine::add_probes(const enabling &)
+{
+	throw engine_error("the " + std::string(name()) +
+				   " engine cannot enable probes while tracing",
+			   errc::unsupported);
+}
+
+void engine::remove_probes(const std::vector<uint32_t> &)
+{
+}
 
 provider_registry &engine::registry()
 {

@@ -366,6 +366,22 @@ std::vector<const probe *> provider_registry::match(const probe_desc &d)
 	return out;
 }
 
+bool provider_registry::names_process_provider(std::string_view provider_glob) const
+{
+	for (provider *p : providers()) {
+		if (p->per_process() && p->could_match(provider_glob))
+			return true;
+		if (p->any_provider() && impl_->any_provider_takes(provider_glob))
+			return true;
+	}
+	return false;
+}
+
+void provider_registry::forget_matches()
+{
+	impl_->matched.clear();
+}
+
 std::vector<const probe *> provider_registry::all()
 {
 	load_all();

@@ -12,7 +12,10 @@
 //                 else the first prefix of pieces that fails on its own
 //                 (only on this error path are engines built again).
 //   go            engine.go(): BEGIN
-//   work          first: mappings noted, -c processes released; then
+//   work          first: mappings noted, the processes' run-time linkers
+//                 watched (load_watch.hpp), -c processes released; then
+//                 a process stopped in dlopen()/dlclose(): probes of
+//                 its new objects added, of those gone removed; then
 //                 drain ─► consumer; processes polled; stop on ^C or the
 //                 processes' end at once, on exit() or a full fill buffer
 //                 when the status is next checked (every statusrate, as
@@ -24,6 +27,7 @@
 #include <dtrace/session.hpp>
 
 #include "engine_choice.hpp"
+#include "load_watch.hpp"
 #include "procs.hpp"
 #include "util/assert.hpp"
 
@@ -35,6 +39,7 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <set>
 #include <sstream>
 #include <thread>
 
@@ -72,7 +77,125 @@ struct session::impl {
 	}
 	bool released = false;
 	bool stopped = false; // engine.stop() called: END has fired
+
+	// Objects mapped later (load_watch.hpp): whether to watch, and the
+	// ECBs made so far by (probe id, clause), those on user probes
+	// attached now, the next EPID.
+	bool watching = false;
+	detail::load_watch watch;
+	std::map<std::pair<uint32_t, uint32_t>, uint32_t> known;
+	std::set<uint32_t> attached;
+	uint32_t next_epid = 1;
+
+	void stopped_processes(const program &prog, consumer &c, const warning_fn &warn);
+	void rescan(const program &prog, consumer &c, const warning_fn &warn);
 };
+
+// EPIDs beyond the enabling's that probes of objects mapped later may take
+// (the bpf engine's probe map is made that much larger).
+constexpr uint32_t k_epid_reserve = 4096;
+
+namespace {
+
+// Could a description of `p` name a probe of a process (pid, USDT)?
+bool names_user_probes(const program &p, provider_registry &reg)
+{
+	for (const clause &c : p.clauses)
+		for (const probe_desc &d : c.descs)
+			if (reg.names_process_provider(d.provider))
+				return true;
+	return false;
+}
+
+} // namespace
+
+void session::impl::rescan(const program &prog, consumer &c, const warning_fn &warn)
+{
+	provider_registry &reg = *registry;
+	reg.forget_matches();
+	enabling now;
+	std::vector<std::string> refused;
+	try {
+		now = match_program(prog, reg, &refused);
+	} catch (const std::exception &e) {
+		if (warn) // nothing changes: what is attached stays
+			warn(std::string("cannot match probes in newly mapped objects: ") +
+			     e.what());
+		return;
+	}
+	for (const std::string &why : refused)
+		if (warn)
+			warn("cannot match probes in newly mapped objects: " + why);
+	enabling add;
+	std::set<uint32_t> present;
+	std::vector<uint32_t> fresh;
+	for (size_t i = 0; i < now.eps.size(); i++) {
+		if (now.fires[i].kind != fire_kind::uprobe)
+			continue; // only user probes come and go with objects
+		enabled_probe ep = now.eps[i];
+		auto [it, added] = known.try_emplace({ep.probe_id, ep.clause}, next_epid);
+		if (added) {
+			next_epid++;
+			fresh.push_back(it->second);
+		}
+		ep.epid = it->second;
+		present.insert(ep.epid);
+		if (attached.contains(ep.epid))
+			continue;
+		add.eps.push_back(std::move(ep));
+		add.probes.push_back(now.probes[i]);
+		add.fires.push_back(now.fires[i]);
+	}
+	// New ECBs in EPID order: the engine takes new EPIDs densely.
+	std::vector<size_t> order(add.eps.size());
+	for (size_t i = 0; i < order.size(); i++)
+		order[i] = i;
+	std::sort(order.begin(), order.end(),
+		  [&](size_t a, size_t b) { return add.eps[a].epid < add.eps[b].epid; });
+	enabling sorted;
+	for (size_t i : order) {
+		sorted.eps.push_back(add.eps[i]);
+		sorted.probes.push_back(add.probes[i]);
+		sorted.fires.push_back(add.fires[i]);
+	}
+	std::vector<uint32_t> gone;
+	for (uint32_t e : attached)
+		if (!present.contains(e))
+			gone.push_back(e);
+	if (!gone.empty()) {
+		eng->remove_probes(gone);
+		for (uint32_t e : gone)
+			attached.erase(e);
+	}
+	if (sorted.eps.empty())
+		return;
+	try {
+		eng->add_probes(sorted);
+	} catch (const std::exception &e) {
+		if (warn)
+			warn(std::string("cannot enable probes in newly mapped objects: ") +
+			     e.what());
+		// Their EPIDs were not taken: the next rescan numbers them again.
+		for (uint32_t f : fresh)
+			std::erase_if(known, [&](const auto &kv) { return kv.second == f; });
+		next_epid -= static_cast<uint32_t>(fresh.size());
+		return;
+	}
+	c.add_probes(sorted.eps);
+	for (const enabled_probe &ep : sorted.eps)
+		attached.insert(ep.epid);
+}
+
+void session::impl::stopped_processes(const program &prog, consumer &c, const warning_fn &warn)
+{
+	for (const detail::load_watch::stopped &s : watch.take()) {
+		if (s.changed && !stopped) {
+			rescan(prog, c, warn);
+			c.note_process(s.pid);
+		}
+		detail::load_watch::resume(s.pid);
+	}
+}
 
 std::optional<engine_kind> parse_engine(const std::string &v)
 {
@@ -357,9 +480,23 @@ const engine_decision &session::choose_engine()
 {
 	if (!impl_->front)
 		impl_->front = match_program(prog_, registry());
-	if (!impl_->decision)
-		impl_->decision =
-			detail::choose_engine(s_.engine, *impl_->front, prog_);
+	if (!impl_->decision) {
+		impl_->decision = detail::choose_engine(s_.engine, *impl_->front, prog_);
+		// A description that matched nothing may match probes of an
+		// object a process maps later (-Z): the engine that can add
+		// them, rather than the user engine that could run the rest.
+		engine_decision &d = *impl_->decision;
+		if (s_.engine == engine_kind::automatic && d.kind == engine_kind::user &&
+		    !d.refusal && !impl_->procs.empty() &&
+		    std::any_of(impl_->front->unmatched.begin(), impl_->front->unmatched.end(),
+				[&](const auto &u) {
+					return registry().names_process_provider(u.second.provider);
+				}) &&
+		    !bpf_engine_refusal())
+			d = {engine_kind::bpf,
+			     "a description may match probes of objects the processes map later",
+			     std::nullopt};
+	}
 	return *impl_->decision;
 }
 
@@ -374,6 +511,10 @@ std::vector<size_t> session::enable()
 	es.zero_ok = s_.zero_ok;
 	es.destructive = s_.destructive;
 	es.procs = pids_;
+	impl_->watching = d.kind == engine_kind::bpf && !impl_->procs.empty() &&
+			  names_user_probes(prog_, registry());
+	if (impl_->watching)
+		es.epid_reserve = k_epid_reserve;
 
 	// What each piece matched, from the front half: no engine is built
 	// to count.
@@ -391,6 +532,13 @@ std::vector<size_t> session::enable()
 		matched_.assign(first_clause_.size(), 0);
 		for (const enabled_probe &ep : eps_)
 			matched_[piece_of(first_clause_, ep.clause)]++;
+		impl_->watching = impl_->watching && impl_->eng->adds_probes();
+		for (size_t i = 0; i < en.eps.size(); i++) {
+			impl_->known[{en.eps[i].probe_id, en.eps[i].clause}] = en.eps[i].epid;
+			if (en.fires[i].kind == fire_kind::uprobe)
+				impl_->attached.insert(en.eps[i].epid);
+		}
+		impl_->next_epid = static_cast<uint32_t>(en.eps.size()) + 1;
 	} catch (const engine_error &e) {
 		if (e.clause())
 			throw enable_error(e, piece_of(first_clause_, *e.clause()));
@@ -432,6 +580,17 @@ void session::sleep()
 {
 	impl &m = *impl_;
 	DT_ASSERT(m.eng);
+	if (m.watching && !m.watch.empty() && !m.stopped && !m.eng->exiting()) {
+		// A process stopped in dlopen() waits for us: look every 5 ms.
+		auto until =
+			std::chrono::steady_clock::now() + std::chrono::nanoseconds(m.switchrate);
+		while (!m.watch.pending() && !m.eng->exiting() &&
+		       std::chrono::steady_clock::now() < until)
+			m.eng->wait(std::min<std::chrono::nanoseconds>(
+				std::chrono::milliseconds(5),
+				until - std::chrono::steady_clock::now()));
+		return;
+	}
 	if (m.stopped || !m.status_checked || !m.eng->exiting()) {
 		m.eng->wait(std::chrono::nanoseconds(m.switchrate));
 		return;
@@ -452,8 +611,15 @@ bool session::work(consumer &c, bool stop, bool abandon)
 	if (!m.released) {
 		// Their mappings while they are held (and again at each round
 		// below): what they trace may be printed after they have exited.
-		for (pid_t pid : m.procs.live_pids())
+		for (pid_t pid : m.procs.live_pids()) {
 			c.note_process(pid);
+			if (!m.watching)
+				continue;
+			std::string why = m.watch.add(pid);
+			if (!why.empty() && std::getenv("DTRACE_DEBUG") != nullptr && s_.warn)
+				s_.warn("not watching pid " + std::to_string(pid) +
+					" for objects it maps later: " + why);
+		}
 		m.procs.release();
 		m.released = true;
 		// What BEGIN traced is consumed at once, as dtrace_work() does
@@ -467,6 +633,8 @@ bool session::work(consumer &c, bool stop, bool abandon)
 	}
 	bool done = false;
 	bool procs_gone = false;
+	if (m.watching)
+		m.stopped_processes(prog_, c, s_.warn);
 	if (!m.procs.empty()) {
 		for (pid_t pid : m.procs.live_pids())
 			c.note_process(pid);
@@ -497,6 +665,7 @@ void session::stop_engine()
 	if (impl_->stopped)
 		return;
 	impl_->stopped = true;
+	impl_->watch.finish(); // nothing stops for us any more
 	impl_->eng->stop();
 }
 

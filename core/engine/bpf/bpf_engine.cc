@@ -24,6 +24,11 @@
 //                    or once a quarter of bufsize is collected (ring.hpp)
 //   stop()           ACTIVE ─► DRAINING; detach everything; END run (it
 //                    sets STOPPED; without END we do)
+//   add_probes()     after go(), ECBs of objects mapped later (dlopen):
+//                    grouped, loaded and attached as above, their EPIDs
+//                    in the room enable() left in dt_probes
+//                    (engine_settings::epid_reserve); remove_probes()
+//                    closes the groups of ECBs whose object went
 //   drain(sink)      as the user engine, in dtrace_work()'s order: status
 //                    drops (speculative and failed speculations, dynamic,
 //                    dblerror; the ring collected first), aggregation
@@ -144,6 +149,9 @@ public:
 	void wait(std::chrono::nanoseconds t) override;
 	void drain(engine_sink &sink) override;
 	bool exiting() const override;
+	bool adds_probes() const override { return settings_.epid_reserve != 0; }
+	void add_probes(const enabling &more) override;
+	void remove_probes(const std::vector<uint32_t> &epids) override;
 
 protected:
 	const engine_settings &settings() const override { return settings_; }
@@ -175,14 +183,18 @@ private:
 	program_barrier agg_barrier_;
 	bool aggs_quiet_ = false; // stopped, and no program can still run
 	bool started_ = false, stopped_ = false;
+	// The EPIDs the probe map has room for.
+	uint32_t epid_capacity_ = 0;
 
 	void read_options();
-	void match(const enabling &en);
+	// The ECBs of `en` into eps_ (an EPID known already is not added
+	// again) and into groups from groups_[from] on.
+	void match(const enabling &en, size_t from = 0);
 	// More single kprobes than trampolines_max() where the kernel has
 	// kprobe_multi: one program and one link per kind (entry, return)
 	// for all of them, the function told by the attach cookie
 	// (attach.hpp kprobe_multi_of()). DTRACE_BPF_KPROBE_MULTI=0: never.
-	void merge_kprobes();
+	void merge_kprobes(size_t from);
 	// More single uprobes than trampolines_max() where the kernel has
 	// uprobe_multi: one program and one link per object, process and
 	// kind for all of them, the probe told by the attach cookie
@@ -190,7 +202,7 @@ private:
 	// otherwise open a perf event and load a program per function.
 	// DTRACE_BPF_UPROBE_MULTI=0: never; =1: whenever two or more share an
 	// object.
-	void merge_uprobes();
+	void merge_uprobes(size_t from);
 	probe_spec spec_for(const group &g);
 	probe_spec consumer_spec(gate when, const std::vector<uint32_t> &epids) const;
 	unique_fd load(const probe_spec &spec, enum bpf_prog_type type, const std::string &name,
@@ -258,7 +270,7 @@ void bpf_engine::read_options()
 				   " is not supported by the bpf engine (it switches buffers)");
 }
 
-void bpf_engine::match(const enabling &en)
+void bpf_engine::match(const enabling &en, size_t from)
 {
 	provider_registry &reg = registry();
 	// Each kernel probe's ECB, where it attaches and where it could
@@ -275,7 +287,9 @@ void bpf_engine::match(const enabling &en)
 		const probe *pr = en.probes[i];
 		const uint32_t ci = ep.clause;
 		const probe_desc &pd = pr->desc;
-		eps_.push_back(ep);
+		DT_ASSERT(ep.epid >= 1 && ep.epid <= eps_.size() + 1);
+		if (ep.epid == eps_.size() + 1)
+			eps_.push_back(ep);
 		const probe_fire &f = en.fires[i];
 		if (f.kind == fire_kind::consumer) {
 			if (f.consumer == consumer_probe::begin)
@@ -340,6 +354,10 @@ void bpf_engine::match(const enabling &en)
 		all_own = all_own && x.m.has_filter && x.own.kind != DT_BPF_ATTACH_NONE;
 	}
 	std::map<attach_point, size_t> index;
+	const auto mine = [&](auto &&pred) {
+		return static_cast<size_t>(std::count_if(
+			groups_.begin() + static_cast<std::ptrdiff_t>(from), groups_.end(), pred));
+	};
 	for (pending &x : pend) {
 		const auto &[filters, all_own] = shared.at(x.at);
 		if (use_own_points(filters, all_own)) {
@@ -357,15 +375,13 @@ void bpf_engine::match(const enabling &en)
 		groups_[it->second].members.push_back(x.m);
 	}
 	// Many trampolines: kprobes attach sooner (attach.hpp).
-	if (std::count_if(groups_.begin(), groups_.end(),
-			  [](const group &g) { return is_trampoline(g.at); }) >
-		    static_cast<std::ptrdiff_t>(trampolines_max()) &&
+	if (mine([](const group &g) { return is_trampoline(g.at); }) > trampolines_max() &&
 	    have_kprobe_pmu())
-		for (group &g : groups_)
-			if (is_trampoline(g.at))
-				g.at = kprobe_fallback(g.at);
-	merge_kprobes();
-	merge_uprobes();
+		for (size_t i = from; i < groups_.size(); i++)
+			if (is_trampoline(groups_[i].at))
+				groups_[i].at = kprobe_fallback(groups_[i].at);
+	merge_kprobes(from);
+	merge_uprobes(from);
 	error_set_.insert(error_.begin(), error_.end());
 }
 
@@ -397,14 +413,14 @@ group merged_group(std::span<group *const> part, attach_point at,
 	return m;
 }
 
-void bpf_engine::merge_kprobes()
+void bpf_engine::merge_kprobes(size_t from)
 {
 	const char *off = std::getenv("DTRACE_BPF_KPROBE_MULTI");
 	if (off != nullptr && std::string_view(off) == "0")
 		return;
-	auto singles = static_cast<size_t>(
-		std::count_if(groups_.begin(), groups_.end(),
-			      [](const group &g) { return is_single_kprobe(g.at); }));
+	const auto first = groups_.begin() + static_cast<std::ptrdiff_t>(from);
+	auto singles = static_cast<size_t>(std::count_if(
+		first, groups_.end(), [](const group &g) { return is_single_kprobe(g.at); }));
 	if (singles <= trampolines_max())
 		return;
 	const bool debug = std::getenv("DTRACE_DEBUG") != nullptr;
@@ -422,9 +438,9 @@ void bpf_engine::merge_kprobes()
 	std::vector<group> out;
 	for (int32_t kind : {DT_BPF_ATTACH_KPROBE, DT_BPF_ATTACH_KRETPROBE}) {
 		std::vector<group *> mine;
-		for (group &g : groups_)
-			if (is_single_kprobe(g.at) && g.at.kind == kind)
-				mine.push_back(&g);
+		for (size_t i = from; i < groups_.size(); i++)
+			if (is_single_kprobe(groups_[i].at) && groups_[i].at.kind == kind)
+				mine.push_back(&groups_[i]);
 		// One link per k_max_filter functions: the cookie is the filter.
 		for (size_t lo = 0; lo < mine.size(); lo += k_max_filter) {
 			std::span<group *const> part(
@@ -434,20 +450,22 @@ void bpf_engine::merge_kprobes()
 			out.push_back(merged_group(part, std::move(at), cookie));
 		}
 	}
-	std::erase_if(groups_, [](const group &g) { return is_single_kprobe(g.at); });
+	groups_.erase(std::remove_if(first, groups_.end(),
+				     [](const group &g) { return is_single_kprobe(g.at); }),
+		      groups_.end());
 	for (group &g : out)
 		groups_.push_back(std::move(g));
 }
 
-void bpf_engine::merge_uprobes()
+void bpf_engine::merge_uprobes(size_t from)
 {
 	const char *env = std::getenv("DTRACE_BPF_UPROBE_MULTI");
 	const std::string_view want = env != nullptr ? env : "";
 	if (want == "0")
 		return;
-	auto singles = static_cast<size_t>(
-		std::count_if(groups_.begin(), groups_.end(),
-			      [](const group &g) { return is_single_uprobe(g.at); }));
+	const auto first = groups_.begin() + static_cast<std::ptrdiff_t>(from);
+	auto singles = static_cast<size_t>(std::count_if(
+		first, groups_.end(), [](const group &g) { return is_single_uprobe(g.at); }));
 	if (singles < 2 || (want != "1" && singles <= trampolines_max()))
 		return;
 	const bool debug = std::getenv("DTRACE_DEBUG") != nullptr;
@@ -461,7 +479,8 @@ void bpf_engine::merge_uprobes()
 	}
 	// The points that may share a link: equal but for the offset.
 	std::map<attach_point, std::vector<group *>> buckets;
-	for (group &g : groups_) {
+	for (size_t i = from; i < groups_.size(); i++) {
+		group &g = groups_[i];
 		if (!is_single_uprobe(g.at))
 			continue;
 		attach_point key = g.at;
@@ -489,7 +508,10 @@ void bpf_engine::merge_uprobes()
 		std::fprintf(stderr,
 			     "dtrace: bpf engine: %zu uprobes through %zu uprobe_multi links\n",
 			     merged, out.size());
-	std::erase_if(groups_, [](const group &g) { return g.at.kind == DT_BPF_ATTACH_NONE; });
+	groups_.erase(
+		std::remove_if(first, groups_.end(),
+			       [](const group &g) { return g.at.kind == DT_BPF_ATTACH_NONE; }),
+		groups_.end());
 	for (group &g : out)
 		groups_.push_back(std::move(g));
 }
@@ -668,7 +690,8 @@ std::vector<enabled_probe> bpf_engine::enable(const program &p, const enabling &
 	} catch (const translate_error &e) {
 		throw engine_error(e.what());
 	}
-	maps_ = create_maps(layout_, static_cast<uint32_t>(eps_.size()), ring_size(opts_.bufsize));
+	epid_capacity_ = static_cast<uint32_t>(eps_.size()) + settings_.epid_reserve;
+	maps_ = create_maps(layout_, epid_capacity_, ring_size(opts_.bufsize));
 	maps_.spec = create_spec_map(opts_.nspec, uses_speculations(prog_));
 	if (opts_.maxframes != 0)
 		set_maxframes(maps_, opts_.maxframes);
@@ -760,6 +783,49 @@ void bpf_engine::stop()
 		run_consumer_probe(end_prog_.get(), a);
 	else
 		set_activity(maps_, DT_BPF_STOPPED);
+}
+
+// After go(): the new ECBs grouped as enable() groups them, their
+// programs loaded and attached at once (the process waits, stopped, for
+// it). A failure detaches what of `more` was attached.
+void bpf_engine::add_probes(const enabling &more)
+{
+	DT_ASSERT(adds_probes());
+	if (stopped_ || !destructive_allowed())
+		return;
+	for (const enabled_probe &ep : more.eps)
+		if (ep.epid > epid_capacity_)
+			throw engine_error("bpf engine: no room for more than " +
+					   std::to_string(epid_capacity_) + " enabled probes");
+	const size_t from = groups_.size();
+	const size_t known = eps_.size();
+	try {
+		match(more, from);
+		for (const enabled_probe &ep : more.eps) {
+			eps_[ep.epid - 1] = ep;
+			set_probe(maps_, ep.epid, ep);
+		}
+		for (size_t i = from; i < groups_.size(); i++) {
+			load_group(groups_[i], i);
+			if (started_)
+				attach_group(groups_[i], i);
+		}
+	} catch (...) {
+		groups_.resize(from);
+		eps_.resize(known);
+		throw;
+	}
+}
+
+void bpf_engine::remove_probes(const std::vector<uint32_t> &epids)
+{
+	std::set<uint32_t> gone(epids.begin(), epids.end());
+	// A group (one program, one link) goes when all its ECBs go: a
+	// multi link over an object's functions goes with the object.
+	std::erase_if(groups_, [&](group &g) {
+		return std::all_of(g.members.begin(), g.members.end(),
+				   [&](const member &m) { return gone.contains(m.epid); });
+	});
 }
 
 bool bpf_engine::exiting() const

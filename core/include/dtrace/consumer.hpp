@@ -55,6 +55,10 @@ public:
 	void fault(const fault_report &f) override;
 	void drops(std::string_view kind, uint64_t n, uint32_t cpu) override;
 
+	// ECBs enabled while tracing (probes in objects a process mapped
+	// later: session::work()); an EPID known already is kept as it was.
+	void add_probes(const std::vector<enabled_probe> &eps);
+
 	// exit() was consumed: its status.
 	[[nodiscard]] std::optional<int> exit_status() const;
 	// switchrate (ns) as setopt("switchrate", ...) last set it while

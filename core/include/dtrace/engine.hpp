@@ -123,8 +123,11 @@ struct enabling {
 	std::vector<std::pair<uint32_t, probe_desc>> unmatched;
 };
 
-// Match every description of `p` on `reg`.
-[[nodiscard]] enabling match_program(const program &p, provider_registry &reg);
+// Match every description of `p` on `reg`. A description a provider
+// refuses (desc_refused) throws, unless `refused` is given: then its
+// message is appended there and the description matches nothing.
+[[nodiscard]] enabling match_program(const program &p, provider_registry &reg,
+				     std::vector<std::string> *refused = nullptr);
 
 // Unless zero_ok (-Z): the first unmatched description throws engine_error
 // (errc::no_match, with its clause) "probe description D does not match
@@ -136,6 +139,9 @@ struct engine_settings {
 	bool zero_ok = false;	    // -Z
 	bool destructive = false;   // -w
 	std::vector<int32_t> procs; // -c/-p targets ($target first)
+	// EPIDs that add_probes() may use beyond the enabling's (bpf: room
+	// in its probe map); 0: none will be added.
+	uint32_t epid_reserve = 0;
 };
 
 class engine {
@@ -159,6 +165,19 @@ public:
 	virtual void drain(engine_sink &sink) = 0;
 	// exit() ran: no more firings but END's.
 	[[nodiscard]] virtual bool exiting() const = 0;
+
+	// Probes that appear while tracing (objects a -c/-p process maps
+	// later with dlopen(): the session's rescan, docs/usdt.md). An engine
+	// that can take them says so; the others keep the default refusals.
+	[[nodiscard]] virtual bool adds_probes() const { return false; }
+	// Enable and attach more ECBs after go(): `more` as match_program()
+	// makes it, with EPIDs the caller chose: new ones continue the dense
+	// numbering, and an EPID enabled before and removed since is enabled
+	// again. Throws engine_error (nothing of `more` left attached).
+	virtual void add_probes(const enabling &more);
+	// Detach these ECBs (their object was unmapped: dlclose()); their
+	// EPIDs stay known, and add_probes() may enable them again.
+	virtual void remove_probes(const std::vector<uint32_t> &epids);
 
 protected:
 	[[nodiscard]] virtual const engine_settings &settings() const = 0;

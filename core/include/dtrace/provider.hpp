@@ -189,6 +189,13 @@ public:
 	// when a provider refuses the description (a pid probe name that is
 	// neither entry, return nor an offset).
 	std::vector<const probe *> match(const probe_desc &d);
+	// Forget what match() answered (it asks each provider once per
+	// description): the processes' objects changed (dlopen, dlclose).
+	// Probes keep their ids.
+	void forget_matches();
+	// Could a provider of a process (pid, USDT) loaded now answer to
+	// this provider glob? (Probes of objects mapped later: docs/usdt.md.)
+	[[nodiscard]] bool names_process_provider(std::string_view provider_glob) const;
 	// Every probe of every provider (implies load_all()).
 	std::vector<const probe *> all();
 
