@@ -273,33 +273,45 @@ void set_probe(const engine_maps &m, uint32_t epid, const enabled_probe &ep)
 	update(m.probes.get(), &epid, &p, "a probe description");
 }
 
-uint64_t activity(const engine_maps &m)
+namespace {
+
+// The one status entry (dt_bpf_status), as the programs see it.
+dt_bpf_status read_status(const engine_maps &m)
 {
 	uint32_t zero = 0;
 	dt_bpf_status s{};
 	if (bpf_map_lookup_elem(m.status.get(), &zero, &s) != 0)
 		throw engine_error("bpf engine: cannot read the status map: " + errno_text(errno));
-	return s.activity;
+	return s;
+}
+
+// Change one field of the status entry (`what` names it in an error).
+template <typename F>
+void change_status(const engine_maps &m, F set, const char *what)
+{
+	uint32_t zero = 0;
+	dt_bpf_status s = read_status(m);
+	set(s);
+	update(m.status.get(), &zero, &s, what);
+}
+
+} // namespace
+
+uint64_t activity(const engine_maps &m)
+{
+	return read_status(m).activity;
 }
 
 void set_maxframes(const engine_maps &m, uint32_t n)
 {
-	uint32_t zero = 0;
-	dt_bpf_status s{};
-	if (bpf_map_lookup_elem(m.status.get(), &zero, &s) != 0)
-		throw engine_error("bpf engine: cannot read the status map: " + errno_text(errno));
-	s.maxframes = n;
-	update(m.status.get(), &zero, &s, "the maxframes option");
+	change_status(
+		m, [n](dt_bpf_status &s) { s.maxframes = n; }, "the maxframes option");
 }
 
 void set_activity(const engine_maps &m, uint64_t a)
 {
-	uint32_t zero = 0;
-	dt_bpf_status s{};
-	if (bpf_map_lookup_elem(m.status.get(), &zero, &s) != 0)
-		throw engine_error("bpf engine: cannot read the status map: " + errno_text(errno));
-	s.activity = a;
-	update(m.status.get(), &zero, &s, "the activity state");
+	change_status(
+		m, [a](dt_bpf_status &s) { s.activity = a; }, "the activity state");
 }
 
 std::vector<dt_bpf_cpustate> cpustates(const engine_maps &m)
