@@ -677,6 +677,11 @@ void codegen::user_entry_return()
 		return;
 	a.mov_reg(BPF_REG_1, BPF_REG_6);
 	a.call_helper(BPF_FUNC_get_func_ip);
+	// A kretprobe may not know it (no kprobe running): 1, still nonzero.
+	int known = a.label();
+	a.jcc_imm(BPF_JNE, BPF_REG_0, 0, known);
+	a.mov_imm(BPF_REG_0, 1);
+	a.bind(known);
 	mem_off_ptr(BPF_REG_1, DT_M(kfunc_ip));
 	a.stx(BPF_DW, BPF_REG_1, 0, BPF_REG_0);
 }

@@ -236,8 +236,9 @@ DT_API u64 dt_builtin(void *ctx, struct dt_bpf_mem *m, u64 var, u64 strsize)
 		return (u64)n / 8;
 	case DIF_VAR_CALLER:
 		/* At fbt the first frame left is the caller's return site. */
-		n = (long)dt_kskip(ctx, m);
-		return n ? dt_frame(ctx, m, 0, (u64)n) : dt_frame(ctx, m, 1, 0);
+		if (m->kfunc_ip)
+			return dt_frame(ctx, m, 0, dt_kskip(ctx, m));
+		return dt_frame(ctx, m, 1, 0);
 	/*
 	 * illumos: caller is the probed function's caller (kernel frame 1);
 	 * ucaller is ustack[2] of dtrace_getupcstack(ustack, 3): [0] the pid,
