@@ -405,9 +405,12 @@ struct dtrace_cpu {
 	u64 nested;			/* firings dropped by the nesting guard */
 	u64 chillmark;			/* chill(): illumos cpu_dtrace_chillmark */
 	u64 chilled;			/* ns chilled since chillmark */
+	unsigned long stack_start;	/* dtrace_probe_at(): the first kernel frame */
 };
 
 u64 dtrace_nested_drops(void);
+/* Probe context: the firing's dtrace_probe_at() start frame, or 0. */
+unsigned long dtrace_stack_start(void);
 /* Fire probe with args[] (DTRACE_MAXARGS); interrupts off, guard held. */
 void dtrace_probe_fire(struct dtrace_probe *probe, const u64 *args,
 		       struct dtrace_state *only);

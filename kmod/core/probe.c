@@ -188,7 +188,7 @@ static bool dtrace_store_value(dif_ctx_t *ctx, struct dtrace_fault *f,
 			return dtrace_fault_at(f, DTRACEFLT_BADADDR, v);
 		return true;
 	case DTRACE_PV_STACK:
-		stack_trace_save((unsigned long *)dst, a->nframes, probe->aframes + 2);
+		dtrace_getpcstack((u64 *)dst, a->nframes, probe->aframes);
 		return true;
 	case DTRACE_PV_USTACK:
 		/* The pid, then the user pcs; the rest stays zero (jstack strings). */
@@ -451,6 +451,39 @@ void dtrace_probe_fire(struct dtrace_probe *probe, const u64 *args, struct dtrac
 }
 NOKPROBE_SYMBOL(dtrace_probe_fire);
 
+/* Probe context: the firing's dtrace_probe_at() start frame, or 0. */
+unsigned long dtrace_stack_start(void)
+{
+	return this_cpu_read(dtrace_cpu_info.stack_start);
+}
+NOKPROBE_SYMBOL(dtrace_stack_start);
+
+static void dtrace_probe_start(dtrace_id_t id, unsigned long start, const u64 *args)
+{
+	struct dtrace_probe *probe;
+	struct dtrace_cpu *dc;
+	unsigned long flags;
+
+	local_irq_save(flags);
+	dc = this_cpu_ptr(&dtrace_cpu_info);
+	if (dc->nest) {
+		dc->nested++;
+		local_irq_restore(flags);
+		return;
+	}
+	dc->nest = 1;
+	dc->stack_start = start;
+	rcu_read_lock();
+	probe = xa_load(&dtrace_probes, id);
+	if (probe && rcu_access_pointer(probe->ecbs))
+		dtrace_probe_fire(probe, args, NULL);
+	rcu_read_unlock();
+	dc->stack_start = 0;
+	dc->nest = 0;
+	local_irq_restore(flags);
+}
+NOKPROBE_SYMBOL(dtrace_probe_start);
+
 /**
  * dtrace_probe() - fire a probe (contract 7 in dtrace/provider.h).
  * @id: the probe
@@ -467,28 +500,33 @@ NOKPROBE_SYMBOL(dtrace_probe_fire);
 void dtrace_probe(dtrace_id_t id, u64 arg0, u64 arg1, u64 arg2, u64 arg3, u64 arg4, u64 arg5)
 {
 	u64 args[DTRACE_MAXARGS] = { arg0, arg1, arg2, arg3, arg4, arg5 };
-	struct dtrace_probe *probe;
-	struct dtrace_cpu *dc;
-	unsigned long flags;
 
-	local_irq_save(flags);
-	dc = this_cpu_ptr(&dtrace_cpu_info);
-	if (dc->nest) {
-		dc->nested++;
-		local_irq_restore(flags);
-		return;
-	}
-	dc->nest = 1;
-	rcu_read_lock();
-	probe = xa_load(&dtrace_probes, id);
-	if (probe && rcu_access_pointer(probe->ecbs))
-		dtrace_probe_fire(probe, args, NULL);
-	rcu_read_unlock();
-	dc->nest = 0;
-	local_irq_restore(flags);
+	dtrace_probe_start(id, 0, args);
 }
 EXPORT_SYMBOL_GPL(dtrace_probe);
 NOKPROBE_SYMBOL(dtrace_probe);
+
+/**
+ * dtrace_probe_at() - dtrace_probe() whose kernel stack begins at start
+ * (dtrace/provider.h).
+ * @id: the probe
+ * @start: the pc of the stack's first frame (the probed function's caller)
+ * @arg0: D's arg0
+ * @arg1: arg1
+ * @arg2: arg2
+ * @arg3: arg3
+ * @arg4: arg4
+ * @arg5: arg5
+ */
+void dtrace_probe_at(dtrace_id_t id, unsigned long start, u64 arg0, u64 arg1, u64 arg2,
+		     u64 arg3, u64 arg4, u64 arg5)
+{
+	u64 args[DTRACE_MAXARGS] = { arg0, arg1, arg2, arg3, arg4, arg5 };
+
+	dtrace_probe_start(id, start, args);
+}
+EXPORT_SYMBOL_GPL(dtrace_probe_at);
+NOKPROBE_SYMBOL(dtrace_probe_at);
 
 /*
  * BEGIN and END: fired from the GO and STOP ioctls, on the calling CPU,

@@ -29,6 +29,7 @@
 
 #define DTRACE_KSTACK_MAX	64	/* kernel frames looked at */
 #define DTRACE_USTACK_MAX	1024	/* user frames walked (depth) */
+#define DTRACE_ENTRY_SPAN	16	/* a function's entry: its first bytes */
 
 /* The current thread's user registers, or NULL (kernel thread, 32-bit). */
 static struct pt_regs *dtrace_user_regs(void)
@@ -86,13 +87,15 @@ NOKPROBE_SYMBOL(dtrace_getustack);
 
 /*
  * The kernel stack where the probe fired, into pcs[0 .. max) (pcs may be
- * NULL to count): dtrace.ko's own frames and aframes more skipped.
+ * NULL to count): dtrace.ko's own frames and aframes more skipped, or
+ * (dtrace_probe_at()) every frame above the one the provider named.
  * Returns the number of frames found (all of them, not only max).
  */
 u32 dtrace_getpcstack(u64 *pcs, u32 max, int aframes)
 {
 	unsigned long trace[DTRACE_KSTACK_MAX];
-	unsigned int n, i = 0, out = 0;
+	unsigned int n, i = 0, j, out = 0;
+	unsigned long start;
 
 	n = stack_trace_save(trace, ARRAY_SIZE(trace), 0);
 	/* Our own frames: everything up to the last one inside dtrace.ko. */
@@ -100,7 +103,19 @@ u32 dtrace_getpcstack(u64 *pcs, u32 max, int aframes)
 		i++;
 	while (i < n && within_module(trace[i], THIS_MODULE))
 		i++;
-	i += min_t(unsigned int, max(aframes, 0), n - i);
+	/*
+	 * dtrace_probe_at(): from the return site the provider named, or
+	 * past the probed function's own entry (a return address in its
+	 * first bytes: the ftrace call's), if found.
+	 */
+	start = dtrace_stack_start();
+	for (j = i; start && j < n; j++)
+		if (trace[j] - start < DTRACE_ENTRY_SPAN)
+			break;
+	if (start && j < n)
+		i = trace[j] == start ? j : j + 1;
+	else
+		i += min_t(unsigned int, max(aframes, 0), n - i);
 	for (; i < n; i++, out++)
 		if (pcs && out < max)
 			pcs[out] = trace[i];

@@ -266,6 +266,31 @@ dt engines -l -x engines -n 'fbt::vfs_read:entry'
 check "-x engines: fbt runs on the bpf and kmod engines" \
 	has "$w/engines.out" '^ +fbt +- +yes +yes '
 
+# ---- 3a. kernel stacks -----------------------------------------------------------
+
+# As illumos' aframes: at fbt entry and return the stack begins at the probed
+# function's caller (its return site), past the tracer's own frames (the BPF
+# program and its trampoline, kprobe/ftrace/rethook handlers) and the
+# function's entry; caller is that frame and stackdepth counts from it.
+# kstack NAME (after VAR=value...): each firing prints "<probe> caller X
+# depth D", stack(1), stack() and "end"; a check per probe that its frames
+# agree and begin outside the tracer.
+kstack() {
+	local n=$1 p
+	dt "$n" -qn 'fbt::ksys_write:entry,fbt::ksys_write:return /pid == $target/ {
+	    printf("%s caller %a depth %d\n", probename, caller, stackdepth); stack(1); stack();
+	    printf("end\n"); }' -c 'dd if=/dev/zero of=/dev/null bs=1 count=1 status=none'
+	for p in entry return; do
+		check "$n: fbt $p: stack(), stack(1) and caller begin at ksys_write's caller, stackdepth from there" \
+			[ "$(awk -v p="$p" '$1 == p && $2 == "caller" { c = $3; d = $5; n = 0; next }
+			c != "" && $1 == "end" { if (n > 1 && f[1] == c && f[2] == c && n - 1 == d &&
+			    c !~ /ksys_write|kprobe|ftrace|rethook|trampoline|__this_module|^bpf`/) print "ok"
+			    else print "bad"; c = ""; next }
+			c != "" && NF { f[++n] = $1 }' "$w/$n.out")" = ok ]
+	done
+}
+kstack kstack
+
 # ---- 3b. bpf: fentry/fexit, and kprobes as the fallback ------------------------
 
 if [ "$engine" = bpf ]; then
@@ -293,6 +318,7 @@ if [ "$engine" = bpf ]; then
 	check "kprobe: vfs_read entries of dd ($n: 200 and at most 20 from ld.so)" \
 		[ "$n" -ge 200 ] && [ "$n" -le 220 ]
 	check "kretprobe: args[1] == 7 exactly 200 times" [ "$(val_last "$w/kprobe.out" ret7)" = 200 ]
+	DTRACE_FBT_ATTACH=kprobe kstack kstack-kprobe
 fi
 
 # ---- 4. a module's functions ---------------------------------------------------

@@ -547,6 +547,8 @@ probe_spec bpf_engine::spec_for(const group &g)
 	s.cpu = cpu_ ? static_cast<int32_t>(*cpu_) : -1;
 	s.user_entry = g.at.kind == DT_BPF_ATTACH_UPROBE && g.at.ctx == DT_BPF_CTX_REGS;
 	s.errno_arg0 = g.at.errno_src == DT_ERRNO_RETURN_ARG0;
+	s.kernel_func = g.at.kind == DT_BPF_ATTACH_FENTRY || g.at.kind == DT_BPF_ATTACH_FEXIT ||
+			g.at.kind == DT_BPF_ATTACH_KPROBE || g.at.kind == DT_BPF_ATTACH_KRETPROBE;
 	s.usdt = g.at.usdt;
 	s.arg_steps_index = g.at.arg_steps_index;
 	s.arg_steps = g.at.arg_steps;

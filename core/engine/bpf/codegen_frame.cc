@@ -665,11 +665,25 @@ void codegen::user_entry_return()
 {
 	mem_off_ptr(BPF_REG_1, DT_M(uentry_ret));
 	a.st_imm(BPF_DW, BPF_REG_1, 0, 0);
-	if (!spec_.user_entry)
+	if (spec_.user_entry) {
+		a.mov_imm(BPF_REG_2, 8);
+		a.ldx(BPF_DW, BPF_REG_3, BPF_REG_6, 152);
+		a.call_helper(BPF_FUNC_probe_read_user);
+	}
+	// m->kfunc_ip: the probed kernel function's address (fbt), else 0.
+	mem_off_ptr(BPF_REG_1, DT_M(kfunc_ip));
+	a.st_imm(BPF_DW, BPF_REG_1, 0, 0);
+	if (!spec_.kernel_func)
 		return;
-	a.mov_imm(BPF_REG_2, 8);
-	a.ldx(BPF_DW, BPF_REG_3, BPF_REG_6, 152);
-	a.call_helper(BPF_FUNC_probe_read_user);
+	a.mov_reg(BPF_REG_1, BPF_REG_6);
+	a.call_helper(BPF_FUNC_get_func_ip);
+	// A kretprobe may not know it (no kprobe running): 1, still nonzero.
+	int known = a.label();
+	a.jcc_imm(BPF_JNE, BPF_REG_0, 0, known);
+	a.mov_imm(BPF_REG_0, 1);
+	a.bind(known);
+	mem_off_ptr(BPF_REG_1, DT_M(kfunc_ip));
+	a.stx(BPF_DW, BPF_REG_1, 0, BPF_REG_0);
 }
 
 // Return at once unless the system call's number is one of

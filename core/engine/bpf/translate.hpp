@@ -194,6 +194,9 @@ struct probe_spec {
 	// Appended (plugin.h ABI 1.5): tp_record: arg0 is a system call's
 	// return value, errno its negation when it lies in -4095..-1.
 	bool errno_arg0 = false;
+	// Appended: a program at a kernel function's entry or return (fentry,
+	// fexit, kprobe, kretprobe): m->kfunc_ip = bpf_get_func_ip(), else 0.
+	bool kernel_func = false;
 	// Appended (translator): sys_enter/sys_exit whose every ECB is
 	// filtered by the system call's number: when non-empty, the program
 	// returns at its first instructions unless the number is one of these,

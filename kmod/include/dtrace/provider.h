@@ -337,4 +337,18 @@ void *dtrace_probe_arg(dtrace_provider_id_t prov, dtrace_id_t id);
 void dtrace_probe(dtrace_id_t id, u64 arg0, u64 arg1, u64 arg2, u64 arg3,
 		  u64 arg4, u64 arg5);
 
+/*
+ * dtrace_probe_at() - dtrace_probe(), where the kernel stack that stack(),
+ * caller and stackdepth see begins at the probed function's caller, past
+ * whatever the kernel's probe machinery put above it (ftrace trampolines,
+ * kprobe handlers, rethook), which a fixed aframes count cannot know.
+ * start: at a function's entry, the function's address (the stack begins
+ * past the frame in its first bytes, the ftrace call's return address); at
+ * its return, the return site (the stack begins at that frame). When no
+ * frame matches, the probe's aframes are skipped as with dtrace_probe().
+ * Same context as dtrace_probe().
+ */
+void dtrace_probe_at(dtrace_id_t id, unsigned long start, u64 arg0, u64 arg1, u64 arg2,
+		     u64 arg3, u64 arg4, u64 arg5);
+
 #endif /* _DTRACE_PROVIDER_H */

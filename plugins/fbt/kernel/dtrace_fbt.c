@@ -188,9 +188,11 @@ static int fbt_entry(struct kprobe *kp, struct pt_regs *regs)
 	if (!id)
 		return 0;
 	this_cpu_write(fbt_regs, regs);
-	dtrace_probe(id, regs_get_kernel_argument(regs, 0), regs_get_kernel_argument(regs, 1),
-		     regs_get_kernel_argument(regs, 2), regs_get_kernel_argument(regs, 3),
-		     regs_get_kernel_argument(regs, 4), regs_get_kernel_argument(regs, 5));
+	/* The stack begins past the function's own entry: at its caller. */
+	dtrace_probe_at(id, (unsigned long)kp->addr,
+			regs_get_kernel_argument(regs, 0), regs_get_kernel_argument(regs, 1),
+			regs_get_kernel_argument(regs, 2), regs_get_kernel_argument(regs, 3),
+			regs_get_kernel_argument(regs, 4), regs_get_kernel_argument(regs, 5));
 	this_cpu_write(fbt_regs, NULL);
 	return 0;
 }
@@ -203,7 +205,9 @@ static int fbt_return(struct kretprobe_instance *ri, struct pt_regs *regs)
 
 	/* arg0, the return instruction's offset, is not known (see the top). */
 	if (id)
-		dtrace_probe(id, 0, regs_return_value(regs), 0, 0, 0, 0);
+		/* The stack begins at the return site (rethook set regs->ip). */
+		dtrace_probe_at(id, instruction_pointer(regs), 0, regs_return_value(regs), 0, 0,
+				0, 0);
 	return 0;
 }
 NOKPROBE_SYMBOL(fbt_return);

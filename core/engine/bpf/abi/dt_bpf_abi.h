@@ -160,6 +160,15 @@ struct dt_bpf_mem {
 	 * dtrace_getupcstack() does under CPU_DTRACE_ENTRY.
 	 */
 	uint64_t uentry_ret;
+	/*
+	 * Appended: at a kernel function's entry or return (fentry, fexit,
+	 * kprobe, kretprobe: the fbt provider) the function's address
+	 * (bpf_get_func_ip; 1 where that is 0), else 0. The kernel stack
+	 * there begins with the tracer's frames (the program, its
+	 * trampoline or kprobe handler) and the function's own entry; stack(), caller and stackdepth skip
+	 * them so that the first frame is the caller, as illumos' aframes do.
+	 */
+	uint64_t kfunc_ip;
 };
 
 /* Every dt_ring sample begins with this. */

@@ -53,6 +53,31 @@ DT_INLINE u64 dt_frame(void *ctx, struct dt_bpf_mem *m, u64 k, u64 flags)
 	return k ? f[1] : f[0];
 }
 
+/*
+ * How many kernel frames to skip so that the stack begins at the probed
+ * function's caller (m->kfunc_ip: fbt), as illumos' aframes do: the frames
+ * up to the function's own entry (a return address within its first
+ * bytes: func+5 after fentry's call, func+1 at a kprobe's int3 or ftrace
+ * handler); 0 when it is not among the first DT_KSKIP_MAX frames (a
+ * kretprobe's stack already begins at the return site) or elsewhere.
+ */
+#define DT_KSKIP_MAX 8
+#define DT_KFUNC_SPAN 16
+DT_INLINE u64 dt_kskip(void *ctx, struct dt_bpf_mem *m)
+{
+	u64 *f = (u64 *)DT_SP(m, DT_TMP_A);
+	long n;
+	u64 i;
+
+	if (!m->kfunc_ip)
+		return 0;
+	n = bpf_get_stack(ctx, f, DT_KSKIP_MAX * 8, 0);
+	for (i = 0; i < DT_KSKIP_MAX; i++)
+		if ((long)(i * 8) < n && f[i] - m->kfunc_ip < DT_KFUNC_SPAN)
+			return i + 1;
+	return 0;
+}
+
 /* The kernel word of `size` (4 or 8) bytes at addr; 0 for a NULL addr. */
 DT_INLINE u64 dt_kread(struct dt_bpf_mem *m, u64 addr, u64 size, u64 var)
 {
@@ -197,7 +222,7 @@ DT_API u64 dt_builtin(void *ctx, struct dt_bpf_mem *m, u64 var, u64 strsize)
 	case DIF_VAR_STACKDEPTH:
 	case DIF_VAR_USTACKDEPTH:
 		n = bpf_get_stack(ctx, &m->scratch[DT_TMP_A], DT_STACK_TMP,
-				  var == DIF_VAR_USTACKDEPTH ? BPF_F_USER_STACK : 0);
+				  var == DIF_VAR_USTACKDEPTH ? BPF_F_USER_STACK : dt_kskip(ctx, m));
 		if (n <= 0)
 			return 0;
 		/* At a function's entry the caller is one frame more (unless
@@ -209,7 +234,11 @@ DT_API u64 dt_builtin(void *ctx, struct dt_bpf_mem *m, u64 var, u64 strsize)
 		if (st && st->maxframes && (u64)n / 8 > st->maxframes)
 			return st->maxframes;
 		return (u64)n / 8;
-	case DIF_VAR_CALLER: return dt_frame(ctx, m, 1, 0);
+	case DIF_VAR_CALLER:
+		/* At fbt the first frame left is the caller's return site. */
+		if (m->kfunc_ip)
+			return dt_frame(ctx, m, 0, dt_kskip(ctx, m));
+		return dt_frame(ctx, m, 1, 0);
 	/*
 	 * illumos: caller is the probed function's caller (kernel frame 1);
 	 * ucaller is ustack[2] of dtrace_getupcstack(ustack, 3): [0] the pid,
@@ -234,7 +263,8 @@ DT_API u64 dt_rec_stack(void *ctx, struct dt_bpf_mem *m, u64 off, u64 nframes)
 		return dt_fault(m, DTRACEFLT_ILLOP, off);
 	size = DT_CLAMP(size, 2048);
 	if (size)
-		bpf_get_stack(ctx, &m->buf[DT_CLAMP(off, DT_BPF_BUF_SIZE + 16)], size, 0);
+		bpf_get_stack(ctx, &m->buf[DT_CLAMP(off, DT_BPF_BUF_SIZE + 16)], size,
+			      dt_kskip(ctx, m));
 	return 0;
 }
 
