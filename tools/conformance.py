@@ -34,6 +34,7 @@ import tempfile
 TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SUITE = os.path.join(os.path.dirname(TOP), "shared", "conformance")
 SPECIFIC = os.path.join(TOP, "tests", "conformance", "oracle-specific.txt")
+NOT_ON_LINUX = os.path.join(TOP, "tests", "conformance", "not-on-linux.txt")
 
 # Categories of providers this project does not have yet, or that this machine
 # cannot fire (no kprobes): counted, but not held to the language target. The
@@ -59,11 +60,12 @@ PROVIDER_CATEGORIES = {
 }
 
 
-def load_specific():
+def load_specific(path=SPECIFIC):
+    """A list of test ids with reasons: {id: why}."""
     out = {}
-    if not os.path.exists(SPECIFIC):
+    if not os.path.exists(path):
         return out
-    with open(SPECIFIC) as f:
+    with open(path) as f:
         for line in f:
             line = line.strip()
             if not line or line.startswith("#"):
@@ -83,9 +85,7 @@ def vm_tests(failed_in=None):
     chosen only for the fbt provider. With failed_in (a host run's JSON),
     only the tests that did not pass there.
     """
-    sys.path.insert(0, SUITE)
-    import oracle_suite  # pylint: disable=import-outside-toplevel
-
+    oracle_suite = suite_module()
     skip = set()
     if failed_in:
         with open(failed_in) as f:
@@ -115,6 +115,9 @@ def run_suite(dtrace, cats, jobs):
 
 # A symbolic link flattened into a file: its text is the name it pointed to.
 FLATTENED = re.compile(r"^[\w./-]+\.(r|p)\n?$")
+# A workload program of test/utils run by a test (target=workload_user, ...).
+UTILS_HELPER = re.compile(r"\b(workload_(?:user|kernel))\b")
+UNITTEST = os.path.join(SUITE, "dtrace-utils", "test", "unittest")
 
 
 def broken_in_copy(tid):
@@ -123,10 +126,9 @@ def broken_in_copy(tid):
     Some of the suite's .r (expected output) and .r.p (its post-processor)
     are symbolic links to another test's; the copy in ../shared holds them
     as plain files whose text is the link's target, so the runner compares
-    against, or runs, a file name. No dtrace can pass such a test here; it
-    is counted apart ("suite copy"), and only when it fails.
+    against, or runs, a file name.
     """
-    base = os.path.join(SUITE, "dtrace-utils", "test", "unittest", os.path.splitext(tid)[0])
+    base = os.path.join(UNITTEST, os.path.splitext(tid)[0])
     for path in (base + ".r", base + ".x86_64.r", base + ".r.p"):
         try:
             with open(path) as f:
@@ -136,6 +138,47 @@ def broken_in_copy(tid):
         if FLATTENED.match(text) and not text.startswith("#!"):
             return True
     return False
+
+
+def suite_module():
+    """The runner (../shared/conformance/oracle_suite.py), imported."""
+    sys.path.insert(0, SUITE)
+    import oracle_suite  # pylint: disable=import-outside-toplevel
+
+    return oracle_suite
+
+
+def runner_cannot_pass(tid):
+    """Why no dtrace can pass this test under the runner, or None.
+
+    - the copy lost an expected-results file (broken_in_copy);
+    - the test is tagged unstable and @@xfail: the runner, like the suite's
+      runtest.sh, turns such a test's pass (XPASS) into a failure (XFAIL);
+    - the test runs a helper program of the suite's test/utils that the
+      runner does not build (it builds only test/triggers).
+    - the test needs what only Solaris has (tests/conformance/not-on-linux.txt,
+      each with its reason).
+    Counted apart ("cannot pass here"), and only when the test fails.
+    """
+    solaris = load_specific(NOT_ON_LINUX).get(tid)
+    if solaris:
+        return "not on Linux: " + solaris
+    if broken_in_copy(tid):
+        return "suite copy: an expected-results file is a flattened link"
+    suite = suite_module()
+    o = suite.Opts(os.path.join(SUITE, "dtrace-utils"), os.path.join(suite.SUITE, tid))
+    if "unstable" in o.get("tags", accumulate=True).split() and o.has("xfail") and \
+            not o.has("no-xfail"):
+        return "tagged unstable and @@xfail: the runner counts its pass as a failure"
+    try:
+        with open(os.path.join(UNITTEST, tid), errors="replace") as f:
+            text = f.read()
+    except OSError:
+        return None
+    for helper in UTILS_HELPER.findall(text):
+        if not os.path.exists(os.path.join(SUITE, "dtrace-utils", "test", "utils", helper)):
+            return f"needs test/utils/{helper}, which the runner does not build"
+    return None
 
 
 def table(results, floor, specific):
@@ -152,7 +195,7 @@ def table(results, floor, specific):
             c["floor"] += 1
         elif r["id"] in specific and not passed:
             c["specific"] += 1
-        elif not passed and broken_in_copy(r["id"]):
+        elif not passed and runner_cannot_pass(r["id"]):
             c["copy"] += 1
         else:
             c["beyond"] += passed
@@ -163,7 +206,13 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--run", action="store_true", help="run the suite first")
     ap.add_argument("--dtrace", default=os.path.join(TOP, "build", "bin", "dtrace"))
-    ap.add_argument("--json", help="a JSON written by oracle_suite.py --json")
+    ap.add_argument("--json", action="append",
+                    help="a JSON written by oracle_suite.py --json; given again, a later "
+                    "run's results replace an earlier one's for the tests it ran (e.g. a "
+                    "-j 1 rerun of the categories whose tests sample the whole system)")
+    ap.add_argument("--apart", action="store_true",
+                    help="list the failing tests counted apart (Oracle-specific, runner) "
+                    "with their reasons")
     ap.add_argument("--vm-json", help="the VM tier's JSON (tools/vm/conformance.sh)")
     ap.add_argument("--vm-only", action="store_true",
                     help="with --vm-json: only the rows of the categories the VM tier ran")
@@ -178,14 +227,26 @@ def main():
         print("\n".join(vm_tests(a.failed_in)))
         return 0
     if a.run:
-        a.json = run_suite(a.dtrace, a.categories, a.jobs)
+        a.json = [run_suite(a.dtrace, a.categories, a.jobs)]
     if not a.json:
         ap.error("--run or --json")
-    with open(a.json) as f:
-        results = json.load(f)["results"]
+    by_id = {}
+    for path in a.json:
+        with open(path) as f:
+            by_id.update({r["id"]: r for r in json.load(f)["results"]})
+    results = list(by_id.values())
     with open(os.path.join(SUITE, "trivial_floor.json")) as f:
         floor = {r["id"] for r in json.load(f)["results"] if r["outcome"] == "pass"}
     specific = load_specific()
+    if a.apart:
+        for r in sorted(results, key=lambda r: r["id"]):
+            if r["outcome"] != "fail" or r["id"] in floor:
+                continue
+            why = specific.get(r["id"]) or runner_cannot_pass(r["id"])
+            if why:
+                kind = "Oracle-specific" if r["id"] in specific else "cannot pass here"
+                print(f"{r['id']}\t{kind}\t{why}")
+        return 0
     cats = table(results, floor, specific)
     vm_cats = {}
     if a.vm_json:
@@ -196,7 +257,7 @@ def main():
                    if any(r["category"] == name for r in vm.values())}
 
     vm_head = " VM tier: pass beyond | VM tier: share |" if vm_cats else ""
-    print("| category | run | pass | do-nothing passes | Oracle-specific | suite copy | "
+    print("| category | run | pass | do-nothing passes | Oracle-specific | cannot pass here | "
           "pass beyond | share |" + vm_head + " target |")
     print("|---|---:|---:|---:|---:|---:|---:|---:|" + ("---:|---:|" if vm_cats else "") + "---|")
     tot = {"lang": [0, 0], "prov": [0, 0], "vmlang": [0, 0], "vmprov": [0, 0]}

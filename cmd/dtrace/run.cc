@@ -314,7 +314,8 @@ int run_program(const options &o, const char *argv0)
 	} catch (const error &e) {
 		fail(E_ERROR, std::string("could not enable tracing: ") + e.what());
 	}
-	if (o.destructive && !quiet)
+	// dtrace.c's notice, after go(): -w or the destructive pragma alike
+	if ((o.destructive || s.prog().option("destructive").has_value()) && !quiet)
 		message("allowing destructive actions");
 	install_handlers();
 	bool more = s.work(cons); // -c processes run; what BEGIN traced
