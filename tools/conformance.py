@@ -11,10 +11,17 @@ runner's --floor file), how many of the others pass, and that share.
 Tests whose expected text is Oracle's implementation rather than DTrace's
 behaviour are listed with a reason in tests/conformance/oracle-specific.txt
 (ids only: nothing of the suite is in this tree); they are counted apart.
+So are the failing tests that no dtrace can pass here ("cannot pass here",
+runner_cannot_pass()): found from the suite's own files (an expected-results
+file flattened in the copy, unstable tests marked @@xfail, triggers the runner
+builds without the suite Build's CFLAGS, test/utils helpers it does not
+build), or listed with a reason in tests/conformance/not-on-linux.txt (tests
+that need Solaris' kernel types). --apart lists both kinds with the reasons.
 
     tools/conformance.py --run [--dtrace build/bin/dtrace] [CATEGORY...]
     tools/conformance.py --json /tmp/all.json        # an earlier run
     tools/conformance.py --json host.json --vm-json vm.json   # + the VM tier's
+    tools/conformance.py --json all.json --json profile-j1.json  # a later run wins
 
 The VM tier (tools/vm/conformance.sh) runs, in the QEMU guest, the tests that
 need what this machine's kernel lacks: kernel data symbols (kallsyms without
@@ -117,6 +124,9 @@ def run_suite(dtrace, cats, jobs):
 FLATTENED = re.compile(r"^[\w./-]+\.(r|p)\n?$")
 # A workload program of test/utils run by a test (target=workload_user, ...).
 UTILS_HELPER = re.compile(r"\b(workload_(?:user|kernel))\b")
+# A trigger the test runs: @@trigger, or test/triggers/NAME in a script.
+TRIGGER_USE = re.compile(r"\btriggers/([\w-]+)")
+BUILD_CFLAGS = re.compile(r"^([\w-]+)_CFLAGS := (.*)$", re.M)
 UNITTEST = os.path.join(SUITE, "dtrace-utils", "test", "unittest")
 
 
@@ -148,12 +158,25 @@ def suite_module():
     return oracle_suite
 
 
+def build_cflags():
+    """Each trigger's own CFLAGS, from the suite's test/triggers/Build."""
+    try:
+        with open(os.path.join(SUITE, "dtrace-utils", "test", "triggers", "Build")) as f:
+            text = f.read()
+    except OSError:
+        return {}
+    return {name: flags.split() for name, flags in BUILD_CFLAGS.findall(text)}
+
+
 def runner_cannot_pass(tid):
     """Why no dtrace can pass this test under the runner, or None.
 
     - the copy lost an expected-results file (broken_in_copy);
     - the test is tagged unstable and @@xfail: the runner, like the suite's
       runtest.sh, turns such a test's pass (XPASS) into a failure (XFAIL);
+    - the runner builds the test's trigger without the CFLAGS that the
+      suite's test/triggers/Build gives it (the ustack triggers' -O0
+      -fno-omit-frame-pointer: built -O2, main becomes one jump);
     - the test runs a helper program of the suite's test/utils that the
       runner does not build (it builds only test/triggers).
     - the test needs what only Solaris has (tests/conformance/not-on-linux.txt,
@@ -175,6 +198,11 @@ def runner_cannot_pass(tid):
             text = f.read()
     except OSError:
         return None
+    for trig in set(TRIGGER_USE.findall(text)) | {o.get("trigger")} - {""}:
+        want = set(build_cflags().get(trig, []))
+        if want - set(suite.TRIGGER_FLAGS.get(trig, [])):
+            return (f"the runner builds its trigger {trig} without the suite Build's "
+                    f"CFLAGS ({' '.join(sorted(want))})")
     for helper in UTILS_HELPER.findall(text):
         if not os.path.exists(os.path.join(SUITE, "dtrace-utils", "test", "utils", helper)):
             return f"needs test/utils/{helper}, which the runner does not build"
