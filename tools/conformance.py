@@ -111,11 +111,25 @@ def vm_tests(failed_in=None):
     return ids
 
 
-def run_suite(dtrace, cats, jobs):
+def run_suite(dtrace, cats, jobs, build_cflags_too=False):
+    """Runs the suite's runner; its JSON's path.
+
+    build_cflags_too: the runner, imported in a child, with each trigger's
+    CFLAGS from the suite's test/triggers/Build added to its TRIGGER_FLAGS
+    (which lack the ustack triggers' -O0 -fno-omit-frame-pointer): how those
+    tests run when their triggers are built as the suite builds them.
+    """
     fd, path = tempfile.mkstemp(suffix=".json")
     os.close(fd)
-    cmd = [sys.executable, os.path.join(SUITE, "oracle_suite.py"), "--dtrace", dtrace,
-           "-j", str(jobs), "--json", path] + cats
+    args = ["--dtrace", dtrace, "-j", str(jobs), "--json", path] + cats
+    if build_cflags_too:
+        code = ("import sys; sys.path.insert(0, sys.argv[1]); import oracle_suite as o\n"
+                "for n, f in __import__('json').loads(sys.argv[2]).items():\n"
+                "    o.TRIGGER_FLAGS[n] = o.TRIGGER_FLAGS.get(n, []) + f\n"
+                "sys.argv = ['oracle_suite.py'] + sys.argv[3:]; sys.exit(o.main())")
+        cmd = [sys.executable, "-c", code, SUITE, json.dumps(build_cflags())] + args
+    else:
+        cmd = [sys.executable, os.path.join(SUITE, "oracle_suite.py")] + args
     subprocess.run(cmd, check=False, stdout=subprocess.DEVNULL)
     return path
 
@@ -234,6 +248,9 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--run", action="store_true", help="run the suite first")
     ap.add_argument("--dtrace", default=os.path.join(TOP, "build", "bin", "dtrace"))
+    ap.add_argument("--build-cflags", action="store_true",
+                    help="with --run: build each trigger with the CFLAGS the suite's "
+                    "test/triggers/Build gives it too")
     ap.add_argument("--json", action="append",
                     help="a JSON written by oracle_suite.py --json; given again, a later "
                     "run's results replace an earlier one's for the tests it ran (e.g. a "
@@ -255,7 +272,7 @@ def main():
         print("\n".join(vm_tests(a.failed_in)))
         return 0
     if a.run:
-        a.json = [run_suite(a.dtrace, a.categories, a.jobs)]
+        a.json = [run_suite(a.dtrace, a.categories, a.jobs, a.build_cflags)]
     if not a.json:
         ap.error("--run or --json")
     by_id = {}
