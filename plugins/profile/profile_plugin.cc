@@ -29,6 +29,14 @@
 //
 //   profile-N  -> cpu -1: one event per online CPU
 //   tick-N     -> cpu = the first online CPU (/sys/devices/system/cpu/online)
+//
+// The events count wall time on their CPU and exclude nothing (no
+// exclude_idle, exclude_user or exclude_kernel), so a probe samples
+// whatever runs there: a thread in user mode or in the kernel, or the
+// idle task (pid 0, arg1 0) on a CPU with nothing to run, as illumos'
+// cyclics do. A process thus gets as many samples as its CPU time (not
+// its wall time) over the period (plugins/profile/tests:
+// profile_args_host_test; the idle task in tests/vm/bpf-engine-guest.sh).
 #include "interval.hpp"
 
 #include <dtrace/plugin.hpp>
