@@ -29,6 +29,14 @@
 //
 //   profile-N  -> cpu -1: one event per online CPU
 //   tick-N     -> cpu = the first online CPU (/sys/devices/system/cpu/online)
+//
+// The events count wall time on their CPU and exclude nothing (no
+// exclude_idle, exclude_user or exclude_kernel), so a probe samples
+// whatever runs there: a thread in user mode or in the kernel, or the
+// idle task (pid 0, arg1 0) on a CPU with nothing to run, as illumos'
+// cyclics do. A process thus gets as many samples as its CPU time (not
+// its wall time) over the period (plugins/profile/tests:
+// profile_args_host_test; the idle task in tests/vm/bpf-engine-guest.sh).
 #include "interval.hpp"
 
 #include <dtrace/plugin.hpp>
@@ -42,17 +50,16 @@ namespace dt::plugin::profile {
 namespace {
 
 constexpr const char *k_default_probes[] = {
-	"profile-97",  "profile-199",  "profile-499", "profile-997", "profile-1999",
+	"profile-97",	"profile-199",	"profile-499", "profile-997", "profile-1999",
 	"profile-4001", "profile-4999", "tick-1",      "tick-10",     "tick-100",
-	"tick-500",    "tick-1000",    "tick-5000",
+	"tick-500",	"tick-1000",	"tick-5000",
 };
 
 constexpr const char *k_provider = "profile";
 
 // Report the probe `name` names. True if it is a valid profile-N/tick-N
 // name (reported; `stop` then holds the callback's answer), else false.
-bool report(const dt_plugin_host_t *host, const char *name, dt_probe_cb cb,
-	    void *arg, bool &stop)
+bool report(const dt_plugin_host_t *host, const char *name, dt_probe_cb cb, void *arg, bool &stop)
 {
 	auto parsed = parse_probe_name(name);
 	if (!parsed)
@@ -63,8 +70,7 @@ bool report(const dt_plugin_host_t *host, const char *name, dt_probe_cb cb,
 				  describe(parsed->status));
 		return false;
 	}
-	dt_probe_info_t p = {sizeof(p), k_provider, "", "", name,
-			     cookie_of(parsed->spec)};
+	dt_probe_info_t p = {sizeof(p), k_provider, "", "", name, cookie_of(parsed->spec)};
 	stop = cb(arg, &p) != 0;
 	return true;
 }
@@ -76,14 +82,11 @@ int profile_init(const dt_plugin_host_t *host, void **state)
 	return 0;
 }
 
-int profile_probes(void *state, const dt_probe_query_t *query, dt_probe_cb cb,
-		   void *arg)
+int profile_probes(void *state, const dt_probe_query_t *query, dt_probe_cb cb, void *arg)
 {
 	return dt::sdk::guard([&] {
 		const auto *host = static_cast<const dt_plugin_host_t *>(state);
-		const char *name = query != nullptr && query->name != nullptr
-					   ? query->name
-					   : "";
+		const char *name = query != nullptr && query->name != nullptr ? query->name : "";
 		bool stop = false;
 		// A DTrace glob (gmatch) is a pattern, and creates nothing.
 		if (*name != '\0' && !dt::sdk::is_glob(name)) {

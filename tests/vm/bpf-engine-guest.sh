@@ -76,6 +76,19 @@ for ((c = 0; c < $(nproc); c++)); do
 	check "profile: CPU $c sampled ($n times)" [ "$n" -gt 0 ]
 done
 
+# 3b. A CPU with nothing to run is in its idle task (pid 0), and profile-N
+#     and tick-N fire there too, as on illumos: the idle task runs in the
+#     kernel (arg0 a PC, arg1 0) and has no user stack (ucaller 0). The
+#     guest's vCPUs are idle but for dtrace itself.
+dt idle -x engine=bpf -qn 'profile-97 /pid == 0/ { @p[execname, arg0 != 0, arg1] = count(); }
+	tick-1 /pid == 0/ { printf("tick %d %x\n", arg0 != 0, ucaller); exit(0); }
+	tick-10s { exit(1); } END { printa("profile %s %d %x %@d\n", @p); }'
+check "idle: tick-1 fired in the idle task within 10 s" [ "$(rc idle)" = 0 ]
+check "idle: tick-1 there saw a kernel PC and no user caller" has "$w/idle.out" '^tick 1 0$'
+check "idle: profile-97 fired in swapper" has "$w/idle.out" '^profile swapper/[0-9]+ '
+check "idle: each of those in kernel mode" bash -c \
+	'! grep -a "^profile" "$1" | grep -a -v -E "^profile swapper/[0-9]+ 1 0 [0-9]+\$"' - "$w/idle.out"
+
 # 4. A bad pointer: DTrace's ERROR message, tracing goes on.
 dt fault -x engine=bpf -qn 'BEGIN { trace(*(int *)0); } BEGIN { printf("after\n"); exit(0); }'
 check "fault: exit 0" [ "$(rc fault)" = 0 ]

@@ -1,0 +1,2 @@
+one PC each
+
