@@ -516,6 +516,12 @@ program compile(const std::vector<input> &inputs, const settings &s)
 			throw compile_error(d);
 		}
 	}
+	// The link mode the whole program is assembled under (illumos sets
+	// dt_linkmode before dt_as() assembles each clause): the last word
+	// given, by -x or #pragma; kdefs takes knodefs back.
+	if (auto lm = options.find("linkmode"); lm != options.end())
+		syms.linkmode = lm->second;
+	syms.knodefs = options.count("knodefs") != 0 && options.count("kdefs") == 0;
 	try {
 		generate(syms, clauses, prog);
 	} catch (const d_error &e) {

@@ -508,6 +508,31 @@ TEST(compile, translators_and_xlate)
 		"D_XLATE_MEMB: line 2: translator member y is not a member of struct o");
 }
 
+// A type name may end in a function declarator (illumos' grammar:
+// direct_abstract_declarator `function`): `int (void)` parses as a function
+// type, of no size and no value, its parameters checked as a prototype's.
+TEST(parse, type_name_with_a_function_declarator)
+{
+	using dt::test::error_of;
+	EXPECT_EQ(
+		error_of("BEGIN { trace(sizeof (int (void))); }"),
+		"D_SIZEOF_TYPE: in action list: cannot apply sizeof to an operand of unknown size");
+	EXPECT_EQ(error_of("BEGIN { trace((int (char *, ...))1); }"),
+		  "D_CAST_INVAL: in action list: invalid cast expression: \"int\" to \"int ()\"");
+	EXPECT_EQ(error_of("BEGIN { trace(sizeof (int (void, int))); }"),
+		  "D_DECL_PROTO_VOID: void must be sole parameter");
+	// A pointer to a function is still a pointer.
+	dt::program p = dt::test::compile_n("BEGIN { trace(sizeof (int (*)(int))); }");
+	EXPECT_EQ(dt::test::run(p.clauses[0].actions[0].args[0].expr), 8u);
+	// In a translator the output type is such a type name: the input
+	// written in parentheses is its parameter list, and the `{` that
+	// follows is where the `<` was expected.
+	EXPECT_EQ(error_of("struct i { int a; };\nstruct o { int b; };\n"
+			   "translator struct o (struct i *p)\n{ b = p->a; };\n",
+			   true),
+		  "D_SYNTAX: line 4: syntax error near \"{\"");
+}
+
 } // namespace
 
 namespace {

@@ -10,6 +10,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <string>
 
 namespace dt::test {
@@ -115,6 +116,64 @@ TEST(kernel_syms, a_btf_function_symbol_is_typed)
 	program p = compile_n("BEGIN { trace((uint64_t)&`vfs_read); }");
 	EXPECT_EQ(run(p.clauses[0].actions[0].args[0].expr), 0xffffffff81234560ULL);
 	EXPECT_TRUE(p.reads_kernel);
+}
+
+compiler::settings with_options(std::map<std::string, std::string> o)
+{
+	compiler::settings s = default_settings();
+	s.options = std::move(o);
+	return s;
+}
+
+// -x linkmode (illumos dt_as()): kernel (the default) and static take every
+// kernel symbol's value when compiling, primary only the kernel's own
+// (vmlinux), dynamic none: a symbol left to a relocation is D_ASRELO, at
+// the 1-based index of the instruction a relocation would patch.
+TEST(kernel_syms, linkmode_decides_which_kernel_symbols_take_their_value_now)
+{
+	ksyms_guard g(k_syms);
+	const std::string mod = "BEGIN { trace((uint64_t)&ext4`mod_table); }";
+	const std::string own = "BEGIN { trace((uint64_t)&`some_table); }";
+	for (const char *m : {"kernel", "static"}) {
+		program p = compile_n(mod, with_options({{"linkmode", m}}));
+		EXPECT_EQ(run(p.clauses[0].actions[0].args[0].expr), 0xffffffffc0001000ULL) << m;
+	}
+	program p = compile_n(own, with_options({{"linkmode", "primary"}}));
+	EXPECT_EQ(run(p.clauses[0].actions[0].args[0].expr), 0xffffffff82000010ULL);
+	EXPECT_EQ(error_of(mod, false, with_options({{"linkmode", "primary"}})),
+		  "D_ASRELO: in action list: relocation remains against loadable kernel symbol "
+		  "ext4`mod_table (offset 0x1)");
+	EXPECT_EQ(error_of(own, false, with_options({{"linkmode", "dynamic"}})),
+		  "D_ASRELO: in action list: relocation remains against primary kernel symbol "
+		  "vmlinux`some_table (offset 0x1)");
+	// Reading the symbol's value needs its address first: the same setx.
+	EXPECT_EQ(error_of("BEGIN\n/timestamp > 0 &&\n *(int *)&`some_table/ { }", true,
+			   with_options({{"linkmode", "dynamic"}})),
+		  "D_ASRELO: line 3: relocation remains against primary kernel symbol "
+		  "vmlinux`some_table (offset 0xb)");
+}
+
+// -x knodefs (DTRACE_C_KNODEF) permits the relocations that dynamic and
+// primary leave: the program keeps the value found when compiling, as
+// nothing relocates kernel symbols later. -x kdefs takes it back.
+TEST(kernel_syms, knodefs_permits_unresolved_kernel_symbols)
+{
+	ksyms_guard g(k_syms);
+	const std::string own = "BEGIN { trace((uint64_t)&`some_table); }";
+	program p = compile_n(own, with_options({{"linkmode", "dynamic"}, {"knodefs", ""}}));
+	EXPECT_EQ(run(p.clauses[0].actions[0].args[0].expr), 0xffffffff82000010ULL);
+	p = compile_n("BEGIN { trace((uint64_t)&ext4`mod_table); }",
+		      with_options({{"linkmode", "primary"}, {"knodefs", ""}}));
+	EXPECT_EQ(run(p.clauses[0].actions[0].args[0].expr), 0xffffffffc0001000ULL);
+	EXPECT_EQ(error_of(own, false,
+			   with_options({{"linkmode", "dynamic"}, {"knodefs", ""}, {"kdefs", ""}})),
+		  "D_ASRELO: in action list: relocation remains against primary kernel symbol "
+		  "vmlinux`some_table (offset 0x1)");
+	// A pragma sets the link mode as -x does.
+	EXPECT_EQ(
+		error_of("#pragma D option linkmode=dynamic\nBEGIN { trace(&`some_table); }", true),
+		"D_ASRELO: line 2: relocation remains against primary kernel symbol "
+		"vmlinux`some_table (offset 0x1)");
 }
 
 TEST(kernel_syms, scoping_operator_in_a_declaration_is_d_decl_scope)

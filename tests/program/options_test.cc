@@ -17,8 +17,8 @@ using dt::buffer_policy;
 using dt::option_error;
 using dt::option_kind;
 using dt::option_unsets;
-using dt::pragma_option_error;
 using dt::option_value_error;
+using dt::pragma_option_error;
 using dt::resolve_options;
 using dt::resolved_options;
 using opts = std::map<std::string, std::string>;
@@ -176,6 +176,9 @@ TEST(options, free_form_values_as_their_dt_opt_functions_read_them)
 	EXPECT_EQ(option_error("zdefs", "", false), nullptr);
 	EXPECT_STREQ(option_error("zdefs", "1", true), bad);
 	EXPECT_STREQ(option_error("errtags", "", true), bad);
+	EXPECT_EQ(option_error("knodefs", "", false), nullptr);
+	EXPECT_EQ(option_error("kdefs", "", false), nullptr);
+	EXPECT_STREQ(option_error("kdefs", "1", true), bad);
 	// Paths need one.
 	EXPECT_STREQ(option_error("cpppath", "", false), bad);
 	EXPECT_STREQ(option_error("libdir", "", false), bad);

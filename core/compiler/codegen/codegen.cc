@@ -10,7 +10,9 @@
 #include "dif_builder.hpp"
 
 #include <algorithm>
+#include <cstdio>
 #include <functional>
+#include <optional>
 
 namespace dt::compiler {
 
@@ -30,6 +32,7 @@ public:
 
 private:
 	uint8_t gen_addr(expr &e);
+	dif_builder::reloc symbol_reloc(const expr &e);
 	uint8_t load_bitfield(expr &e);
 	uint8_t load(uint8_t addr, const type_ref &t, uint32_t line);
 	uint8_t gen_binary(expr &e);
@@ -291,6 +294,16 @@ uint8_t expr_gen::load_bitfield(expr &e)
 	return r;
 }
 
+// `sym or mod`sym as a relocation would name it: the module that sema
+// found it in (the kernel's own first when unscoped) and the name.
+dif_builder::reloc expr_gen::symbol_reloc(const expr &e)
+{
+	size_t mark = e.name.rfind('`');
+	std::string name = e.name.substr(mark + 1);
+	std::optional<kernel_sym> ks = syms_.ksyms.find(e.name.substr(0, mark), name);
+	return {0, ks ? ks->module : "vmlinux", name, e.line};
+}
+
 uint8_t expr_gen::gen_addr(expr &e)
 {
 	switch (e.kind) {
@@ -329,7 +342,7 @@ uint8_t expr_gen::gen_addr(expr &e)
 		if (e.s.what == expr_sema::ref::ksym) {
 			syms_.reads_kernel = true;
 			uint8_t r = b_.alloc(e.line);
-			b_.setx(static_cast<uint64_t>(e.s.value), r);
+			b_.setx_symbol(static_cast<uint64_t>(e.s.value), r, symbol_reloc(e));
 			return r;
 		}
 		break;
@@ -1162,6 +1175,31 @@ record make_record(symbols &syms, const checked_clause *cc, const arg_plan &a)
 	return r;
 }
 
+// illumos dt_as(): under -x linkmode=dynamic every kernel symbol, under
+// primary a loadable module's (not the kernel's own), is left to be
+// relocated when the program is loaded instead of having its value now
+// (kernel, the default, and static take every value now). Unless -x
+// knodefs permits unresolved kernel symbols, the first such symbol is an
+// error (dt_as_undef()), at the 1-based index of the instruction that
+// would be patched. Permitted, the value is kept: nothing relocates it
+// later, as nothing in illumos' kernel applies kernel relocations.
+void check_links(const symbols &syms, const std::vector<dif_builder::reloc> &relocs)
+{
+	if (syms.knodefs)
+		return;
+	for (const auto &r : relocs) {
+		bool primary = r.object == "vmlinux";
+		if (syms.linkmode != "dynamic" && (syms.linkmode != "primary" || primary))
+			continue;
+		char off[24];
+		std::snprintf(off, sizeof(off), "0x%zx", r.at + 1);
+		fail(tag::D_ASRELO, r.line,
+		     std::string("relocation remains against ") +
+			     (primary ? "primary kernel" : "loadable kernel") + " symbol " +
+			     r.object + "`" + r.name + " (offset " + off + ")");
+	}
+}
+
 } // namespace
 
 difo compile_expr(symbols &syms, const checked_clause *cc, expr &e, const type_ref &as_type,
@@ -1176,6 +1214,7 @@ difo compile_expr(symbols &syms, const checked_clause *cc, expr &e, const type_r
 	}
 	g.b().emit(DIF_INSTR_RET(r));
 	type_ref rt = as_string ? syms.types.string_type() : t;
+	check_links(syms, g.b().relocs());
 	return g.b().finish(syms.types.diftype(rt));
 }
 

@@ -67,6 +67,13 @@ void dif_builder::setx(uint64_t v, uint8_t rd)
 	emit(DIF_INSTR_SETX(intern_int(v), rd));
 }
 
+void dif_builder::setx_symbol(uint64_t v, uint8_t rd, reloc r)
+{
+	r.at = text_.size();
+	relocs_.push_back(std::move(r));
+	setx(v, rd);
+}
+
 void dif_builder::use_var(uint32_t id, uint8_t scope, uint8_t kind, const std::string &name,
 			  dtrace_diftype_t type, bool mod)
 {

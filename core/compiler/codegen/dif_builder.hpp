@@ -27,14 +27,18 @@ public:
 	// A point to go back to (code and registers) when an attempt at an
 	// expression runs out of registers and is redone with a spill.
 	struct mark {
-		size_t text, fixups;
+		size_t text, fixups, relocs;
 		uint8_t used;
 	};
-	[[nodiscard]] mark here() const { return {text_.size(), fixups_.size(), used_}; }
+	[[nodiscard]] mark here() const
+	{
+		return {text_.size(), fixups_.size(), relocs_.size(), used_};
+	}
 	void rewind(const mark &m)
 	{
 		text_.resize(m.text);
 		fixups_.resize(m.fixups);
+		relocs_.resize(m.relocs);
 		used_ = m.used;
 	}
 	// ---- instructions
@@ -46,6 +50,16 @@ public:
 	[[nodiscard]] uint32_t intern_int(uint64_t v);
 	[[nodiscard]] uint32_t intern_str(const std::string &s);
 	void setx(uint64_t v, uint8_t rd);
+	// A setx of a symbol's value (illumos dt_cg_xsetx() with an ident):
+	// the instruction a relocation would patch, should the link mode
+	// leave the symbol to be resolved later (codegen's link check).
+	struct reloc {
+		size_t at; // instruction index
+		std::string object, name;
+		uint32_t line;
+	};
+	void setx_symbol(uint64_t v, uint8_t rd, reloc r);
+	[[nodiscard]] const std::vector<reloc> &relocs() const { return relocs_; }
 	void use_var(uint32_t id, uint8_t scope, uint8_t kind, const std::string &name,
 		     dtrace_diftype_t type, bool mod);
 	// Resolve labels; the DIF object (ends with the caller's ret).
@@ -60,6 +74,7 @@ private:
 	std::vector<std::string> var_names_;
 	std::vector<int64_t> labels_; // label -> instruction index (-1 unplaced)
 	std::vector<std::pair<size_t, label>> fixups_;
+	std::vector<reloc> relocs_;
 	uint8_t used_ = 1; // bit r set: register r allocated (%r0 always)
 };
 

@@ -35,6 +35,7 @@ struct type_name {
 	int ptrs = 0;
 	std::vector<uint64_t> dims;
 	std::vector<expr_ptr> dim_exprs;
+	bool function = false; // `int (void)`: a function returning the rest
 };
 
 // One declarator: `*p`, `a[10]`, `x[string, int]`, or abstract (no name).

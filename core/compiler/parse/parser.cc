@@ -666,6 +666,16 @@ declarator parser_impl::declarator_(bool abstract)
 		gnu_words();
 		return d;
 	}
+	if (abstract && is(tk::lparen)) {
+		// illumos' direct_abstract_declarator `function`: a type name
+		// such as `int (void)` or `struct out (struct in *p)` is a
+		// function type, its parameters checked as a prototype's.
+		take();
+		prototype("function", tk::rparen);
+		d.function = true;
+		gnu_words();
+		return d;
+	}
 	if (!abstract) {
 		if (is(tk::ident) && !starts_type())
 			d.name = take().text;
@@ -719,6 +729,7 @@ type_name parser_impl::type_name_()
 	t.spec = specifiers(false);
 	declarator d = declarator_(true);
 	t.ptrs = d.ptrs;
+	t.function = d.function;
 	for (auto &e : d.dims)
 		t.dim_exprs.push_back(std::move(e));
 	return t;
@@ -806,9 +817,10 @@ void parser_impl::translator(translation_unit &u)
 	expect(tk::gt);
 	expect(tk::lbrace);
 	while (!accept(tk::rbrace)) {
+		// translator_member: IDENT = assignment_expression ;
 		token m = expect(tk::ident);
 		expect(tk::assign);
-		x->members.emplace_back(m.text, expression());
+		x->members.emplace_back(m.text, assignment());
 		expect(tk::semi);
 	}
 	x->end_line = expect(tk::semi).line;

@@ -133,7 +133,17 @@ type_ref expr_checker::resolve_type_name(type_name &tn)
 	std::vector<uint64_t> dims = tn.dims;
 	for (auto &d : tn.dim_exprs)
 		dims.push_back(d ? static_cast<uint64_t>(constant(*d)) : 0);
-	return types_.apply(base, tn.ptrs, dims);
+	type_ref t = types_.apply(base, tn.ptrs, dims);
+	if (!tn.function)
+		return t;
+	// A function type (illumos dt_decl_func()): it has no size, and no
+	// value of it can be made; a translator's output cannot be one.
+	auto f = std::make_shared<ctype>();
+	f->k = ctype::kind::func;
+	f->name = f->resolved = t->name + " ()";
+	f->size = 0;
+	f->ref = t;
+	return f;
 }
 
 int64_t expr_checker::constant(expr &e)
@@ -267,7 +277,7 @@ void expr_checker::check(expr &e)
 				fail(tag::D_SIZEOF_BITFIELD, e.line,
 				     "cannot apply sizeof to a bit-field");
 		}
-		if (t->is_void() || (t->is_sou() && !t->complete))
+		if (t->is_void() || (t->is_sou() && !t->complete) || t->k == ctype::kind::func)
 			fail(tag::D_SIZEOF_TYPE, e.line,
 			     "cannot apply sizeof to an operand of unknown size");
 		e.s.type = types_.named("size_t");

@@ -90,6 +90,11 @@ struct symbols {
 	uint32_t next_tls = DIF_VAR_OTHER_UBASE;
 	uint32_t first_spill = DIF_VAR_OTHER_UBASE;	      // codegen: past every clause's this->
 	std::vector<std::unique_ptr<translation_unit>> units; // keep inline bodies alive
+	// -x linkmode and -x knodefs as codegen reads them (illumos
+	// dt_linkmode, DTRACE_C_KNODEF): which kernel symbols a DIF object
+	// may hold the value of (codegen.cc, check_links()).
+	std::string linkmode = "kernel";
+	bool knodefs = false;
 };
 
 // The id for a new clause-local: past every id the table holds (ids of

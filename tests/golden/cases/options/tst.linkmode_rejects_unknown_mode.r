@@ -1,0 +1,1 @@
+dtrace: failed to set -x linkmode: Invalid value for specified option

@@ -1,0 +1,2 @@
+vmlinux`vfs_read
+
