@@ -9,7 +9,7 @@
 // mutex (pipe->mutex), which lockstat:::adaptive-* see, with the lock's
 // owner readable through args[0] and wait times that are positive and
 // shorter than the run; and the lock subroutines on that mutex (mutex_owner()
-// is the thread that just took it).
+// is the thread that just took it) and on a reader/writer spin lock.
 #include "run_dtrace.hpp"
 #include "tp_table_checks.hpp"
 
@@ -179,6 +179,52 @@ TEST(LockstatBpf, MutexSubroutinesSeeTheWaiterOwningTheMutex)
 		}
 	}
 	EXPECT_GE(n, 1) << "no contention seen: " << out;
+}
+
+// rw_read_held(), rw_write_held(), rw_iswriter() on a real rwlock_t: six
+// shells forking and exiting at once contend for tasklist_lock (written
+// by fork and exit, read by wait), which lockstat's rw-spin probes see
+// once the waiter holds it: taken for reading, held by readers and not by
+// a writer (one may be waiting: rw_iswriter() says so); taken for
+// writing, held by a writer.
+TEST(LockstatBpf, RwlockSubroutinesSeeTheWaiterHoldingTheLock)
+{
+	if (!dt::test::is_root())
+		GTEST_SKIP() << "needs root (the bpf engine)";
+	dt::test::script_file script("for i in 1 2 3 4 5 6; do ( for j in $(seq 300); do "
+				     "/bin/true; done ) & done; wait\n");
+	long long reads = 0, writes = 0;
+	std::string out;
+	for (int attempt = 0; attempt < 5 && reads + writes == 0; attempt++) {
+		auto r = dt::test::dtrace(
+			{"-q", "-n",
+			 "lockstat:::rw-spin { @[probefunc, rw_read_held(args[0]), "
+			 "rw_write_held(args[0]), rw_iswriter(args[0])] = count(); }",
+			 "-n", "dtrace:::END { printa(\"%s %d %d %d %@d\\n\", @); }", "-c",
+			 script.path()});
+		ASSERT_EQ(r.status, 0) << r.err;
+		out = r.out;
+		for (const std::string &l : dt::test::lines(r.out)) {
+			std::istringstream f(l);
+			std::string func;
+			int read_held, write_held, iswriter;
+			long long c;
+			if (!(f >> func >> read_held >> write_held >> iswriter >> c))
+				continue;
+			if (func == "queued_read_lock_slowpath") {
+				EXPECT_EQ(read_held, 1) << l;
+				EXPECT_EQ(write_held, 0) << l;
+				reads += c;
+			} else {
+				EXPECT_EQ(func, "queued_write_lock_slowpath") << l;
+				EXPECT_EQ(read_held, 0) << l;
+				EXPECT_EQ(write_held, 1) << l;
+				EXPECT_EQ(iswriter, 1) << l;
+				writes += c;
+			}
+		}
+	}
+	EXPECT_GE(reads + writes, 1) << "no reader/writer lock contention seen: " << out;
 }
 
 } // namespace
