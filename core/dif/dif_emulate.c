@@ -28,12 +28,12 @@
  * ntohll inet_ntoa inet_ntoa6 inet_ntop alloca bcopy copyin copyinto
  * copyinstr copyout copyoutstr speculation progenyof getmajor getminor json,
  * rw_read_held rw_write_held rw_iswriter (a Linux queued rwlock's word),
- * and d_path when the environment provides ops->d_path (a kernel engine).
+ * mutex_owned mutex_owner mutex_type_adaptive mutex_type_spin (a Linux
+ * struct mutex's owner word, where ctx->mutex_owner says), and d_path when
+ * the environment provides ops->d_path (a kernel engine).
  *
  * Fault with DTRACEFLT_ILLOP (illval: the subroutine number or variable id):
- *   mutex_owned mutex_owner mutex_type_adaptive mutex_type_spin -- they
- *     decode Solaris kmutex_t words; Linux's mutex has no such portable
- *     encoding;
+ *   mutex_* -- when the context does not know struct mutex's layout;
  *   msgsize msgdsize ddi_pathname getf -- Solaris STREAMS, devinfo, file_t;
  *   d_path, copyout(str), speculation, progenyof -- when the op is NULL;
  *   ldta and ldga of a user array (id >= 0x80): no D construct emits them;

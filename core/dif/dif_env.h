@@ -305,6 +305,16 @@ typedef struct dif_ctx {
 	const uint64_t *args;
 	uint32_t nargs;
 
+	/*
+	 * Where a Linux struct mutex keeps its owner word, for mutex_owned(),
+	 * mutex_owner() and mutex_type_*() (dif_subr.c subr_mutex): the word's
+	 * byte offset and the bits of it that are the owning task_struct
+	 * pointer (the rest are flags). mutex_owner_mask 0: unknown, and those
+	 * subroutines fault ILLOP.
+	 */
+	uint32_t mutex_owner;
+	uint64_t mutex_owner_mask;
+
 	/* Set by dif_emulate(). */
 	uint64_t regs[DIF_DIR_NREGS];
 	dif_tuple_t tupregs[DIF_DTR_NREGS];

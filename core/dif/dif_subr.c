@@ -1132,6 +1132,44 @@ static uint64_t subr_rwlock(dif_ctx_t *c, uint32_t subr)
 	return writer != 0 || waiting != 0;
 }
 
+/*
+ * mutex_owned(), mutex_owner(), mutex_type_adaptive(), mutex_type_spin() on
+ * a Linux struct mutex (illumos reads a kmutex_t): its owner word, where
+ * the context says (c->mutex_owner, from the kernel's headers or BTF), is
+ * the owning task_struct pointer with flag bits below it. As the Dynamic
+ * Tracing Guide has them: mutex_owner() is the owning thread or NULL,
+ * mutex_owned() non-zero when the calling thread (curthread) holds it. A
+ * Linux mutex spins while its owner runs and sleeps otherwise: adaptive,
+ * never a spin mutex. All four read the word, so a bad address faults as
+ * illumos' dtrace_load64 of the kmutex_t does.
+ */
+static uint64_t subr_mutex(dif_ctx_t *c, uint32_t subr)
+{
+	uint64_t owner, self;
+	uint16_t f = 0;
+
+	if (!c->mutex_owner_mask) {
+		dif_fault(c, DTRACEFLT_ILLOP, subr);
+		return 0;
+	}
+	owner = dif_load(c, c->tupregs[0].value + c->mutex_owner, 8, DIF_SPACE_KERNEL) &
+		c->mutex_owner_mask;
+	if (c->fault)
+		return 0;
+	switch (subr) {
+	case DIF_SUBR_MUTEX_OWNER: return owner;
+	case DIF_SUBR_MUTEX_TYPE_ADAPTIVE: return 1;
+	case DIF_SUBR_MUTEX_TYPE_SPIN: return 0;
+	default: break;
+	}
+	self = c->ops->builtin(c->env, DIF_VAR_CURTHREAD, 0, &f);
+	if (f) {
+		dif_fault(c, f, DIF_VAR_CURTHREAD);
+		return 0;
+	}
+	return owner != 0 && owner == self;
+}
+
 /* An optional env op returning a value: speculation(), progenyof(pid). */
 static uint64_t subr_env(dif_ctx_t *c, uint32_t subr)
 {
@@ -1213,11 +1251,14 @@ uint64_t dif_subr(dif_ctx_t *c, uint32_t subr, uint64_t strsize)
 	case DIF_SUBR_RW_READ_HELD:
 	case DIF_SUBR_RW_WRITE_HELD:
 	case DIF_SUBR_RW_ISWRITER: return subr_rwlock(c, subr);
+	case DIF_SUBR_MUTEX_OWNED:
+	case DIF_SUBR_MUTEX_OWNER:
+	case DIF_SUBR_MUTEX_TYPE_ADAPTIVE:
+	case DIF_SUBR_MUTEX_TYPE_SPIN: return subr_mutex(c, subr);
 	/*
-	 * Solaris-only: mutex_* decode kmutex_t (Linux's mutex and spinlock
-	 * words differ by configuration), msgsize
-	 * and msgdsize walk STREAMS mblk_t, ddi_pathname walks dev_info,
-	 * getf returns a file_t; Linux has no equivalent encoding.
+	 * Solaris-only: msgsize and msgdsize walk STREAMS mblk_t,
+	 * ddi_pathname walks dev_info, getf returns a file_t; Linux has no
+	 * equivalent.
 	 */
 	default: dif_fault(c, DTRACEFLT_ILLOP, subr); return 0;
 	}

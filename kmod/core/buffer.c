@@ -37,6 +37,7 @@
 #include <linux/cpu.h>
 #include <linux/kprobes.h>
 #include <linux/log2.h>
+#include <linux/mutex.h>
 #include <linux/random.h>
 #include <linux/slab.h>
 #include <linux/smp.h>
@@ -94,6 +95,14 @@ static void dtrace_state_cpu_ctx(struct dtrace_state *state, struct dtrace_state
 	ctx->dstate = state->have_dstate ? &state->dstate : NULL;
 	ctx->rand_state[0] = get_random_u64() | 1;
 	ctx->rand_state[1] = get_random_u64();
+	/* mutex_*(): the owner word, the task pointer above its flag bits */
+#ifdef CONFIG_PREEMPT_RT
+	ctx->mutex_owner = offsetof(struct mutex, rtmutex.owner);
+	ctx->mutex_owner_mask = ~1ULL;		/* RT_MUTEX_HAS_WAITERS */
+#else
+	ctx->mutex_owner = offsetof(struct mutex, owner);
+	ctx->mutex_owner_mask = ~7ULL;		/* kernel/locking/mutex.c MUTEX_FLAGS */
+#endif
 }
 
 static struct dtrace_state_cpu *dtrace_state_cpu_alloc(struct dtrace_state *state, int cpu,

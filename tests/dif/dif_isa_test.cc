@@ -320,8 +320,8 @@ call_result call_with(uint32_t subr, uint32_t n)
 
 TEST(dif_subrs_def, the_interpreter_checks_min_args)
 {
-	// ILLOP whatever the arguments: Solaris-only (dif_subr.c), or an
-	// environment op the sandbox lacks (d_path).
+	// ILLOP whatever the arguments: Solaris-only (dif_subr.c), or what
+	// the sandbox's context lacks (d_path's op, struct mutex's layout).
 	const std::set<std::string> no_meaning = {
 		"mutex_owned",	   "mutex_owner", "mutex_type_adaptive",
 		"mutex_type_spin", "msgdsize",	  "msgsize",

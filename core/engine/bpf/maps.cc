@@ -3,6 +3,7 @@
 #include "maps.hpp"
 
 #include "util/kernel_btf.hpp"
+#include "util/mutex_layout.hpp"
 
 #include <bpf/bpf.h>
 #include <bpf/btf.h>
@@ -93,7 +94,8 @@ void init_pidns_offsets(const kernel_btf &b, dt_bpf_status &st)
 
 // dt_status before BEGIN (dt_bpf_abi.h): INACTIVE, the wall clock's
 // offset from CLOCK_BOOTTIME, and the task_struct offsets the library's
-// built-ins need (0 when the kernel has no BTF: they then fault).
+// built-ins need, and struct mutex's owner word for mutex_*() (0 when the
+// kernel has no BTF: they then fault).
 void init_status(const engine_maps &m)
 {
 	dt_bpf_status st{};
@@ -106,6 +108,9 @@ void init_status(const engine_maps &m)
 		st.task_sum_exec = se && sum ? se + sum : 0;
 		init_pidns_offsets(*b, st);
 	}
+	const mutex_layout mutex = kernel_mutex_layout();
+	st.mutex_owner = mutex.owner;
+	st.mutex_owner_mask = mutex.owner_mask;
 	struct timespec rt {
 	}, bt{};
 	clock_gettime(CLOCK_REALTIME, &rt);

@@ -208,6 +208,8 @@ void run_ecb(state &st, firing_env &fe)
 	ctx.varmem_size = st.varmem.size();
 	ctx.dstate = st.have_dstate ? &st.dstate : nullptr;
 	ctx.thread_key = static_cast<uint64_t>(gettid());
+	ctx.mutex_owner = st.mutex.owner;
+	ctx.mutex_owner_mask = st.mutex.owner_mask;
 
 	// Room for the firing first, as illumos reserves before the predicate.
 	const bool emit = c.records_firing();

@@ -14,6 +14,7 @@
 #pragma once
 
 #include "buffers.hpp"
+#include "util/mutex_layout.hpp"
 
 #include <dtrace/engine.hpp>
 #include <dtrace/program.hpp>
@@ -96,6 +97,9 @@ struct state {
 	dif_dstate_t dstate{};
 	bool have_dstate = false;
 	uint64_t rand_state[2] = {0, 0};
+	// struct mutex's owner word for mutex_*(): looked up in the kernel's
+	// BTF only when a DIFO calls one (user_engine::add_difo).
+	mutex_layout mutex;
 	// Not zeroed: a firing reads only what it wrote, and pages of the
 	// (bufsize) allocation that no firing reaches are never touched.
 	std::unique_ptr<char[]> scratch;

@@ -147,6 +147,10 @@ void user_engine::add_difo(const difo &d, const std::string &where)
 		throw engine_error("invalid DIF in " + where + " at offset " +
 				   std::to_string(err.offset) + ": " + err.reason);
 	st_.difos[&d] = v;
+	for (dif_instr_t i : d.text)
+		if (DIF_INSTR_OP(i) == DIF_OP_CALL && DIF_INSTR_SUBR(i) >= DIF_SUBR_MUTEX_OWNED &&
+		    DIF_INSTR_SUBR(i) <= DIF_SUBR_MUTEX_TYPE_SPIN)
+			st_.mutex = kernel_mutex_layout();
 }
 
 void user_engine::layout_variables()

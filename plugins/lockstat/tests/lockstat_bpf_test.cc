@@ -5,10 +5,11 @@
 // lock and a wait that ended with the lock taken, with args[0] the lock's
 // pointer type (BTF says void *: the tracepoint does not know which lock
 // it is given) and args[1] the time waited; then, as root on the bpf
-// engine, real contention: four writers on one pipe contend for its struct
+// engine, real contention: eight writers on one pipe contend for its struct
 // mutex (pipe->mutex), which lockstat:::adaptive-* see, with the lock's
 // owner readable through args[0] and wait times that are positive and
-// shorter than the run.
+// shorter than the run; and the lock subroutines on that mutex (mutex_owner()
+// is the thread that just took it) and on a reader/writer spin lock.
 #include "run_dtrace.hpp"
 #include "tp_table_checks.hpp"
 
@@ -25,6 +26,11 @@ namespace {
 using dt::test::attach_every_probe;
 using dt::test::kernel_btf;
 using dt::test::plugin_handle;
+
+// Eight writers on one pipe: they contend for its struct mutex (pipe->mutex).
+constexpr const char *k_pipe_writers =
+	"{ for i in 1 2 3 4 5 6 7 8; do dd if=/dev/zero bs=4096 count=10000 status=none & "
+	"done; wait; } | dd of=/dev/null bs=4096 status=none\n";
 
 TEST(LockstatBpf, ProbesJoinContentionBeginAndEnd)
 {
@@ -91,9 +97,7 @@ TEST(LockstatBpf, PipeWritersContendForItsMutex)
 {
 	if (!dt::test::is_root())
 		GTEST_SKIP() << "needs root (the bpf engine)";
-	dt::test::script_file script("{ for i in 1 2 3 4; do dd if=/dev/zero bs=512 count=40000 "
-				     "status=none & done; wait; } | dd of=/dev/null bs=512 "
-				     "status=none\n");
+	dt::test::script_file script(k_pipe_writers);
 	long long n = 0, lo = -1, hi = -1, run_ns = 0;
 	std::string out;
 	for (int attempt = 0; attempt < 5 && n == 0; attempt++) {
@@ -136,6 +140,91 @@ TEST(LockstatBpf, PipeWritersContendForItsMutex)
 	if (n > 0) {
 		EXPECT_NE(out.find("pipe_"), std::string::npos) << out;
 	}
+}
+
+// The lock subroutines on a real lock: lockstat's struct mutex probes fire
+// once the waiting thread has taken the contended mutex (the pipe's), so
+// there mutex_owner() is the firing thread (curthread, and its task's pid
+// is tid) with the flag bits masked off, mutex_owned() is true, and the
+// mutex is adaptive, not a spin mutex. Each firing records its verdicts
+// as one key; every key must be all true.
+TEST(LockstatBpf, MutexSubroutinesSeeTheWaiterOwningTheMutex)
+{
+	if (!dt::test::is_root())
+		GTEST_SKIP() << "needs root (the bpf engine)";
+	dt::test::script_file script(k_pipe_writers);
+	long long n = 0;
+	std::string out;
+	for (int attempt = 0; attempt < 5 && n == 0; attempt++) {
+		auto r = dt::test::dtrace(
+			{"-q", "-n",
+			 "lockstat::__mutex_lock_common:adaptive-spin, "
+			 "lockstat::__mutex_lock_common:adaptive-block { "
+			 "this->t = (struct task_struct *)mutex_owner(args[0]); "
+			 "@[mutex_owned(args[0]), this->t == curthread, this->t->pid == tid, "
+			 "((uint64_t)this->t & 7) == 0, mutex_type_adaptive(args[0]), "
+			 "mutex_type_spin(args[0]) == 0] = count(); }",
+			 "-n", "dtrace:::END { printa(\"%d %d %d %d %d %d %@d\\n\", @); }", "-c",
+			 script.path()});
+		ASSERT_EQ(r.status, 0) << r.err;
+		out = r.out;
+		for (const std::string &l : dt::test::lines(r.out)) {
+			std::istringstream f(l);
+			int owned, is_cur, pid, aligned, adaptive, not_spin;
+			long long c;
+			if (!(f >> owned >> is_cur >> pid >> aligned >> adaptive >> not_spin >> c))
+				continue;
+			EXPECT_EQ(owned + is_cur + pid + aligned + adaptive + not_spin, 6) << l;
+			n += c;
+		}
+	}
+	EXPECT_GE(n, 1) << "no contention seen: " << out;
+}
+
+// rw_read_held(), rw_write_held(), rw_iswriter() on a real rwlock_t: six
+// shells forking and exiting at once contend for tasklist_lock (written
+// by fork and exit, read by wait), which lockstat's rw-spin probes see
+// once the waiter holds it: taken for reading, held by readers and not by
+// a writer (one may be waiting: rw_iswriter() says so); taken for
+// writing, held by a writer.
+TEST(LockstatBpf, RwlockSubroutinesSeeTheWaiterHoldingTheLock)
+{
+	if (!dt::test::is_root())
+		GTEST_SKIP() << "needs root (the bpf engine)";
+	dt::test::script_file script("for i in 1 2 3 4 5 6; do ( for j in $(seq 300); do "
+				     "/bin/true; done ) & done; wait\n");
+	long long reads = 0, writes = 0;
+	std::string out;
+	for (int attempt = 0; attempt < 5 && reads + writes == 0; attempt++) {
+		auto r = dt::test::dtrace(
+			{"-q", "-n",
+			 "lockstat:::rw-spin { @[probefunc, rw_read_held(args[0]), "
+			 "rw_write_held(args[0]), rw_iswriter(args[0])] = count(); }",
+			 "-n", "dtrace:::END { printa(\"%s %d %d %d %@d\\n\", @); }", "-c",
+			 script.path()});
+		ASSERT_EQ(r.status, 0) << r.err;
+		out = r.out;
+		for (const std::string &l : dt::test::lines(r.out)) {
+			std::istringstream f(l);
+			std::string func;
+			int read_held, write_held, iswriter;
+			long long c;
+			if (!(f >> func >> read_held >> write_held >> iswriter >> c))
+				continue;
+			if (func == "queued_read_lock_slowpath") {
+				EXPECT_EQ(read_held, 1) << l;
+				EXPECT_EQ(write_held, 0) << l;
+				reads += c;
+			} else {
+				EXPECT_EQ(func, "queued_write_lock_slowpath") << l;
+				EXPECT_EQ(read_held, 0) << l;
+				EXPECT_EQ(write_held, 1) << l;
+				EXPECT_EQ(iswriter, 1) << l;
+				writes += c;
+			}
+		}
+	}
+	EXPECT_GE(reads + writes, 1) << "no reader/writer lock contention seen: " << out;
 }
 
 } // namespace

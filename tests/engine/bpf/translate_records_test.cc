@@ -290,7 +290,7 @@ TEST(bpf_translate, unsupported_subroutine_is_refused_with_its_line)
 	a.line = 10;
 	a.args.push_back(make_record(
 		make_difo({DIF_INSTR_FLUSHTS, DIF_INSTR_PUSHTS(DIF_OP_PUSHTV, DIF_TYPE_CTF, 0, 0),
-			   DIF_INSTR_CALL(DIF_SUBR_MUTEX_OWNED, 1), RET(1)}),
+			   DIF_INSTR_CALL(DIF_SUBR_MSGSIZE, 1), RET(1)}),
 		16, 8));
 	c.actions.push_back(a);
 	c.size = 24;
@@ -301,7 +301,7 @@ TEST(bpf_translate, unsupported_subroutine_is_refused_with_its_line)
 		(void)translate(h.prog, h.lay, h.spec_all(), fds);
 		FAIL() << "translated";
 	} catch (const translate_error &e) {
-		EXPECT_STREQ(e.what(), "bpf engine: line 10: subroutine mutex_owned() is not "
+		EXPECT_STREQ(e.what(), "bpf engine: line 10: subroutine msgsize() is not "
 				       "supported by the bpf engine yet");
 	}
 }

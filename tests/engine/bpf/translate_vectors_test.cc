@@ -49,7 +49,8 @@ const std::map<std::string, std::string> &environment_differences()
 		// helper (bpf_probe_write_user) altogether.
 		{"copyout", "writes into the traced process, not the vectors' buffer"},
 		{"copyout_refused", "writes into the traced process, not the vectors' buffer"},
-		{"copyout_source_not_owned", "the sandbox's kernel arena is DTrace-owned storage here"},
+		{"copyout_source_not_owned",
+		 "the sandbox's kernel arena is DTrace-owned storage here"},
 		{"copyoutstr", "writes into the traced process, not the vectors' buffer"},
 		{"strlen_off_the_end", "the sandbox's kernel arena is followed by readable memory"},
 		{"pushtr_string_faults",
@@ -58,6 +59,9 @@ const std::map<std::string, std::string> &environment_differences()
 		{"dynvar_delete_then_reuse_after_clean_only",
 		 "dynvarsize sizes a hash map, not the VM's chunk arena"},
 		{"assoc_missing_key_reads_zero", "(drop count: the VM store's)"},
+		{"mutex_owned_illop",
+		 "the vectors' context knows no struct mutex layout; the bpf engine has the running "
+		 "kernel's"},
 		{"stx_outside_scratch", "the sandbox's kernel arena is DTrace-owned storage here"},
 		{"copys_outside_scratch",
 		 "the sandbox's kernel arena is DTrace-owned storage here"},

@@ -229,6 +229,15 @@ struct dt_bpf_status {
 	 * at most this many frames, as stack() and ustack() record at most.
 	 */
 	uint32_t maxframes;
+	/*
+	 * mutex_owned(), mutex_owner(), mutex_type_*() (lib/subr_lock.bpf.c):
+	 * the offset of struct mutex's owner word and the bits of it that
+	 * are the owning task_struct pointer (the others are flags: ~0x07,
+	 * MUTEX_FLAGS; ~0x01 for PREEMPT_RT's rt_mutex_base). Mask 0 =
+	 * unknown (no BTF): they fault ILLOP.
+	 */
+	uint32_t mutex_owner;
+	uint64_t mutex_owner_mask;
 };
 
 /* dt_cpustate: PERCPU_ARRAY, 1 entry: drop counters since the start. */

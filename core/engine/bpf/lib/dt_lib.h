@@ -230,4 +230,17 @@ u64 dt_spec_check(struct dt_bpf_mem *m, u64 id);
 u64 dt_emit_spec(struct dt_bpf_mem *m, u64 size);
 u64 dt_spec_end(struct dt_bpf_mem *m, u64 id, u64 commit);
 
+/*
+ * (Appended: the lock subroutines, lib/subr_lock.bpf.c.) mutex_*: a
+ * struct mutex, as the kernel's BTF lays it out (dt_bpf_status
+ * mutex_owner); rw_*: a rwlock_t's queued-lock word.
+ */
+u64 dt_subr_mutex_owned(struct dt_bpf_mem *m, u64 strsize, u64 addr);
+u64 dt_subr_mutex_owner(struct dt_bpf_mem *m, u64 strsize, u64 addr);
+u64 dt_subr_mutex_type_adaptive(struct dt_bpf_mem *m, u64 strsize, u64 addr);
+u64 dt_subr_mutex_type_spin(struct dt_bpf_mem *m, u64 strsize, u64 addr);
+u64 dt_subr_rw_read_held(struct dt_bpf_mem *m, u64 strsize, u64 addr);
+u64 dt_subr_rw_write_held(struct dt_bpf_mem *m, u64 strsize, u64 addr);
+u64 dt_subr_rw_iswriter(struct dt_bpf_mem *m, u64 strsize, u64 addr);
+
 #endif /* DT_LIB_H */
