@@ -17,6 +17,7 @@
 #include "subr_tok.bpf.c"
 #include "subr_net.bpf.c"
 #include "subr_misc.bpf.c"
+#include "subr_dpath.bpf.c"
 #include "spec.bpf.c"
 
 char _license[] SEC("license") = "Dual MIT/GPL";

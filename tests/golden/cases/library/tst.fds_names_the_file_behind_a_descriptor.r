@@ -1,0 +1,2 @@
+/dev/null|/dev|null
+<none>|<none>
