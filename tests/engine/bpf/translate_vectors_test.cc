@@ -49,7 +49,8 @@ const std::map<std::string, std::string> &environment_differences()
 		// helper (bpf_probe_write_user) altogether.
 		{"copyout", "writes into the traced process, not the vectors' buffer"},
 		{"copyout_refused", "writes into the traced process, not the vectors' buffer"},
-		{"copyout_source_not_owned", "the sandbox's kernel arena is DTrace-owned storage here"},
+		{"copyout_source_not_owned",
+		 "the sandbox's kernel arena is DTrace-owned storage here"},
 		{"copyoutstr", "writes into the traced process, not the vectors' buffer"},
 		{"strlen_off_the_end", "the sandbox's kernel arena is followed by readable memory"},
 		{"pushtr_string_faults",
@@ -65,6 +66,9 @@ const std::map<std::string, std::string> &environment_differences()
 		 "the sandbox's kernel arena is DTrace-owned storage here"},
 		{"copyinto_not_scratch", "the sandbox's kernel arena is DTrace-owned storage here"},
 		{"copyin_no_scratch", "the bpf engine's scratch is larger than the VM's"},
+		{"d_path_illop", "the vectors' environment has no d_path(); the bpf engine has "
+				 "one (lib/subr_dpath.bpf.c), which faults BADADDR reading the "
+				 "struct path at 0"},
 	};
 	return m;
 }
