@@ -6,7 +6,8 @@
  *   a regular file, a directory, "/", a file on a tmpfs mounted at
  *   DIR/mnt, a file reached through a bind mount of DIR/src at DIR/bind,
  *   a file then unlinked, a file under a path longer than 256 characters,
- *   a pipe, a socket, an eventfd, a memfd, a pidfd,
+ *   a pipe, a socket, an eventfd, two memfds (a short name and the
+ *   longest), a pidfd,
  *
  * (the mounts in a mount namespace of its own, when the kernel lets it
  * make one: else a line "#nomount" says so), then for each descriptor N
@@ -140,6 +141,10 @@ int main(int argc, char **argv)
 	add(sv[0], "socket");
 	add(eventfd(0, 0), "eventfd");
 	add((int)syscall(SYS_memfd_create, "dt_memfd", 0), "memfd");
+	memset(seg, 'm', 49);
+	seg[49] = '\0';
+	snprintf(deep, sizeof(deep), "%s%s%s%s%s", seg, seg, seg, seg, seg);
+	add((int)syscall(SYS_memfd_create, deep, 0), "memfd, longest name"); /* 249 */
 	add((int)syscall(SYS_pidfd_open, getpid(), 0), "pidfd");
 	report(out);
 

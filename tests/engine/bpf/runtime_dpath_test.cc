@@ -50,8 +50,10 @@ struct scratch_dir {
 	std::string path;
 	scratch_dir()
 	{
-		char t[] = "/tmp/dt_dpath.XXXXXX";
-		if (mkdtemp(t) != nullptr)
+		// $TMPDIR where it is set (the VM guest's / is read-only).
+		std::string t =
+			(std::filesystem::temp_directory_path() / "dt_dpath.XXXXXX").string();
+		if (mkdtemp(t.data()) != nullptr)
 			path = t;
 	}
 	~scratch_dir()

@@ -218,17 +218,17 @@ DT_INLINE u64 dt_dp_dname(struct dt_bpf_mem *m, struct dt_bpf_status *st, u64 de
 						     st->dpath.fst_name));
 		if (m->fault.code)
 			return 0;
-		n = DT_DP_PUT(m, n & 255, ':', '[');
+		n = DT_DP_PUT(m, n, ':', '[');
 	} else {
 		/* simple_dname(): "/NAME (deleted)" */
 		n = DT_DP_PUT(m, 0, '/');
 		n = dt_dp_kstr(m, n, dt_dp_rd(m, dentry + st->dpath.d_name));
 		if (m->fault.code)
 			return 0;
-		return DT_DP_PUT(m, n & 255, ' ', '(', 'd', 'e', 'l', 'e', 't', 'e', 'd', ')');
+		return DT_DP_PUT(m, n, ' ', '(', 'd', 'e', 'l', 'e', 't', 'e', 'd', ')');
 	}
 	n = dt_dp_num(m, n, ino);
-	return DT_DP_PUT(m, n & 255, ']');
+	return DT_DP_PUT(m, n, ']');
 }
 
 /*
