@@ -127,13 +127,16 @@ TEST(bpf_dpath, fi_pathname_is_what_readlink_shows)
 	if (!rn.mounted)
 		std::printf(
 			"note: the target could not mount here; tmpfs and bind mounts untested\n");
-	// What the cases look like, so that the comparison above covers them.
+	// What the cases look like, so that the comparison above covers them
+	// (not "/": where dtrace itself runs chrooted, as in the VM guest, the
+	// target's "/" from before its unshare() is named from the top of the
+	// old mount tree, "/mnt" there, and readlink() agrees).
 	std::string all;
 	for (const std::string &l : rn.expected)
 		all += l + "\n";
 	for (const char *want :
 	     {" (deleted)\n", "|pipe:[", "|socket:[", "|anon_inode:[eventfd]\n",
-	      "|/memfd:dt_memfd (deleted)\n", "|anon_inode:[pidfd]\n", "|/inroot\n", "|/\n"})
+	      "|/memfd:dt_memfd (deleted)\n", "|anon_inode:[pidfd]\n", "|/inroot\n"})
 		EXPECT_NE(all.find(want), std::string::npos) << want << " in\n" << all;
 	if (rn.mounted) {
 		EXPECT_NE(all.find("/mnt/intmpfs\n"), std::string::npos) << all;

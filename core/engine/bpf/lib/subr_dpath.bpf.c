@@ -27,11 +27,13 @@
  *       prepend_path() does.
  *
  * The walk runs in bpf_loop (one component or mount crossing per step, at
- * most DT_DP_STEPS steps: the verifier checks the step once), right to left
- * into temporary B; its state lives in result slots (map memory), so that
- * the step's state converges at once where the verifier iterates
- * callbacks. The result is the path's first strsize - 1 characters, as
- * the other string functions truncate. Linux returns -ENAMETOOLONG for a
+ * most DT_DP_STEPS steps: the verifier checks the step as one function,
+ * whatever the bound; a call costs it about 6K instructions at any
+ * strsize), right to left into temporary B; its state lives in result
+ * slots (map memory), so that the step's state converges at once where the
+ * verifier iterates callbacks. The result is the path's first strsize - 1
+ * characters (strsize counts the NUL here), as the other string functions
+ * truncate. Linux returns -ENAMETOOLONG for a
  * path longer than its buffer (a page for /proc readlink); a path longer
  * than temporary B (8 KiB, twice PATH_MAX) or deeper than the step bound
  * here gives the part walked, its last components.
