@@ -7,8 +7,16 @@
  * BTF):
  *	syscall::read:entry { @[fds[arg0].fi_fs, fds[arg0].fi_name] = count(); }
  * A descriptor that is not open gives "<none>" and zeroes, as on illumos.
- * fi_pathname, fi_dirname and fi_mount are d_path() of the file and of its
- * mount: an engine without d_path() refuses the program that names them.
+ * fi_pathname is d_path() of the file (Linux's d_path(): the text readlink()
+ * of /proc/PID/fd/N shows, from the current task's root; "pipe:[INO]",
+ * "socket:[INO]", "anon_inode:[eventfd]" for pseudo files; " (deleted)"
+ * after an unlinked file's), fi_dirname dirname() of it. The bpf engine
+ * walks the path itself (core/engine/bpf/lib/subr_dpath.bpf.c); an engine
+ * without d_path() (dtrace.ko yet) faults at run time. fi_mount, the mount
+ * point, is "<unknown>", as in Oracle's port: it is d_path() of {mount,
+ * mount's root}, a struct path the kernel keeps nowhere (a struct mount
+ * holds its parent mount and mount point, not a struct path), which a
+ * translator cannot build.
  *
  * The io provider's arguments (plugins/io): bufinfo_t, devinfo_t and
  * fileinfo_t of a block request, Linux's struct request:
@@ -45,7 +53,7 @@ translator fileinfo_t < struct file *F > {
 	fi_pathname = F == NULL ? "<none>" : d_path(&F->f_path);
 	fi_offset = F == NULL ? 0 : F->f_pos;
 	fi_fs = F == NULL ? "<none>" : stringof(F->f_path.mnt->mnt_sb->s_type->name);
-	fi_mount = F == NULL ? "<none>" : d_path(&F->f_path.mnt->mnt_root);
+	fi_mount = F == NULL ? "<none>" : "<unknown>";
 	fi_oflags = F == NULL ? 0 : F->f_flags;
 };
 

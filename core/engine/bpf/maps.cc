@@ -52,18 +52,41 @@ void copy_name(char *dst, size_t size, const std::string &s)
 	dst[n] = '\0';
 }
 
+// Byte offset of member `name` in struct or union type `id`, looking
+// into anonymous struct and union members (struct dentry's d_name is in
+// one since Linux 6.8), or -1.
+int64_t btf_member_in(const kernel_btf &b, uint32_t id, const char *name, int depth = 0)
+{
+	const struct btf_type *t = b.type(id);
+	if (t == nullptr || (!btf_is_struct(t) && !btf_is_union(t)) || depth > 4)
+		return -1;
+	const struct btf_member *mem = btf_members(t);
+	for (int i = 0; i < btf_vlen(t); i++) {
+		auto bit = btf_member_bit_offset(t, static_cast<uint32_t>(i));
+		if (mem[i].name_off != 0) {
+			if (std::strcmp(b.name(mem[i].name_off), name) == 0)
+				return bit / 8;
+			continue;
+		}
+		int64_t at = btf_member_in(b, mem[i].type, name, depth + 1);
+		if (at >= 0)
+			return bit / 8 + at;
+	}
+	return -1;
+}
+
+// Byte offset of member `name` of struct `sname` (vmlinux BTF), or -1 when
+// either is missing (0 is a member's offset here).
+int64_t btf_member_at(const kernel_btf &b, const char *sname, const char *name)
+{
+	int id = b.find(sname, BTF_KIND_STRUCT);
+	return id < 0 ? -1 : btf_member_in(b, static_cast<uint32_t>(id), name);
+}
+
 // Byte offset of member `name` in struct `sname` (vmlinux BTF), or 0.
 uint32_t btf_member_offset(const kernel_btf &b, const char *sname, const char *name)
 {
-	int id = b.find(sname, BTF_KIND_STRUCT);
-	if (id < 0)
-		return 0;
-	const struct btf_type *t = b.type(static_cast<uint32_t>(id));
-	const struct btf_member *mem = btf_members(t);
-	for (int i = 0; i < btf_vlen(t); i++)
-		if (std::strcmp(b.name(mem[i].name_off), name) == 0)
-			return btf_member_bit_offset(t, static_cast<uint32_t>(i)) / 8;
-	return 0;
+	return static_cast<uint32_t>(std::max<int64_t>(btf_member_at(b, sname, name), 0));
 }
 
 // sizeof(struct `sname`) (vmlinux BTF), or 0.
@@ -92,11 +115,58 @@ void init_pidns_offsets(const kernel_btf &b, dt_bpf_status &st)
 	st.upid_ns = ns;
 }
 
+// What d_path() walks (dt_bpf_abi.h dt_bpf_dpath_offsets, fs/d_path.c);
+// all or none (dp_ok).
+void init_dpath_offsets(const kernel_btf &b, dt_bpf_status &st)
+{
+	struct member {
+		uint32_t *dst;
+		const char *sname, *name;
+	};
+	dt_bpf_status::dt_bpf_dpath_offsets o{};
+	int64_t d_name = btf_member_at(b, "dentry", "d_name");
+	int64_t qstr_name = btf_member_at(b, "qstr", "name");
+	int64_t d_hash = btf_member_at(b, "dentry", "d_hash");
+	int64_t pprev = btf_member_at(b, "hlist_bl_node", "pprev");
+	if (d_name < 0 || qstr_name < 0 || d_hash < 0 || pprev < 0)
+		return;
+	o.d_name = static_cast<uint32_t>(d_name + qstr_name);
+	o.d_hash_pprev = static_cast<uint32_t>(d_hash + pprev);
+	const member members[] = {
+		{&o.path_mnt, "path", "mnt"},
+		{&o.path_dentry, "path", "dentry"},
+		{&o.d_parent, "dentry", "d_parent"},
+		{&o.d_op, "dentry", "d_op"},
+		{&o.d_inode, "dentry", "d_inode"},
+		{&o.d_sb, "dentry", "d_sb"},
+		{&o.d_dname, "dentry_operations", "d_dname"},
+		{&o.i_ino, "inode", "i_ino"},
+		{&o.s_magic, "super_block", "s_magic"},
+		{&o.s_type, "super_block", "s_type"},
+		{&o.fst_name, "file_system_type", "name"},
+		{&o.mnt_parent, "mount", "mnt_parent"},
+		{&o.mnt_mountpoint, "mount", "mnt_mountpoint"},
+		{&o.mnt_mnt, "mount", "mnt"},
+		{&o.mnt_root, "vfsmount", "mnt_root"},
+		{&o.task_fs, "task_struct", "fs"},
+		{&o.fs_root, "fs_struct", "root"},
+	};
+	for (const member &mb : members) {
+		int64_t at = btf_member_at(b, mb.sname, mb.name);
+		if (at < 0)
+			return;
+		*mb.dst = static_cast<uint32_t>(at);
+	}
+	o.dp_ok = 1;
+	st.dpath = o;
+}
+
 // dt_status before BEGIN (dt_bpf_abi.h): INACTIVE, the wall clock's
 // offset from CLOCK_BOOTTIME, and the task_struct offsets the library's
 // built-ins need, and struct mutex's owner word for mutex_*() (0 when the
-// kernel has no BTF: they then fault).
-void init_status(const engine_maps &m)
+// kernel has no BTF: they then fault); d_path()'s offsets only for a program
+// that calls it.
+void init_status(const engine_maps &m, bool d_path)
 {
 	dt_bpf_status st{};
 	st.activity = DT_BPF_INACTIVE;
@@ -107,6 +177,8 @@ void init_status(const engine_maps &m)
 		uint32_t sum = btf_member_offset(*b, "sched_entity", "sum_exec_runtime");
 		st.task_sum_exec = se && sum ? se + sum : 0;
 		init_pidns_offsets(*b, st);
+		if (d_path)
+			init_dpath_offsets(*b, st);
 	}
 	const mutex_layout mutex = kernel_mutex_layout();
 	st.mutex_owner = mutex.owner;
@@ -250,7 +322,7 @@ engine_maps create_maps(const layout &l, uint32_t nepids, uint64_t ring_bytes)
 	std::vector<uint8_t> strtab(DT_BPF_STRTAB_SIZE, 0);
 	std::memcpy(strtab.data(), l.strtab.data(), l.strtab.size());
 	update(m.strtab.get(), &zero, strtab.data(), "the string table");
-	init_status(m);
+	init_status(m, l.d_path);
 	return m;
 }
 

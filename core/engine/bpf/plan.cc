@@ -80,6 +80,21 @@ void add_strtab(layout &l, const difo &d)
 	l.strtab_offsets.emplace_back(&d, static_cast<uint32_t>(at));
 }
 
+bool calls_subr(const difo &d, uint32_t subr)
+{
+	return std::any_of(d.text.begin(), d.text.end(), [subr](dif_instr_t i) {
+		return DIF_INSTR_OP(i) == DIF_OP_CALL && DIF_INSTR_SUBR(i) == subr;
+	});
+}
+
+// What the layout needs of each DIFO: its strings, the subroutines that
+// need more of the runtime.
+void add_difo(layout &l, const difo &d)
+{
+	add_strtab(l, d);
+	l.d_path = l.d_path || calls_subr(d, DIF_SUBR_D_PATH);
+}
+
 // Up to this many aggregations, each has a map of its own.
 constexpr size_t k_agg_maps_unshared = 8;
 
@@ -151,12 +166,12 @@ layout plan(const program &p, const plan_options &o)
 
 	for (const clause &c : p.clauses) {
 		if (c.predicate)
-			add_strtab(l, *c.predicate);
+			add_difo(l, *c.predicate);
 		for (const action &a : c.actions) {
 			for (const record &r : a.args)
-				add_strtab(l, r.expr);
+				add_difo(l, r.expr);
 			for (const record &r : a.keys)
-				add_strtab(l, r.expr);
+				add_difo(l, r.expr);
 		}
 	}
 	if (l.strtab.size() > DT_BPF_STRTAB_SIZE)

@@ -81,6 +81,9 @@ struct layout {
 	// and map_fds::aggs[aggid-1] repeats its fd. When false, one map per
 	// aggregation.
 	bool agg_key_prefixed = false;
+	// Some DIFO calls d_path(): the runtime looks up the kernel offsets
+	// it walks (dt_bpf_status::dpath), which no other program pays for.
+	bool d_path = false;
 };
 
 // Throws translate_error (e.g. strsize above DT_BPF_STRSIZE_MAX).

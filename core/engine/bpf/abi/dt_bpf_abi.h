@@ -238,6 +238,34 @@ struct dt_bpf_status {
 	 */
 	uint32_t mutex_owner;
 	uint64_t mutex_owner_mask;
+	/*
+	 * Appended for d_path() (lib/subr_dpath.bpf.c): where the kernel
+	 * keeps what Linux's d_path() (fs/d_path.c) reads, from vmlinux BTF.
+	 * Filled only for a program that calls d_path() (layout::d_path);
+	 * dp_ok 0 = unknown (d_path() then faults ILLOP).
+	 */
+	struct dt_bpf_dpath_offsets {
+		uint32_t dp_ok;
+		uint32_t path_mnt;	  /* struct path: mnt (a struct vfsmount *) */
+		uint32_t path_dentry;	  /* struct path: dentry */
+		uint32_t d_parent;	  /* struct dentry */
+		uint32_t d_name;	  /* d_name.name: struct qstr's name */
+		uint32_t d_hash_pprev;	  /* d_hash.pprev: NULL when unhashed */
+		uint32_t d_op;		  /* const struct dentry_operations * */
+		uint32_t d_inode;
+		uint32_t d_sb;
+		uint32_t d_dname;	  /* struct dentry_operations */
+		uint32_t i_ino;		  /* struct inode */
+		uint32_t s_magic;	  /* struct super_block */
+		uint32_t s_type;
+		uint32_t fst_name;	  /* struct file_system_type: name */
+		uint32_t mnt_parent;	  /* struct mount (fs/mount.h) */
+		uint32_t mnt_mountpoint;
+		uint32_t mnt_mnt;	  /* the struct vfsmount it embeds */
+		uint32_t mnt_root;	  /* struct vfsmount */
+		uint32_t task_fs;	  /* struct task_struct: fs */
+		uint32_t fs_root;	  /* struct fs_struct: root (a struct path) */
+	} dpath;
 };
 
 /* dt_cpustate: PERCPU_ARRAY, 1 entry: drop counters since the start. */

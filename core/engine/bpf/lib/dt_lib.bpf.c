@@ -18,6 +18,7 @@
 #include "subr_net.bpf.c"
 #include "subr_misc.bpf.c"
 #include "subr_lock.bpf.c"
+#include "subr_dpath.bpf.c"
 #include "spec.bpf.c"
 
 char _license[] SEC("license") = "Dual MIT/GPL";

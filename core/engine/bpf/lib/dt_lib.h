@@ -158,8 +158,9 @@ u64 dt_perf_args(void *ctx, struct dt_bpf_mem *m); /* arg0 kernel pc, arg1 user 
 
 /*
  * Subroutines (DIF_OP_CALL): dt_subr_NAME(m, strsize, D arguments...).
- * Strings in, strings out as described at the top. No function uses
- * bpf_loop or any callback (so no BPF_PSEUDO_FUNC and no func_info).
+ * Strings in, strings out as described at the top. No function here
+ * uses bpf_loop or any callback (so no BPF_PSEUDO_FUNC and no func_info)
+ * but dt_chill and dt_subr_d_path.
  *
  * Verifier cost (second round): every function is verified again at each
  * call, in the caller's state; pass strsize (and variable ids, sizes,
@@ -211,6 +212,14 @@ u64 dt_subr_inet_ntop(struct dt_bpf_mem *m, u64 strsize, u64 af, u64 addr);
 u64 dt_subr_inet_ntoa6(struct dt_bpf_mem *m, u64 strsize, u64 addr, u64 strict);
 u64 dt_subr_link_ntop(struct dt_bpf_mem *m, u64 strsize, u64 type, u64 addr);
 u64 dt_subr_cleanpath(struct dt_bpf_mem *m, u64 strsize, u64 path);
+
+/*
+ * (Appended: lib/subr_dpath.bpf.c.) d_path(struct path *) as Linux's
+ * d_path() writes it, walked in bpf_loop (its step is a callback: a
+ * program that calls it loads with func_info, as one calling dt_chill);
+ * the offsets come from dt_status (dt_bpf_dpath_offsets). FAULTS.
+ */
+u64 dt_subr_d_path(struct dt_bpf_mem *m, u64 strsize, u64 path);
 
 /*
  * (Appended: speculations, lib/spec.bpf.c; dt_bpf_abi.h dt_spec.)

@@ -89,6 +89,8 @@ T(t_inet_ntoa6, dt_subr_inet_ntoa6(m, 0, c[0], c[1]))
 T(k1024_strtok, dt_subr_strtok(m, SSMAX, c[1], c[2]))
 T(t_cleanpath, dt_subr_cleanpath(m, SS, c[1]))
 T(k1024_cleanpath, dt_subr_cleanpath(m, SSMAX, c[1]))
+/* d_path(): its walk is a bpf_loop step, checked once whatever strsize. */
+T(k_d_path, dt_subr_d_path(m, SS, c[1]))
 /*
  * strsize 4096 (the option; 4097 with the NUL), the largest the engine
  * accepts: what moves strings (helper copies) and the word-at-a-time
@@ -98,6 +100,7 @@ T(k1024_cleanpath, dt_subr_cleanpath(m, SSMAX, c[1]))
 #define SSBIG DT_K(4097)
 T(k4097_scmp, dt_scmp(m, c[0], c[1], SSBIG))
 T(k4097_strlen, dt_subr_strlen(m, SSBIG, c[1]))
+T(k4097_d_path, dt_subr_d_path(m, SSBIG, c[1]))
 T(k4097_strchr, dt_subr_strchr(m, SSBIG, c[1], c[2]))
 T(k4097_strrchr, dt_subr_strrchr(m, SSBIG, c[1], c[2]))
 T(k4097_toupper, dt_subr_toupper(m, SSBIG, c[1]))

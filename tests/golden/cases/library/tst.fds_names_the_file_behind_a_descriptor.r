@@ -1,0 +1,3 @@
+/dev/null|/dev|null
+<none>|<none>
+
