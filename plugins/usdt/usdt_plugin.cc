@@ -329,10 +329,14 @@ int usdt_probe_args(void *state, const dt_probe_info_t *probe, dt_arg_cb cb, voi
 	return dt::sdk::guard([&] { return probe_args(*s, probe, cb, arg); });
 }
 
+// -F indents at function-entry and outdents at function-return, as
+// illumos does for any probe so named (dt::sdk::flow_of_name()).
 int usdt_fires(void *, const dt_probe_info_t *p, dt_probe_fire_t *out)
 {
-	dt::sdk::give_fire(
-		out, dt::sdk::fire_desc(DT_FIRE_UPROBE, DT_ENGINE_BPF | DT_ENGINE_KMOD, p->func));
+	dt_probe_fire_t f =
+		dt::sdk::fire_desc(DT_FIRE_UPROBE, DT_ENGINE_BPF | DT_ENGINE_KMOD, p->func);
+	f.flow = dt::sdk::flow_of_name(field(p->name));
+	dt::sdk::give_fire(out, f);
 	return 0;
 }
 

@@ -51,20 +51,6 @@ void copy_name(char *dst, size_t size, const std::string &s)
 	dst[n] = '\0';
 }
 
-// Byte offset of member `name` in struct `sname` (vmlinux BTF), or 0.
-uint32_t btf_member_offset(const kernel_btf &b, const char *sname, const char *name)
-{
-	int id = b.find(sname, BTF_KIND_STRUCT);
-	if (id < 0)
-		return 0;
-	const struct btf_type *t = b.type(static_cast<uint32_t>(id));
-	const struct btf_member *mem = btf_members(t);
-	for (int i = 0; i < btf_vlen(t); i++)
-		if (std::strcmp(b.name(mem[i].name_off), name) == 0)
-			return btf_member_bit_offset(t, static_cast<uint32_t>(i)) / 8;
-	return 0;
-}
-
 // sizeof(struct `sname`) (vmlinux BTF), or 0.
 uint32_t btf_struct_size(const kernel_btf &b, const char *sname)
 {
@@ -117,6 +103,19 @@ void init_status(const engine_maps &m)
 }
 
 } // namespace
+
+uint32_t btf_member_offset(const kernel_btf &b, const char *sname, const char *name)
+{
+	int id = b.find(sname, BTF_KIND_STRUCT);
+	if (id < 0)
+		return 0;
+	const struct btf_type *t = b.type(static_cast<uint32_t>(id));
+	const struct btf_member *mem = btf_members(t);
+	for (int i = 0; i < btf_vlen(t); i++)
+		if (std::strcmp(b.name(mem[i].name_off), name) == 0)
+			return btf_member_bit_offset(t, static_cast<uint32_t>(i)) / 8;
+	return 0;
+}
 
 map_fds engine_maps::fds() const
 {
