@@ -10,6 +10,7 @@
 #include <libelf.h>
 #include <unistd.h>
 
+#include <cstdlib>
 #include <cstring>
 #include <string>
 
@@ -39,12 +40,35 @@ bool has_usdt_notes(const char *path)
 	return found;
 }
 
+namespace {
+
+// The watches alive: dtrace(1) ends with exit() on some errors, and the
+// processes stopped for a watch must still be continued.
+std::vector<exec_watch *> &live()
+{
+	static std::vector<exec_watch *> v;
+	return v;
+}
+
+void finish_live()
+{
+	for (exec_watch *w : live())
+		w->finish();
+}
+
+} // namespace
+
 exec_watch::exec_watch() : stop_(std::make_unique<engines::bpf::exec_stop>())
 {
+	// live() first: it is then destroyed after finish_live() has run.
+	static const bool registered = (live(), std::atexit(finish_live) == 0);
+	(void)registered;
+	live().push_back(this);
 }
 
 exec_watch::~exec_watch()
 {
+	std::erase(live(), this);
 	finish();
 }
 

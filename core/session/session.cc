@@ -94,6 +94,7 @@ struct session::impl {
 	// Processes started after tracing began (exec_watch.hpp): the watch,
 	// when the program has a description that may name their probes,
 	// and those with USDT notes still alive (the registry's late ones).
+	bool later = false; // set by enable(): watch from the first work()
 	std::unique_ptr<detail::exec_watch> execs;
 	std::vector<pid_t> late;
 
@@ -642,8 +643,8 @@ std::vector<size_t> session::enable()
 		for (const enabled_probe &ep : eps_)
 			matched_[piece_of(first_clause_, ep.clause)]++;
 		impl_->watching = impl_->watching && impl_->eng->adds_probes();
-		if (later && impl_->eng->adds_probes())
-			impl_->watch_later(s_.warn);
+		// Watched from the first work(), when processes may start.
+		impl_->later = later && impl_->eng->adds_probes();
 		for (size_t i = 0; i < en.eps.size(); i++) {
 			impl_->known[{en.eps[i].probe_id, en.eps[i].clause}] = en.eps[i].epid;
 			if (en.fires[i].kind == fire_kind::uprobe)
@@ -721,6 +722,8 @@ bool session::work(consumer &c, bool stop, bool abandon)
 	impl &m = *impl_;
 	DT_ASSERT(m.eng);
 	if (!m.released) {
+		if (m.later)
+			m.watch_later(s_.warn);
 		// Their mappings while they are held (and again at each round
 		// below): what they trace may be printed after they have exited.
 		for (pid_t pid : m.procs.live_pids()) {

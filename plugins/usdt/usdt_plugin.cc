@@ -117,7 +117,7 @@ public:
 		std::set<int32_t> done;
 		for (uint32_t i = 0; i < n && !stopped_; i++)
 			if (done.insert(s_.host->procs[i]).second)
-				process(s_.host->procs[i], std::nullopt);
+				process(s_.host->procs[i], std::nullopt, true);
 	}
 
 private:
@@ -153,11 +153,16 @@ private:
 	}
 
 	// The sites of process `pid`; with `only`, of that provider only.
-	void process(int32_t pid, const std::optional<std::string> &only)
+	// `listed`: one of the host's processes, named by no description: one
+	// that has exited since (a process started after tracing began, gone
+	// before the host noticed) has no probes, and no warning is due.
+	void process(int32_t pid, const std::optional<std::string> &only, bool listed = false)
 	{
 		std::vector<mapped_object> objs;
 		if (int rc = read_objects(pid, objs); rc < 0) {
-			s_.host->log(s_.host, DT_LOG_WARN, "failed to grab pid %d: %s", pid,
+			bool gone = rc == -ENOENT || rc == -ESRCH;
+			s_.host->log(s_.host, listed && gone ? DT_LOG_DEBUG : DT_LOG_WARN,
+				     "failed to grab pid %d: %s", pid,
 				     rc == -ENOENT || rc == -ESRCH ? "No such process"
 								   : std::strerror(-rc));
 			return;

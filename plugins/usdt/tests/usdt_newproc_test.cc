@@ -28,7 +28,8 @@ namespace fs = std::filesystem;
 
 const char *const k_cc = "/usr/bin/cc";
 
-const char *const k_provider = "provider nwp { probe hit(int, char *); probe last(); };\n";
+const char *const k_provider = "provider nwp { probe hit(int, char *); probe last(); "
+			       "probe work__entry(); probe carpentry(); probe work__return(); };\n";
 
 // argv[1]: the run's number; argv[2] "last": fire nwp:::last at the end;
 // "wait": first wait for a byte on standard input. Each of its two hits
@@ -51,6 +52,9 @@ int main(int argc, char **argv)
 			word[1] = 'n', word[2] = '\0';
 		NWP_HIT(run * 10 + i, (char *)word);
 	}
+	NWP_WORK_ENTRY();
+	NWP_CARPENTRY();
+	NWP_WORK_RETURN();
 	if (argc > 2 && strcmp(argv[2], "last") == 0)
 		NWP_LAST();
 	return 0;
@@ -147,6 +151,38 @@ TEST(UsdtNewProcess, OtherProcessesRunOnAndEarlierOnesAreNotTraced)
 		       "nwpPID nwp_app:main:hit 41 on\n"
 		       "nwpPID nwp_app:main:hit 50 on\n"
 		       "nwpPID nwp_app:main:hit 51 on\n\n");
+}
+
+// -F: work-entry indents and work-return outdents, as illumos indents any
+// probe so named; carpentry is neither.
+TEST(UsdtNewProcess, FlowIndentByProbeName)
+{
+	REQUIRE_BPF();
+	REQUIRE_CC();
+	newproc_build b;
+	ASSERT_TRUE(b.ok) << b.err;
+	auto r = dtrace(
+		{"-x", "engine=bpf", "-wqZF", "-n",
+		 "BEGIN { system(\"" + b.app + " 6 last\"); printf(\"\\n\"); }", "-n",
+		 "nwp*:::work-entry, nwp*:::carpentry, nwp*:::work-return { printf(\"\\n\"); }",
+		 "-n", "nwp*:::last { printf(\"\\n\"); exit(0); }"});
+	ASSERT_EQ(r.status, 0) << r.err;
+	// Without the CPU column.
+	std::string out;
+	for (size_t at = 0; at < r.out.size();) {
+		size_t nl = r.out.find('\n', at);
+		std::string line = r.out.substr(at, nl - at);
+		out += (line.size() > 4 ? line.substr(4) : "") + "\n";
+		at = nl == std::string::npos ? r.out.size() : nl + 1;
+	}
+	EXPECT_EQ(out, "FUNCTION                                 \n"
+		       "| :BEGIN                                  \n"
+		       " -> main                                  \n"
+		       "  | main:carpentry                        \n"
+		       " <- main                                  \n"
+		       "| main:last                               \n"
+		       "\n")
+		<< r.out;
 }
 
 } // namespace
