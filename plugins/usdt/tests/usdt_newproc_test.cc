@@ -153,6 +153,25 @@ TEST(UsdtNewProcess, OtherProcessesRunOnAndEarlierOnesAreNotTraced)
 		       "nwpPID nwp_app:main:hit 51 on\n\n");
 }
 
+// -x engine=auto (the default) takes the bpf engine, which watches for
+// new processes, although what matched now (BEGIN) would run on the user
+// engine; without -Z nothing is watched and the description is an error.
+TEST(UsdtNewProcess, TheDefaultEngineIsOneThatWatches)
+{
+	REQUIRE_BPF();
+	auto r = dt::test::dtrace({"-Z", "-n", "nwp*:::hit", "-n", "BEGIN { exit(0); }"},
+				  {{"DTRACE_DEBUG", "1"}});
+	EXPECT_EQ(r.status, 0) << r.err;
+	EXPECT_NE(r.err.find("engine bpf (a description may match probes of processes started "
+			     "later)"),
+		  std::string::npos)
+		<< r.err;
+	EXPECT_NE(r.err.find("watching for processes started later"), std::string::npos) << r.err;
+	auto z = dtrace({"-n", "nwp*:::hit", "-n", "BEGIN { exit(0); }"});
+	EXPECT_EQ(z.status, 1);
+	EXPECT_NE(z.err.find("does not match any probes"), std::string::npos) << z.err;
+}
+
 // -F: work-entry indents and work-return outdents, as illumos indents any
 // probe so named; carpentry is neither.
 TEST(UsdtNewProcess, FlowIndentByProbeName)
