@@ -214,7 +214,13 @@ void load_watch::resume(pid_t pid)
 
 void load_watch::remove(pid_t pid)
 {
-	std::erase_if(list_, [&](const watched &w) { return w.pid == pid; });
+	std::erase_if(list_, [&](const watched &w) {
+		if (w.pid != pid)
+			return false;
+		if (process_gone(pid))
+			w.sp->detach_later();
+		return true;
+	});
 }
 
 void load_watch::finish()
