@@ -20,7 +20,8 @@ using namespace consumer_impl;
 namespace consumer_impl {
 
 state::state(const program &p, std::vector<enabled_probe> e, consumer_settings s)
-	: prog(p), eps(std::move(e)), settings(std::move(s)), out(settings.out), aggs(p)
+	: prog(p), eps(std::make_move_iterator(e.begin()), std::make_move_iterator(e.end())),
+	  settings(std::move(s)), out(settings.out), aggs(p)
 {
 	for (size_t i = 0; i < eps.size(); i++)
 		epid_index[eps[i].epid] = i;
@@ -175,6 +176,11 @@ void consumer::add_probes(const std::vector<enabled_probe> &eps)
 		st.epid_index[ep.epid] = st.eps.size();
 		st.eps.push_back(ep);
 	}
+}
+
+void consumer::set_system_wait(std::function<void()> f)
+{
+	impl_->st.system_wait = std::move(f);
 }
 
 void consumer::records(std::span<const uint8_t> buf, uint32_t cpu)

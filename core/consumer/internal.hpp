@@ -24,6 +24,8 @@
 
 #include <cstdarg>
 #include <cstdio>
+#include <deque>
+#include <functional>
 #include <map>
 #include <memory>
 #include <optional>
@@ -77,7 +79,11 @@ class json_out;
 
 struct state {
 	const program &prog;
-	std::vector<enabled_probe> eps; // by epid - 1 where dense
+	// By epid - 1 where dense; a deque: ECBs added while a record is
+	// consumed (during system(), consumer::set_system_wait()) leave the
+	// one being consumed where it is.
+	std::deque<enabled_probe> eps;
+	std::function<void()> system_wait; // consumer::set_system_wait()
 	std::map<uint32_t, size_t> epid_index;
 	consumer_settings settings;
 	FILE *out;

@@ -17,10 +17,13 @@
 #include <dtrace/options.hpp>
 
 #include <fcntl.h>
+#include <spawn.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <cctype>
+#include <cerrno>
 
 #include <cstdlib>
 #include <cstring>
@@ -515,8 +518,24 @@ void run_system(state &st, const std::string &command)
 		if (saved >= 0)
 			::dup2(fileno(st.settings.err), STDOUT_FILENO);
 	}
-	int rc = std::system(command.c_str());
-	(void)rc;
+	if (!st.system_wait) {
+		int rc = std::system(command.c_str());
+		(void)rc;
+	} else {
+		// As system(3), polling: the command's processes may stop until
+		// system_wait() has seen to them.
+		const char *argv[] = {"sh", "-c", command.c_str(), nullptr};
+		pid_t pid = -1;
+		if (posix_spawn(&pid, "/bin/sh", nullptr, nullptr, const_cast<char **>(argv),
+				environ) == 0) {
+			int ws = 0;
+			pid_t r;
+			while ((r = waitpid(pid, &ws, WNOHANG)) == 0 || (r < 0 && errno == EINTR)) {
+				st.system_wait();
+				usleep(2000);
+			}
+		}
+	}
 	if (saved >= 0) {
 		::dup2(saved, STDOUT_FILENO);
 		::close(saved);

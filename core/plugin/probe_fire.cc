@@ -2,6 +2,7 @@
 // How a probe fires (dtrace/provider.hpp probe_fire): a provider's
 // dt_probe_fire_t checked and parsed, or, for a plugin without the fires()
 // op (ABI < 1.4), what its ops table and the probe's name tell.
+#include <dtrace/plugin.hpp>
 #include <dtrace/provider.hpp>
 
 #include <cstring>
@@ -10,19 +11,15 @@
 namespace dt {
 namespace {
 
-// illumos dt_flowindent(): a probe named "entry" or "<anything>-entry" is
-// a function's entry, "return" and "<anything>-return" its return.
+// The flow a probe's name gives (dt::sdk::flow_of_name(), illumos
+// dt_flowindent()).
 probe_flow flow_of_name(std::string_view n)
 {
-	auto is = [&](std::string_view w) {
-		return n.size() >= w.size() && n.substr(n.size() - w.size()) == w &&
-		       (n.size() == w.size() || n[n.size() - w.size() - 1] == '-');
-	};
-	if (is("entry"))
-		return probe_flow::entry;
-	if (is("return"))
-		return probe_flow::ret;
-	return probe_flow::none;
+	switch (sdk::flow_of_name(n)) {
+	case DT_FLOW_ENTRY: return probe_flow::entry;
+	case DT_FLOW_RETURN: return probe_flow::ret;
+	default: return probe_flow::none;
+	}
 }
 
 // The engines a plugin's tables allow, for a plugin that does not say.

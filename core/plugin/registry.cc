@@ -53,6 +53,10 @@ struct provider_registry::impl {
 	std::vector<int32_t> procs;
 	warning_fn warn;
 	dt_plugin_host_t host{};
+	// What plugins serving any provider (USDT) are given: procs and the
+	// processes started after tracing began (set_late_processes()).
+	std::vector<int32_t> any_procs;
+	dt_plugin_host_t any_host{};
 	std::string *capture = nullptr; // bpf_attach(): collect, do not print
 	// The first description error a plugin raised in this probes() call
 	// (host desc_error): its tag and message.
@@ -108,7 +112,9 @@ struct provider_registry::impl {
 			return;
 		const std::string &path = it->second.path;
 		std::string why;
-		auto p = detail::load_plugin(path, name, &host, warn, why);
+		const detail::plugin_note *n = note_of(it->second);
+		const bool any = n != nullptr && (n->flags & DT_PLUGIN_F_ANY_PROVIDER) != 0;
+		auto p = detail::load_plugin(path, name, any ? &any_host : &host, warn, why);
 		if (!p) {
 			warn("failed to load provider plugin " + path + ": " + why);
 			return;
@@ -204,7 +210,7 @@ struct provider_registry::impl {
 	[[nodiscard]] bool any_provider_takes(std::string_view prov) const
 	{
 		if (prov.empty() || is_glob(prov))
-			return !procs.empty();
+			return !any_procs.empty();
 		return !names_a_plugin(prov);
 	}
 
@@ -247,6 +253,9 @@ provider_registry::provider_registry(std::vector<std::string> search_path,
 	h.nprocs = static_cast<uint32_t>(impl_->procs.size());
 	h.host_private = impl_.get();
 	h.desc_error = &impl::host_desc_error;
+	impl_->any_procs = impl_->procs;
+	impl_->any_host = h;
+	impl_->any_host.procs = impl_->any_procs.data();
 	impl_->discover();
 	// The dtrace provider's probes are always IDs 1-3, as on illumos.
 	impl_->builtin = detail::make_dtrace_provider();
@@ -377,8 +386,30 @@ bool provider_registry::names_process_provider(std::string_view provider_glob) c
 	return false;
 }
 
+bool provider_registry::names_usdt_provider(std::string_view provider_glob)
+{
+	if (!provider_glob.empty() && !is_glob(provider_glob) &&
+	    impl_->names_a_plugin(provider_glob))
+		return false;
+	return std::any_of(impl_->available.begin(), impl_->available.end(), [&](auto &kv) {
+		const detail::plugin_note *n = impl_->note_of(kv.second);
+		return n != nullptr && (n->flags & DT_PLUGIN_F_ANY_PROVIDER) != 0;
+	});
+}
+
 void provider_registry::forget_matches()
 {
+	impl_->matched.clear();
+}
+
+void provider_registry::set_late_processes(const std::vector<int32_t> &late)
+{
+	impl_->any_procs = impl_->procs;
+	for (int32_t pid : late)
+		if (std::find(impl_->procs.begin(), impl_->procs.end(), pid) == impl_->procs.end())
+			impl_->any_procs.push_back(pid);
+	impl_->any_host.procs = impl_->any_procs.data();
+	impl_->any_host.nprocs = static_cast<uint32_t>(impl_->any_procs.size());
 	impl_->matched.clear();
 }
 

@@ -130,6 +130,24 @@ char state_of(pid_t pid)
 
 } // namespace
 
+bool wait_stopped(pid_t pid)
+{
+	// The thread sent itself SIGSTOP in a probe: it stops as it returns
+	// to user space, microseconds from now.
+	auto until = std::chrono::steady_clock::now() + std::chrono::seconds(1);
+	char st;
+	while ((st = state_of(pid)) != 0 && st != 'T' && st != 't' && st != 'Z' && st != 'X' &&
+	       std::chrono::steady_clock::now() < until)
+		std::this_thread::sleep_for(std::chrono::microseconds(200));
+	return st != 0 && st != 'Z' && st != 'X';
+}
+
+bool process_gone(pid_t pid)
+{
+	char st = state_of(pid);
+	return st == 0 || st == 'Z' || st == 'X';
+}
+
 load_watch::load_watch() = default;
 
 load_watch::~load_watch()
@@ -179,14 +197,7 @@ std::vector<load_watch::stopped> load_watch::take()
 		if (n <= w.seen)
 			continue;
 		w.seen = n;
-		// The thread sent itself SIGSTOP in the probe: it stops as it
-		// returns to user space, microseconds from now.
-		auto until = std::chrono::steady_clock::now() + std::chrono::seconds(1);
-		char st;
-		while ((st = state_of(w.pid)) != 0 && st != 'T' && st != 't' &&
-		       std::chrono::steady_clock::now() < until)
-			std::this_thread::sleep_for(std::chrono::microseconds(200));
-		if (st == 0)
+		if (!wait_stopped(w.pid))
 			continue; // gone
 		std::string files = mapped_files(w.pid);
 		bool changed = files != w.files;
@@ -199,6 +210,17 @@ std::vector<load_watch::stopped> load_watch::take()
 void load_watch::resume(pid_t pid)
 {
 	(void)kill(pid, SIGCONT);
+}
+
+void load_watch::remove(pid_t pid)
+{
+	std::erase_if(list_, [&](const watched &w) {
+		if (w.pid != pid)
+			return false;
+		if (process_gone(pid))
+			w.sp->detach_later();
+		return true;
+	});
 }
 
 void load_watch::finish()

@@ -24,6 +24,12 @@ class stop_point;
 
 namespace dt::detail {
 
+// Wait (at most a second) until process `pid`, which sent itself SIGSTOP
+// in a probe, is stopped; false when it is gone (or a zombie).
+bool wait_stopped(pid_t pid);
+// Has process `pid` exited (gone, or a zombie)?
+[[nodiscard]] bool process_gone(pid_t pid);
+
 class load_watch {
 public:
 	load_watch();
@@ -47,6 +53,8 @@ public:
 	// resumes each one.
 	std::vector<stopped> take();
 	static void resume(pid_t pid);
+	// Stop watching process `pid` (it has exited).
+	void remove(pid_t pid);
 	// Detach every stop point, then resume the processes that stopped at
 	// one meanwhile.
 	void finish();

@@ -15,7 +15,10 @@
 //   work          first: mappings noted, the processes' run-time linkers
 //                 watched (load_watch.hpp), -c processes released; then
 //                 a process stopped in dlopen()/dlclose(): probes of
-//                 its new objects added, of those gone removed; then
+//                 its new objects added, of those gone removed; a
+//                 process stopped at exec() (exec_watch.hpp, with -Z
+//                 USDT descriptions that name no process): its probes
+//                 added, and removed when it exits; then
 //                 drain ─► consumer; processes polled; stop on ^C or the
 //                 processes' end at once, on exit() or a full fill buffer
 //                 when the status is next checked (every statusrate, as
@@ -27,6 +30,7 @@
 #include <dtrace/session.hpp>
 
 #include "engine_choice.hpp"
+#include "exec_watch.hpp"
 #include "load_watch.hpp"
 #include "procs.hpp"
 #include "util/assert.hpp"
@@ -87,8 +91,18 @@ struct session::impl {
 	std::set<uint32_t> attached;
 	uint32_t next_epid = 1;
 
+	// Processes started after tracing began (exec_watch.hpp): the watch,
+	// when the program has a description that may name their probes,
+	// and those with USDT notes still alive (the registry's late ones).
+	bool later = false; // set by enable(): watch from the first work()
+	std::unique_ptr<detail::exec_watch> execs;
+	std::vector<pid_t> late;
+
 	void stopped_processes(const program &prog, consumer &c, const warning_fn &warn);
+	void watch_later(const warning_fn &warn);
+	void new_processes(const program &prog, consumer &c, const warning_fn &warn);
 	void rescan(const program &prog, consumer &c, const warning_fn &warn);
+	[[nodiscard]] bool looks_for_stops() const { return (watching && !watch.empty()) || execs; }
 };
 
 // EPIDs beyond the enabling's that probes of objects mapped later may take
@@ -107,11 +121,93 @@ bool names_user_probes(const program &p, provider_registry &reg)
 	return false;
 }
 
+// Could a description of `p` name USDT probes of a process started after
+// tracing began (exec_watch.hpp)? With -Z, a description whose provider
+// names no process: a glob (test_prov*), a name no plugin has (shop), or
+// none when the description matched nothing (:::query-start).
+bool names_later_processes(const program &p, provider_registry &reg, const enabling &en,
+			   bool zero_ok)
+{
+	if (!zero_ok)
+		return false;
+	for (const clause &c : p.clauses)
+		for (const probe_desc &d : c.descs) {
+			const std::string &prov = d.provider;
+			if (!prov.empty() && !is_glob(prov) &&
+			    prov.find_last_not_of("0123456789") + 1 != prov.size())
+				continue; // python1234: that process only
+			if (prov.empty()) {
+				bool unmatched =
+					std::any_of(en.unmatched.begin(), en.unmatched.end(),
+						    [&](const auto &u) { return u.second == d; });
+				if (!unmatched)
+					continue;
+			}
+			if (reg.names_usdt_provider(prov))
+				return true;
+		}
+	return false;
+}
+
 } // namespace
+
+void session::impl::watch_later(const warning_fn &warn)
+{
+	try {
+		execs = std::make_unique<detail::exec_watch>();
+		if (std::getenv("DTRACE_DEBUG") != nullptr && warn)
+			warn("watching for processes started later");
+	} catch (const std::exception &e) {
+		if (warn)
+			warn(std::string("cannot watch for processes started later: ") + e.what());
+	}
+}
+
+void session::impl::new_processes(const program &prog, consumer &c, const warning_fn &warn)
+{
+	std::vector<pid_t> now = execs->take();
+	if (now.empty())
+		return;
+	// Each is stopped until it is continued below, whatever happens.
+	struct resume_all {
+		const std::vector<pid_t> &pids;
+		~resume_all()
+		{
+			for (pid_t pid : pids)
+				detail::load_watch::resume(pid);
+		}
+	} guard{now};
+	for (pid_t pid : now) {
+		if (std::getenv("DTRACE_DEBUG") != nullptr && warn)
+			warn("pid " + std::to_string(pid) + " exec()ed a program with USDT notes");
+		if (std::find(late.begin(), late.end(), pid) == late.end())
+			late.push_back(pid);
+		// The libraries it loads at startup and later (it has only its
+		// executable and the run-time linker mapped yet).
+		watch.remove(pid); // exec()ed again: its old watch is gone
+		std::string why = watch.add(pid);
+		if (!why.empty() && std::getenv("DTRACE_DEBUG") != nullptr && warn)
+			warn("not watching pid " + std::to_string(pid) +
+			     " for objects it maps later: " + why);
+	}
+	registry->set_late_processes(late);
+	rescan(prog, c, warn);
+	for (pid_t pid : now)
+		c.note_process(pid);
+}
 
 void session::impl::rescan(const program &prog, consumer &c, const warning_fn &warn)
 {
 	provider_registry &reg = *registry;
+	// Processes started later that have exited since: not asked about
+	// (the provider would warn that it cannot read them); their probes go.
+	if (std::erase_if(late, [&](pid_t pid) {
+		    if (!detail::process_gone(pid))
+			    return false;
+		    watch.remove(pid);
+		    return true;
+	    }) != 0)
+		reg.set_late_processes(late);
 	reg.forget_matches();
 	enabling now;
 	std::vector<std::string> refused;
@@ -188,6 +284,9 @@ void session::impl::rescan(const program &prog, consumer &c, const warning_fn &w
 
 void session::impl::stopped_processes(const program &prog, consumer &c, const warning_fn &warn)
 {
+	// Processes started later that have exited: their probes go.
+	if (!stopped && std::any_of(late.begin(), late.end(), detail::process_gone))
+		rescan(prog, c, warn);
 	for (const detail::load_watch::stopped &s : watch.take()) {
 		if (s.changed && !stopped) {
 			rescan(prog, c, warn);
@@ -496,6 +595,15 @@ const engine_decision &session::choose_engine()
 			d = {engine_kind::bpf,
 			     "a description may match probes of objects the processes map later",
 			     std::nullopt};
+		// Likewise for probes of processes started later, which only
+		// the bpf engine watches for (exec_watch.hpp).
+		if (s_.engine == engine_kind::automatic && d.kind != engine_kind::bpf &&
+		    !d.refusal &&
+		    names_later_processes(prog_, registry(), *impl_->front, s_.zero_ok) &&
+		    !bpf_engine_refusal())
+			d = {engine_kind::bpf,
+			     "a description may match probes of processes started later",
+			     std::nullopt};
 	}
 	return *impl_->decision;
 }
@@ -513,7 +621,9 @@ std::vector<size_t> session::enable()
 	es.procs = pids_;
 	impl_->watching = d.kind == engine_kind::bpf && !impl_->procs.empty() &&
 			  names_user_probes(prog_, registry());
-	if (impl_->watching)
+	const bool later = d.kind == engine_kind::bpf &&
+			   names_later_processes(prog_, registry(), *impl_->front, s_.zero_ok);
+	if (impl_->watching || later)
 		es.epid_reserve = k_epid_reserve;
 
 	// What each piece matched, from the front half: no engine is built
@@ -533,6 +643,8 @@ std::vector<size_t> session::enable()
 		for (const enabled_probe &ep : eps_)
 			matched_[piece_of(first_clause_, ep.clause)]++;
 		impl_->watching = impl_->watching && impl_->eng->adds_probes();
+		// Watched from the first work(), when processes may start.
+		impl_->later = later && impl_->eng->adds_probes();
 		for (size_t i = 0; i < en.eps.size(); i++) {
 			impl_->known[{en.eps[i].probe_id, en.eps[i].clause}] = en.eps[i].epid;
 			if (en.fires[i].kind == fire_kind::uprobe)
@@ -580,12 +692,13 @@ void session::sleep()
 {
 	impl &m = *impl_;
 	DT_ASSERT(m.eng);
-	if (m.watching && !m.watch.empty() && !m.stopped && !m.eng->exiting()) {
-		// A process stopped in dlopen() waits for us: look every 5 ms.
+	if (m.looks_for_stops() && !m.stopped && !m.eng->exiting()) {
+		// A process stopped in dlopen() or exec() waits for us: look
+		// every 5 ms.
 		auto until =
 			std::chrono::steady_clock::now() + std::chrono::nanoseconds(m.switchrate);
-		while (!m.watch.pending() && !m.eng->exiting() &&
-		       std::chrono::steady_clock::now() < until)
+		while (!m.watch.pending() && !(m.execs && m.execs->pending()) &&
+		       !m.eng->exiting() && std::chrono::steady_clock::now() < until)
 			m.eng->wait(std::min<std::chrono::nanoseconds>(
 				std::chrono::milliseconds(5),
 				until - std::chrono::steady_clock::now()));
@@ -609,6 +722,8 @@ bool session::work(consumer &c, bool stop, bool abandon)
 	impl &m = *impl_;
 	DT_ASSERT(m.eng);
 	if (!m.released) {
+		if (m.later)
+			m.watch_later(s_.warn);
 		// Their mappings while they are held (and again at each round
 		// below): what they trace may be printed after they have exited.
 		for (pid_t pid : m.procs.live_pids()) {
@@ -620,6 +735,17 @@ bool session::work(consumer &c, bool stop, bool abandon)
 				s_.warn("not watching pid " + std::to_string(pid) +
 					" for objects it maps later: " + why);
 		}
+		// A system() command waits for the processes it starts, which
+		// wait for us: see to them meanwhile.
+		if (m.watching || m.execs)
+			c.set_system_wait([this, &c] {
+				impl &w = *impl_;
+				if (w.stopped)
+					return;
+				if (w.execs)
+					w.new_processes(prog_, c, s_.warn);
+				w.stopped_processes(prog_, c, s_.warn);
+			});
 		m.procs.release();
 		m.released = true;
 		// What BEGIN traced is consumed at once, as dtrace_work() does
@@ -633,7 +759,9 @@ bool session::work(consumer &c, bool stop, bool abandon)
 	}
 	bool done = false;
 	bool procs_gone = false;
-	if (m.watching)
+	if (m.execs && !m.stopped)
+		m.new_processes(prog_, c, s_.warn);
+	if (m.watching || m.execs)
 		m.stopped_processes(prog_, c, s_.warn);
 	if (!m.procs.empty()) {
 		for (pid_t pid : m.procs.live_pids())
@@ -665,7 +793,9 @@ void session::stop_engine()
 	if (impl_->stopped)
 		return;
 	impl_->stopped = true;
-	impl_->watch.finish(); // nothing stops for us any more
+	if (impl_->execs) // nothing stops for us any more
+		impl_->execs->finish();
+	impl_->watch.finish();
 	impl_->eng->stop();
 }
 

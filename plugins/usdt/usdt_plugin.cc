@@ -117,7 +117,7 @@ public:
 		std::set<int32_t> done;
 		for (uint32_t i = 0; i < n && !stopped_; i++)
 			if (done.insert(s_.host->procs[i]).second)
-				process(s_.host->procs[i], std::nullopt);
+				process(s_.host->procs[i], std::nullopt, true);
 	}
 
 private:
@@ -153,11 +153,16 @@ private:
 	}
 
 	// The sites of process `pid`; with `only`, of that provider only.
-	void process(int32_t pid, const std::optional<std::string> &only)
+	// `listed`: one of the host's processes, named by no description: one
+	// that has exited since (a process started after tracing began, gone
+	// before the host noticed) has no probes, and no warning is due.
+	void process(int32_t pid, const std::optional<std::string> &only, bool listed = false)
 	{
 		std::vector<mapped_object> objs;
 		if (int rc = read_objects(pid, objs); rc < 0) {
-			s_.host->log(s_.host, DT_LOG_WARN, "failed to grab pid %d: %s", pid,
+			bool gone = rc == -ENOENT || rc == -ESRCH;
+			s_.host->log(s_.host, listed && gone ? DT_LOG_DEBUG : DT_LOG_WARN,
+				     "failed to grab pid %d: %s", pid,
 				     rc == -ENOENT || rc == -ESRCH ? "No such process"
 								   : std::strerror(-rc));
 			return;
@@ -329,10 +334,14 @@ int usdt_probe_args(void *state, const dt_probe_info_t *probe, dt_arg_cb cb, voi
 	return dt::sdk::guard([&] { return probe_args(*s, probe, cb, arg); });
 }
 
+// -F indents at function-entry and outdents at function-return, as
+// illumos does for any probe so named (dt::sdk::flow_of_name()).
 int usdt_fires(void *, const dt_probe_info_t *p, dt_probe_fire_t *out)
 {
-	dt::sdk::give_fire(
-		out, dt::sdk::fire_desc(DT_FIRE_UPROBE, DT_ENGINE_BPF | DT_ENGINE_KMOD, p->func));
+	dt_probe_fire_t f =
+		dt::sdk::fire_desc(DT_FIRE_UPROBE, DT_ENGINE_BPF | DT_ENGINE_KMOD, p->func);
+	f.flow = dt::sdk::flow_of_name(field(p->name));
+	dt::sdk::give_fire(out, f);
 	return 0;
 }
 

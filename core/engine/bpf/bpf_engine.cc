@@ -152,6 +152,8 @@ public:
 	bool adds_probes() const override { return settings_.epid_reserve != 0; }
 	void add_probes(const enabling &more) override;
 	void remove_probes(const std::vector<uint32_t> &epids) override;
+	// Has process `pid` exited (gone, or a zombie)?
+	static bool process_exited(int32_t pid);
 
 protected:
 	const engine_settings &settings() const override { return settings_; }
@@ -823,11 +825,37 @@ void bpf_engine::remove_probes(const std::vector<uint32_t> &epids)
 {
 	std::set<uint32_t> gone(epids.begin(), epids.end());
 	// A group (one program, one link) goes when all its ECBs go: a
-	// multi link over an object's functions goes with the object.
+	// multi link over an object's functions goes with the object. The
+	// probes of a process that has exited are detached off this thread
+	// (close_later()).
+	std::vector<unique_fd> later;
 	std::erase_if(groups_, [&](group &g) {
-		return std::all_of(g.members.begin(), g.members.end(),
-				   [&](const member &m) { return gone.contains(m.epid); });
+		if (!std::all_of(g.members.begin(), g.members.end(),
+				 [&](const member &m) { return gone.contains(m.epid); }))
+			return false;
+		if (g.at.pid > 0 && process_exited(g.at.pid)) {
+			for (unique_fd &l : g.links)
+				later.push_back(std::move(l));
+			later.push_back(std::move(g.prog));
+		}
+		return true;
 	});
+	close_later(std::move(later));
+}
+
+bool bpf_engine::process_exited(int32_t pid)
+{
+	char path[32];
+	std::snprintf(path, sizeof(path), "/proc/%d/stat", static_cast<int>(pid));
+	FILE *f = std::fopen(path, "r");
+	if (f == nullptr)
+		return true;
+	char buf[512];
+	size_t n = std::fread(buf, 1, sizeof(buf) - 1, f);
+	std::fclose(f);
+	buf[n] = '\0';
+	const char *r = std::strrchr(buf, ')');
+	return r != nullptr && r[1] == ' ' && (r[2] == 'Z' || r[2] == 'X');
 }
 
 bool bpf_engine::exiting() const

@@ -9,7 +9,9 @@
 
 #include <cstring>
 #include <string>
+#include <thread>
 #include <utility>
+#include <vector>
 
 namespace dt::engines::bpf {
 
@@ -40,6 +42,17 @@ public:
 private:
 	int fd_ = -1;
 };
+
+// Close `fds` on a thread of their own, for what may still be attached
+// when this returns: closing a uprobe's perf event waits for the kernel's
+// uprobe grace period (a tenth of a second on a busy machine), which the
+// consumer's loop must not wait for. Only for the probes of a process that
+// has exited, which nothing can fire any more.
+inline void close_later(std::vector<unique_fd> fds)
+{
+	if (!fds.empty())
+		std::thread([v = std::move(fds)]() mutable { v.clear(); }).detach();
+}
 
 // strerror() of a negative or positive errno.
 [[nodiscard]] inline std::string errno_text(int err)

@@ -83,12 +83,6 @@ int64_t btf_member_at(const kernel_btf &b, const char *sname, const char *name)
 	return id < 0 ? -1 : btf_member_in(b, static_cast<uint32_t>(id), name);
 }
 
-// Byte offset of member `name` in struct `sname` (vmlinux BTF), or 0.
-uint32_t btf_member_offset(const kernel_btf &b, const char *sname, const char *name)
-{
-	return static_cast<uint32_t>(std::max<int64_t>(btf_member_at(b, sname, name), 0));
-}
-
 // sizeof(struct `sname`) (vmlinux BTF), or 0.
 uint32_t btf_struct_size(const kernel_btf &b, const char *sname)
 {
@@ -194,6 +188,12 @@ void init_status(const engine_maps &m, bool d_path)
 }
 
 } // namespace
+
+// Byte offset of member `name` in struct `sname` (vmlinux BTF), or 0.
+uint32_t btf_member_offset(const kernel_btf &b, const char *sname, const char *name)
+{
+	return static_cast<uint32_t>(std::max<int64_t>(btf_member_at(b, sname, name), 0));
+}
 
 map_fds engine_maps::fds() const
 {

@@ -41,6 +41,10 @@ extern "C" {
 #include "abi/dt_bpf_abi.h"
 }
 
+namespace dt {
+class kernel_btf;
+}
+
 namespace dt::engines::bpf {
 
 class privilege_error : public engine_error {
@@ -96,5 +100,8 @@ void set_maxframes(const engine_maps &m, uint32_t n);
 
 // bufsize -> ring size: rounded up to a power of two, at least a page.
 [[nodiscard]] uint64_t ring_size(uint64_t bufsize);
+
+// Byte offset of member `name` in struct `sname` (vmlinux BTF), or 0.
+[[nodiscard]] uint32_t btf_member_offset(const kernel_btf &b, const char *sname, const char *name);
 
 } // namespace dt::engines::bpf

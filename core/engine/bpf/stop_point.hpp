@@ -31,6 +31,9 @@ public:
 	[[nodiscard]] uint64_t count() const;
 	// Detach the uprobe; count() stays readable, final once this returns.
 	void detach() { links_.clear(); }
+	// The same, once the process has exited, off this thread
+	// (fd.hpp close_later()).
+	void detach_later() { close_later(std::move(links_)); }
 
 private:
 	unique_fd map_, prog_;

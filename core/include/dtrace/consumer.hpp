@@ -58,6 +58,11 @@ public:
 	// ECBs enabled while tracing (probes in objects a process mapped
 	// later: session::work()); an EPID known already is kept as it was.
 	void add_probes(const std::vector<enabled_probe> &eps);
+	// Called every 2 ms while a system() command runs: the session
+	// places the probes of processes that command starts, which stop
+	// until it has (docs/usdt.md, "Processes started later"). It may call
+	// add_probes(), never records().
+	void set_system_wait(std::function<void()> f);
 
 	// exit() was consumed: its status.
 	[[nodiscard]] std::optional<int> exit_status() const;

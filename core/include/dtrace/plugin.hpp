@@ -501,4 +501,16 @@ inline constexpr dt_pattr_t k_sdt_stability = {
 	{DT_STABILITY_EVOLVING, DT_STABILITY_EVOLVING, DT_CLASS_ISA},
 };
 
+// illumos dt_flowindent(): a probe named "entry" or "<anything>-entry" is
+// a function's entry for -F, "return" and "<anything>-return" its return
+// (so a program's function-entry probes indent, and carpentry does not).
+[[nodiscard]] inline int32_t flow_of_name(std::string_view n)
+{
+	auto is = [&](std::string_view w) {
+		return n.size() >= w.size() && n.substr(n.size() - w.size()) == w &&
+		       (n.size() == w.size() || n[n.size() - w.size() - 1] == '-');
+	};
+	return is("entry") ? DT_FLOW_ENTRY : is("return") ? DT_FLOW_RETURN : DT_FLOW_NONE;
+}
+
 } // namespace dt::sdk

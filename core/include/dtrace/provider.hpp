@@ -193,9 +193,19 @@ public:
 	// description): the processes' objects changed (dlopen, dlclose).
 	// Probes keep their ids.
 	void forget_matches();
+	// Processes started after tracing began whose probes a provider of
+	// any name (USDT) may report for a provider glob or "" as it does
+	// for those given with -p/-c; the pid provider is not told of them
+	// (docs/usdt.md, "Processes started later"). Replaces the last list;
+	// implies forget_matches().
+	void set_late_processes(const std::vector<int32_t> &late);
 	// Could a provider of a process (pid, USDT) loaded now answer to
 	// this provider glob? (Probes of objects mapped later: docs/usdt.md.)
 	[[nodiscard]] bool names_process_provider(std::string_view provider_glob) const;
+	// Could a provider of any name (USDT, loaded or not) answer to this
+	// provider glob, or name, for a process started later? No for a name
+	// that is another plugin's.
+	[[nodiscard]] bool names_usdt_provider(std::string_view provider_glob);
 	// Every probe of every provider (implies load_all()).
 	std::vector<const probe *> all();
 
