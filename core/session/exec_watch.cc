@@ -77,19 +77,21 @@ bool exec_watch::pending() const
 	return stop_->pending();
 }
 
-std::vector<pid_t> exec_watch::take()
+std::vector<exec_watch::started> exec_watch::take()
 {
-	std::vector<pid_t> out;
+	std::vector<started> out;
 	for (const engines::bpf::exec_stop::stopped &s : stop_->take()) {
-		if (!wait_stopped(s.pid))
+		const bool held = s.file.held != 0;
+		if (held ? !wait_stopped(s.pid) : process_gone(s.pid))
 			continue; // gone
 		std::string exe = "/proc/" + std::to_string(s.pid) + "/exe";
 		if (has_usdt_notes(exe.c_str())) {
-			out.push_back(s.pid);
+			out.push_back({s.pid, held});
 			continue;
 		}
 		stop_->skip(s.file);
-		load_watch::resume(s.pid);
+		if (held)
+			load_watch::resume(s.pid);
 	}
 	return out;
 }
@@ -98,7 +100,7 @@ void exec_watch::finish()
 {
 	stop_->detach();
 	for (const engines::bpf::exec_stop::stopped &s : stop_->take())
-		if (wait_stopped(s.pid))
+		if (s.file.held != 0 && wait_stopped(s.pid))
 			load_watch::resume(s.pid);
 }
 

@@ -8,7 +8,10 @@
 //
 //   exec()          the exec_stop program (engine/bpf/exec_stop.hpp) stops
 //                   the process in the kernel, before it runs user code,
-//                   unless its file is known to hold no probes
+//                   unless its file is known to hold no probes, or it has
+//                   a controlling terminal and dtrace did not start it (a
+//                   job-control shell would report the stop): that one
+//                   runs on while its probes are placed
 //   take()          each stopped process: its executable (/proc/PID/exe)
 //                   read; without .note.stapsdt (what sys/sdt.h, dtrace -h
 //                   and dtrace -G place) it is continued at once and its
@@ -44,9 +47,13 @@ public:
 	// Has a process stopped at exec() since the last take()?
 	[[nodiscard]] bool pending() const;
 	// The processes that exec()ed a file with USDT notes since the last
-	// call, each stopped: the caller continues each (load_watch::resume).
-	// The others are continued here.
-	std::vector<pid_t> take();
+	// call, each stopped if `held`: the caller continues those
+	// (load_watch::resume). The others are continued here.
+	struct started {
+		pid_t pid;
+		bool held;
+	};
+	std::vector<started> take();
 	// Stop no process any more and continue those stopped meanwhile.
 	void finish();
 

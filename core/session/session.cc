@@ -165,10 +165,16 @@ void session::impl::watch_later(const warning_fn &warn)
 
 void session::impl::new_processes(const program &prog, consumer &c, const warning_fn &warn)
 {
-	std::vector<pid_t> now = execs->take();
-	if (now.empty())
+	std::vector<detail::exec_watch::started> started = execs->take();
+	if (started.empty())
 		return;
-	// Each is stopped until it is continued below, whatever happens.
+	std::vector<pid_t> now, held;
+	for (const detail::exec_watch::started &s : started) {
+		now.push_back(s.pid);
+		if (s.held)
+			held.push_back(s.pid);
+	}
+	// Each held one is stopped until it is continued below, whatever happens.
 	struct resume_all {
 		const std::vector<pid_t> &pids;
 		~resume_all()
@@ -176,15 +182,18 @@ void session::impl::new_processes(const program &prog, consumer &c, const warnin
 			for (pid_t pid : pids)
 				detail::load_watch::resume(pid);
 		}
-	} guard{now};
-	for (pid_t pid : now) {
+	} guard{held};
+	for (const detail::exec_watch::started &s : started) {
+		pid_t pid = s.pid;
 		if (std::getenv("DTRACE_DEBUG") != nullptr && warn)
 			warn("pid " + std::to_string(pid) + " exec()ed a program with USDT notes");
 		if (std::find(late.begin(), late.end(), pid) == late.end())
 			late.push_back(pid);
+		watch.remove(pid); // exec()ed again: its old watch is gone
+		if (!s.held)
+			continue; // running on (a terminal's): not stopped at its loads either
 		// The libraries it loads at startup and later (it has only its
 		// executable and the run-time linker mapped yet).
-		watch.remove(pid); // exec()ed again: its old watch is gone
 		std::string why = watch.add(pid);
 		if (!why.empty() && std::getenv("DTRACE_DEBUG") != nullptr && warn)
 			warn("not watching pid " + std::to_string(pid) +

@@ -11,6 +11,7 @@
 #include <bpf/bpf.h>
 
 #include <signal.h>
+#include <unistd.h>
 
 #include <cerrno>
 #include <cstddef>
@@ -34,6 +35,10 @@ struct offsets {
 	uint32_t bprm_file = 0, f_inode = 0, i_ino = 0, i_size = 0, i_sb = 0, i_mtime = 0,
 		 s_dev = 0;
 	bool ok = false;
+	// task_struct.{signal, real_parent, tgid}, signal_struct.tty: whether
+	// the process has a controlling terminal and who started it.
+	uint32_t t_signal = 0, t_parent = 0, t_tgid = 0, sig_tty = 0;
+	bool tty_ok = false;
 };
 
 offsets kernel_offsets()
@@ -55,6 +60,11 @@ offsets kernel_offsets()
 			break;
 	// f_inode, i_ino, i_sb and s_dev are never a struct's first member.
 	o.ok = o.f_inode != 0 && o.i_ino != 0 && o.i_size != 0 && o.i_sb != 0 && o.s_dev != 0;
+	o.t_signal = btf_member_offset(*b, "task_struct", "signal");
+	o.t_parent = btf_member_offset(*b, "task_struct", "real_parent");
+	o.t_tgid = btf_member_offset(*b, "task_struct", "tgid");
+	o.sig_tty = btf_member_offset(*b, "signal_struct", "tty");
+	o.tty_ok = o.t_signal != 0 && o.t_parent != 0 && o.t_tgid != 0 && o.sig_tty != 0;
 	return o;
 }
 
@@ -69,10 +79,12 @@ unique_fd make_hash(const char *name, uint32_t key, uint32_t value, uint32_t ent
 	return unique_fd(m);
 }
 
-// Stack layout (below r10): the key, the pointer being followed, the tgid.
+// Stack layout (below r10): the key, the pointer being followed, the tgid,
+// the parent's tgid.
 constexpr int16_t k_key = -32; // sizeof(exec_stop::file_key)
 constexpr int16_t k_ptr = -40;
 constexpr int16_t k_tgid = -48;
+constexpr int16_t k_ptgid = -56;
 
 // The stack slot of a member of the key.
 constexpr int16_t key_at(size_t member)
@@ -92,15 +104,16 @@ void read_at(asm_buf &a, int16_t dst, int32_t size, uint32_t off)
 	a.call_helper(k_probe_read_kernel);
 }
 
-std::vector<bpf_insn> program(const offsets &o, int pending_fd, int skip_fd)
+std::vector<bpf_insn> program(const offsets &o, int pending_fd, int skip_fd, pid_t self)
 {
 	static_assert(sizeof(exec_stop::file_key) == 32);
 	asm_buf a;
 	int out = a.label();
-	for (int16_t off = k_tgid; off < 0; off += 8)
+	for (int16_t off = k_ptgid; off < 0; off += 8)
 		a.st_imm(BPF_DW, BPF_REG_10, off, 0);
+	// ctx: u64 args[3] = {task, old_pid, bprm}
+	a.ldx(BPF_DW, BPF_REG_7, BPF_REG_1, 0); // the task (r6-r9 survive calls)
 	if (o.ok) {
-		// ctx: u64 args[3] = {task, old_pid, bprm}
 		a.ldx(BPF_DW, BPF_REG_6, BPF_REG_1, 16);
 		a.stx(BPF_DW, BPF_REG_10, k_ptr, BPF_REG_6);
 		read_at(a, k_ptr, 8, o.bprm_file); // file
@@ -117,6 +130,25 @@ std::vector<bpf_insn> program(const offsets &o, int pending_fd, int skip_fd)
 		a.call_helper(BPF_FUNC_map_lookup_elem);
 		a.jcc_imm(BPF_JNE, BPF_REG_0, 0, out);
 	}
+	// held (r8): stop it, unless it has a controlling terminal and dtrace
+	// did not start it (exec_stop.hpp).
+	a.mov_imm(BPF_REG_8, 1);
+	if (o.tty_ok) {
+		int hold = a.label();
+		a.stx(BPF_DW, BPF_REG_10, k_ptr, BPF_REG_7);
+		read_at(a, k_ptr, 8, o.t_signal); // signal_struct
+		read_at(a, k_ptr, 8, o.sig_tty);  // tty_struct
+		a.ldx(BPF_DW, BPF_REG_0, BPF_REG_10, k_ptr);
+		a.jcc_imm(BPF_JEQ, BPF_REG_0, 0, hold);
+		a.stx(BPF_DW, BPF_REG_10, k_ptr, BPF_REG_7);
+		read_at(a, k_ptr, 8, o.t_parent); // the parent task
+		read_at(a, k_ptgid, 4, o.t_tgid);
+		a.ldx(BPF_W, BPF_REG_0, BPF_REG_10, k_ptgid);
+		a.jcc_imm(BPF_JEQ, BPF_REG_0, static_cast<int32_t>(self), hold);
+		a.mov_imm(BPF_REG_8, 0);
+		a.bind(hold);
+	}
+	a.stx(BPF_W, BPF_REG_10, key_at(offsetof(exec_stop::file_key, held)), BPF_REG_8);
 	a.call_helper(BPF_FUNC_get_current_pid_tgid);
 	a.alu_imm(BPF_RSH, BPF_REG_0, 32);
 	a.stx(BPF_W, BPF_REG_10, k_tgid, BPF_REG_0);
@@ -128,6 +160,7 @@ std::vector<bpf_insn> program(const offsets &o, int pending_fd, int skip_fd)
 	a.mov_imm(BPF_REG_4, BPF_ANY);
 	a.call_helper(BPF_FUNC_map_update_elem);
 	a.jcc_imm(BPF_JNE, BPF_REG_0, 0, out); // full: let it run
+	a.jcc_imm(BPF_JEQ, BPF_REG_8, 0, out);
 	a.mov_imm(BPF_REG_1, SIGSTOP);
 	a.call_helper(k_send_signal_thread);
 	a.bind(out);
@@ -143,7 +176,7 @@ exec_stop::exec_stop()
 {
 	pending_ = make_hash("dt_exec_pending", 4, sizeof(file_key), k_pending_max);
 	skip_ = make_hash("dt_exec_skip", sizeof(file_key), 1, k_skip_max);
-	std::vector<bpf_insn> code = program(kernel_offsets(), pending_.get(), skip_.get());
+	std::vector<bpf_insn> code = program(kernel_offsets(), pending_.get(), skip_.get(), getpid());
 	LIBBPF_OPTS(bpf_prog_load_opts, po);
 	int p = bpf_prog_load(BPF_PROG_TYPE_RAW_TRACEPOINT, "dt_exec_stop", k_license, code.data(),
 			      code.size(), &po);
@@ -186,8 +219,10 @@ void exec_stop::skip(const file_key &f)
 {
 	if (f.ino == 0)
 		return; // no key: every exec() looks the same
+	file_key k = f;
+	k.held = 0; // as the program looks it up
 	const uint8_t one = 1;
-	(void)bpf_map_update_elem(skip_.get(), &f, &one, BPF_ANY); // full: it stops again
+	(void)bpf_map_update_elem(skip_.get(), &k, &one, BPF_ANY); // full: it stops again
 }
 
 } // namespace dt::engines::bpf

@@ -12,7 +12,8 @@
 //             key = the exec()ed file's {dev, ino, size, mtime}
 //                   (bprm->file->f_inode, offsets from vmlinux BTF)
 //             if skip[key]: return          (a file with no probes)
-//             pending[tgid] = key; bpf_send_signal_thread(SIGSTOP)
+//             held = !(task->signal->tty && task->real_parent->tgid != dtrace)
+//             pending[tgid] = key + held; if held: bpf_send_signal_thread(SIGSTOP)
 //   attached  bpf_raw_tracepoint_open("sched_process_exec")
 //
 // take() hands the pending processes to the consumer, which continues
@@ -20,6 +21,13 @@
 // skip(), so that their next exec() runs straight on. Without BTF the key
 // is zero and every exec() stops (the consumer still continues those that
 // hold nothing at once).
+//
+// A process with a controlling terminal is not stopped (unless dtrace
+// itself started it): its parent is most often a job-control shell, which
+// waits with WUNTRACED and would report the stop to its user ("Stopped",
+// status 147) and take the terminal back. Such a process is still handed
+// to the consumer, which places its probes while it runs: those it reaches
+// before then do not fire.
 #pragma once
 
 #include "fd.hpp"
@@ -39,11 +47,11 @@ public:
 		uint64_t size = 0;
 		int64_t mtime = 0;
 		uint32_t dev = 0;
-		uint32_t pad = 0;
+		uint32_t held = 0; // pending's value: 1 if the program stopped it
 	};
 	struct stopped {
 		pid_t pid;
-		file_key file;
+		file_key file; // file.held: stopped (else it runs on)
 	};
 
 	// Loads and attaches. Throws engine_error (privilege_error) when the

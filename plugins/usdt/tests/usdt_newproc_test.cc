@@ -205,3 +205,35 @@ TEST(UsdtNewProcess, FlowIndentByProbeName)
 }
 
 } // namespace
+
+// A job-control shell on a terminal waits for its foreground command with
+// WUNTRACED: a command stopped at exec() would come back to it as
+// "Stopped" (status 147) and run on in the background. Commands with a
+// controlling terminal that dtrace did not start therefore run on (their
+// probes are placed while they run; exec_stop.hpp).
+TEST(UsdtNewProcess, AShellOnATerminalSeesItsCommandsRunToTheEnd)
+{
+	REQUIRE_BPF();
+	if (access("/usr/bin/script", X_OK) != 0)
+		GTEST_SKIP() << "script(1) (util-linux) is not installed: no terminal to run a shell on";
+	dt::test::background_dtrace d(
+		{"-Z", "-n", "nwq_nothing*::: { trace(1); }", "-n", "tick-4s { exit(0); }"});
+	ASSERT_TRUE(d.begun()) << d.out;
+	const fs::path cmds =
+		fs::temp_directory_path() / ("usdt_newproc_tty." + std::to_string(getpid()));
+	{
+		std::ofstream f(cmds);
+		f << "set -m\n/usr/bin/env true; echo \"rc=$?\"\n"
+		     "/usr/bin/id -u >/dev/null; echo \"rc=$?\"\nexit\n";
+	}
+	dt::test::result r =
+		dt::test::run({"/usr/bin/timeout", "20", "/usr/bin/script", "-qc",
+			       "/bin/bash --norc --noprofile -i " + cmds.string(), "/dev/null"});
+	fs::remove(cmds);
+	EXPECT_NE(r.out.find("rc=0"), std::string::npos) << r.out;
+	EXPECT_EQ(r.out.find("rc=147"), std::string::npos) << r.out;
+	EXPECT_EQ(r.out.find("Stopped"), std::string::npos) << r.out;
+	int status = -1;
+	d.finish(status);
+	EXPECT_EQ(status, 0);
+}
