@@ -262,6 +262,7 @@ static nokprobe_inline void dtrace_ecb_fire(const struct dtrace_ecb *ecb,
 	struct dtrace_fault f;
 	dif_ctx_t *ctx;
 	u32 i, which = 0;
+	u64 tok;
 	u8 *rec;
 
 	if (unlikely(!sc))
@@ -418,8 +419,16 @@ fault:
 	}
 	buf->errors++;
 	atomic64_inc(&state->errors);
-	/* ERROR's ECBs reuse this CPU's context: nothing below reads it again. */
+	/*
+	 * ERROR is a firing of its own: its ECBs reuse this CPU's context
+	 * (nothing below reads it again) and start with no strtok()
+	 * position. This firing's later clauses go on with its position,
+	 * and with the clause-locals as ERROR left them, not reset again.
+	 */
+	tok = ctx->strtok;
 	dtrace_probe_error(state, ecb->epid, which, &f);
+	ctx->strtok = tok;
+	sc->firing = dc->firing;
 	return;
 out:
 	if (locked) {
