@@ -59,6 +59,7 @@ static void dtrace_state_cpu_free(struct dtrace_state_cpu *sc)
 		kvfree(sc->agg[i].buckets);
 	}
 	vfree(sc->scratch);
+	kvfree(sc->strtok_buf);
 	kfree(sc->locals);
 	kfree(sc->lrefs);
 	kfree(sc->keybuf);
@@ -81,6 +82,7 @@ static void dtrace_state_cpu_ctx(struct dtrace_state *state, struct dtrace_state
 	ctx->ops = &dtrace_env_ops;
 	ctx->scratch = sc->scratch;
 	ctx->scratch_size = state->opts.dtph_scratchsize;
+	ctx->strtok_buf = sc->strtok_buf;
 	ctx->globals = state->globals;
 	ctx->nglobals = state->nglobals;
 	ctx->locals = sc->locals;
@@ -132,8 +134,9 @@ static struct dtrace_state_cpu *dtrace_state_cpu_alloc(struct dtrace_state *stat
 		}
 	}
 	sc->scratch = vmalloc_node(o->dtph_scratchsize, node);
+	sc->strtok_buf = kvzalloc_node(o->dtph_strsize, GFP_KERNEL, node);
 	sc->keybuf = kzalloc_node(maxkey + 8, GFP_KERNEL, node);
-	if (!sc->scratch || !sc->keybuf)
+	if (!sc->scratch || !sc->strtok_buf || !sc->keybuf)
 		goto fail;
 	if (state->nlocals) {
 		sc->locals = kcalloc_node(state->nlocals, sizeof(u64), GFP_KERNEL, node);

@@ -219,6 +219,7 @@ struct dtrace_state_cpu {
 	int agg_active;			/* aggregation: likewise */
 	u64 switched;			/* ns of the last switch */
 	char *scratch;
+	char *strtok_buf;		/* strsize bytes: dif_ctx_t::strtok_buf */
 	u64 *locals;
 	dif_varbuf_t *lrefs;
 	u64 firing;			/* the firing its locals belong to */
@@ -226,8 +227,8 @@ struct dtrace_state_cpu {
 	/*
 	 * This CPU's DIF VM context: what does not change between firings
 	 * (ops, scratch, variable storage, the rand() state) is set once at
-	 * GO; a firing sets env, resets scratch and strtok, and only when its
-	 * clause runs DIF. Probe context only, interrupts off.
+	 * GO; a firing sets env, resets scratch (strtok once per firing), and
+	 * only when its clause runs DIF. Probe context only, interrupts off.
 	 */
 	dif_ctx_t ctx;
 };

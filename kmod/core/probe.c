@@ -31,8 +31,8 @@
  * is set up. The clock is read at most once per probe firing and only when
  * a record's header (DTRACE_PROGF_TIMESTAMP) or D's timestamp needs it;
  * the DIF VM's context is per CPU and state, built at GO, and a firing
- * sets only its env, args, scratch and strtok, and only for a clause that
- * runs DIF. The deadman check, the ECB body, the record header and the
+ * sets only its env, args, scratch and (once) strtok, and only for a
+ * clause that runs DIF. The deadman check, the ECB body, the record header and the
  * buffer reserve are inline: dif_emulate() is the first call an ECB makes.
  *
  * Everything below is probe context: no sleeping, no allocation, no
@@ -262,6 +262,7 @@ static nokprobe_inline void dtrace_ecb_fire(const struct dtrace_ecb *ecb,
 	struct dtrace_fault f;
 	dif_ctx_t *ctx;
 	u32 i, which = 0;
+	u64 tok;
 	u8 *rec;
 
 	if (unlikely(!sc))
@@ -271,9 +272,14 @@ static nokprobe_inline void dtrace_ecb_fire(const struct dtrace_ecb *ecb,
 	ms->ecb = ecb;
 
 	if (cl->vm) {
-		/* Clause-locals live for one probe firing, across its clauses. */
+		/*
+		 * Clause-locals and strtok()'s position (illumos' mstate
+		 * dtms_strtok, its copy in sc->strtok_buf) live for one probe
+		 * firing, across its clauses.
+		 */
 		if (sc->firing != dc->firing) {
 			sc->firing = dc->firing;
+			ctx->strtok = 0;
 			if (state->nlocals)
 				memset(sc->locals, 0, state->nlocals * sizeof(u64));
 			if (state->locals_size)
@@ -281,11 +287,10 @@ static nokprobe_inline void dtrace_ecb_fire(const struct dtrace_ecb *ecb,
 					       (u64)ms->cpu * state->locals_size,
 				       0, state->locals_size);
 		}
-		/* Scratch and strtok state live for the whole ECB. */
+		/* Scratch lives for the ECB. */
 		ctx->env = ms;
 		ctx->args = ms->args;
 		ctx->scratch_used = 0;
-		ctx->strtok = 0;
 		ctx->thread_key = task_pid_nr(current);
 		if (cl->dstate && state->have_dstate) {
 			arch_spin_lock(&state->dlock);
@@ -414,8 +419,16 @@ fault:
 	}
 	buf->errors++;
 	atomic64_inc(&state->errors);
-	/* ERROR's ECBs reuse this CPU's context: nothing below reads it again. */
+	/*
+	 * ERROR is a firing of its own: its ECBs reuse this CPU's context
+	 * (nothing below reads it again) and start with no strtok()
+	 * position. This firing's later clauses go on with its position,
+	 * and with the clause-locals as ERROR left them, not reset again.
+	 */
+	tok = ctx->strtok;
 	dtrace_probe_error(state, ecb->epid, which, &f);
+	ctx->strtok = tok;
+	sc->firing = dc->firing;
 	return;
 out:
 	if (locked) {

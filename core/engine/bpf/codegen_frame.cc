@@ -7,7 +7,8 @@
 //              a probe that ends an interval: its begin's entry, or
 //              return (pair_begin(), pair.hpp; deleted at every exit);
 //              m = dt_mem[cpu] (r7); nesting guard (m->active);
-//              activity gate (dt_status, r9); dt_globals (r8); then the
+//              activity gate (dt_status, r9); dt_globals (r8); strtok()'s
+//              position cleared (it lasts for the firing); then the
 //              firing's state (firing_state()): timestamp (only when a
 //              clause records a firing or reads it), arguments for the
 //              context kind, clause-locals zeroed
@@ -24,7 +25,8 @@
 //
 // The fault subprogram (a BPF-to-BPF call, r1 = ctx, r2 = m) runs ERROR's
 // clauses with arg1..arg5 = EPID, action, DIF offset, code, illval (the
-// probe's own arguments saved in m->regs and restored), then emits the
+// probe's own arguments saved in m->regs and restored, and strtok()'s
+// position in m->strtok_outer), then emits the
 // fault sample: ERROR's firings come first in the buffer, as in fire.cc.
 // A fault in an ERROR clause counts a double error (dt_cpustate) and ends
 // that clause.
@@ -829,6 +831,9 @@ void codegen::prologue()
 	a.ldx(BPF_W, BPF_REG_1, BPF_REG_10, FP_KEY);
 	a.stx(BPF_W, BPF_REG_7, DT_M(cpu), BPF_REG_1);
 	a.st_imm(BPF_W, BPF_REG_7, DT_M(fault.code), 0);
+	// strtok()'s position lives for the firing, across its clauses
+	// (illumos' mstate dtms_strtok), not for one clause.
+	a.st_imm(BPF_DW, BPF_REG_7, DT_M(strtok_addr), 0);
 	zero_frame();
 	clock_ = needs_clock();
 	early_ = predicate_is_early();
@@ -886,8 +891,6 @@ void codegen::ecb(const ecb_ref &e, bool in_error)
 		a.stx(BPF_DW, BPF_REG_7, DT_M(epid), BPF_REG_1);
 	}
 	a.st_imm(BPF_DW, BPF_REG_7, DT_M(scratch_used), 0);
-	a.st_imm(BPF_DW, BPF_REG_7, DT_M(strtok_addr), 0);
-	a.st_imm(BPF_DW, BPF_REG_7, DT_M(strtok_off), 0);
 	mem_off_ptr(BPF_REG_1, DT_M(wb_map)); // beyond a 16-bit offset
 	a.st_imm(BPF_DW, BPF_REG_1, 0, 0);
 
@@ -969,6 +972,11 @@ void codegen::fault_subprogram(int entry)
 	a.ldx(BPF_DW, BPF_REG_1, BPF_REG_7, DT_M(fault.illval));
 	a.stx(BPF_DW, BPF_REG_7, arg_off(5), BPF_REG_1);
 	a.st_imm(BPF_W, BPF_REG_7, DT_M(fault.code), 0);
+	// ERROR's firing has a strtok() position of its own; the faulting
+	// firing's continues after it.
+	a.ldx(BPF_DW, BPF_REG_1, BPF_REG_7, DT_M(strtok_addr));
+	a.stx(BPF_DW, BPF_REG_7, DT_M(strtok_outer), BPF_REG_1);
+	a.st_imm(BPF_DW, BPF_REG_7, DT_M(strtok_addr), 0);
 
 	lookup0(fds_.globals, BPF_REG_8);
 	a.jcc_imm(BPF_JEQ, BPF_REG_0, 0, emit);
@@ -978,6 +986,8 @@ void codegen::fault_subprogram(int entry)
 	clause_starts.emplace_back(a.pc(), ENGINE_CODE);
 
 	a.bind(emit);
+	a.ldx(BPF_DW, BPF_REG_1, BPF_REG_7, DT_M(strtok_outer));
+	a.stx(BPF_DW, BPF_REG_7, DT_M(strtok_addr), BPF_REG_1);
 	a.ldx(BPF_DW, BPF_REG_1, BPF_REG_7, arg_off(4));
 	a.stx(BPF_W, BPF_REG_7, DT_M(fault.code), BPF_REG_1);
 	a.ldx(BPF_DW, BPF_REG_1, BPF_REG_7, arg_off(2));

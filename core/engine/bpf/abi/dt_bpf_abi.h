@@ -113,8 +113,14 @@ struct dt_bpf_mem {
 	uint64_t tuple_used;	     /* bytes of key staged by dt_tuple_push */
 	uint64_t tuple_n;	     /* elements pushed */
 	uint64_t nested_drops;	     /* firings refused by `active` */
-	uint64_t strtok_addr;	     /* strtok() state */
-	uint64_t strtok_off;
+	/*
+	 * strtok()'s position for strtok(NULL, ...), 0 = none: it lives for
+	 * the probe firing, across its clauses (subr_tok.bpf.c). The
+	 * prologue clears it; strtok_outer keeps the firing's while
+	 * dtrace:::ERROR's clauses run with their own.
+	 */
+	uint64_t strtok_addr;
+	uint64_t strtok_outer;
 	uint64_t regs[8];	     /* spill area the translator may use */
 	/*
 	 * The sample being built: struct dt_bpf_sample, then the firing

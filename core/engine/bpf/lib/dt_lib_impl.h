@@ -7,7 +7,10 @@
  * resolution, and the bounded copy primitives every other file uses.
  *
  * Scratch: m->scratch[0 .. DT_SCRATCH_USABLE) is what dt_alloc hands out;
- * the top 24 KiB are three 8 KiB temporaries (DT_TMP_A, DT_TMP_B, DT_TMP_C)
+ * above it, DT_STRTOK_SIZE bytes keep strtok()'s copy of the string being
+ * tokenised for the whole probe firing (subr_tok.bpf.c: only strtok reads
+ * or writes it, no DIF address reaches it); the top 24 KiB are three 8 KiB
+ * temporaries (DT_TMP_A, DT_TMP_B, DT_TMP_C)
  * where string arguments are fetched (one bpf_probe_read_*_str each, a
  * string of DT_BPF_STRSIZE_MAX and the NUL after it fit) so that every
  * string loop walks map memory, where dynamic-variable values are staged
@@ -93,10 +96,13 @@ typedef uint64_t u64;
 #define DT_MEM_SIZE ((u64)sizeof(struct dt_bpf_mem))
 #define DT_OFF(field) ((u64)__builtin_offsetof(struct dt_bpf_mem, field))
 #define DT_TMP_SIZE 8192
-#define DT_SCRATCH_USABLE (DT_BPF_SCRATCH_SIZE - 3 * DT_TMP_SIZE)
-#define DT_TMP_A DT_SCRATCH_USABLE
-#define DT_TMP_B (DT_SCRATCH_USABLE + DT_TMP_SIZE)
-#define DT_TMP_C (DT_SCRATCH_USABLE + 2 * DT_TMP_SIZE)
+/* strtok's strsize is at most DT_BPF_STRFUNC_MAX (codegen_subr.cc). */
+#define DT_STRTOK_SIZE DT_BPF_STRFUNC_MAX
+#define DT_SCRATCH_USABLE (DT_BPF_SCRATCH_SIZE - 3 * DT_TMP_SIZE - DT_STRTOK_SIZE)
+#define DT_STRTOK_BUF DT_SCRATCH_USABLE
+#define DT_TMP_A (DT_BPF_SCRATCH_SIZE - 3 * DT_TMP_SIZE)
+#define DT_TMP_B (DT_TMP_A + DT_TMP_SIZE)
+#define DT_TMP_C (DT_TMP_A + 2 * DT_TMP_SIZE)
 #define DT_CHUNK DT_TMP_SIZE /* the longest string one dt_rd_str reads */
 
 /* Kinds of dt_xfer. */

@@ -1,11 +1,22 @@
 /* SPDX-License-Identifier: MIT OR GPL-2.0 */
 /*
  * subr_tok.bpf.c - strtok(str, delims) as the interpreter's subr_strtok
- * (dif_subr.c, illumos semantics): a non-NULL str is copied to scratch
- * and tokenised there; the position after the token is kept in
- * m->strtok_addr (reset by the translator at every firing) for
- * strtok(NULL, delims); no token left gives NULL. A NULL str with no
- * saved position faults BADADDR (the interpreter loads from address 0).
+ * (dif_subr.c, illumos semantics): a non-NULL str is copied to the strtok
+ * buffer (scratch[DT_STRTOK_BUF], DT_STRTOK_SIZE bytes above what dt_alloc
+ * hands out) and tokenised there; the position after the token is kept in
+ * m->strtok_addr for strtok(NULL, delims); no token left gives NULL. A
+ * NULL str with no saved position faults BADADDR (the interpreter loads
+ * from address 0).
+ *
+ * The position and the buffer belong to the probe firing, as illumos'
+ * mstate dtms_strtok does: the translator clears m->strtok_addr in the
+ * prologue, not per clause, and the clauses' scratch resets leave the
+ * buffer alone, so strtok(NULL, ...) in a later clause of the same firing
+ * continues (dtrace:::ERROR's clauses start with none and give the
+ * firing's back, codegen_frame.cc). strtok_addr is the position's tagged
+ * scratch address (DT_BPF_TAG_SCRATCH | DT_STRTOK_BUF + k), 0 for none;
+ * no DIF load can read it (dt_resolve stops at DT_SCRATCH_USABLE), so
+ * only this file does.
  *
  * The delimiters are a 256-bit set in DT_TMP_C; the scans are single
  * loops over the string fetched into DT_TMP_A, exits their only branches.
@@ -20,10 +31,12 @@ DT_INLINE u64 dt_tok_isdelim(struct dt_bpf_mem *m, u64 ch)
 
 DT_API u64 dt_subr_strtok(struct dt_bpf_mem *m, u64 strsize, u64 s, u64 delims)
 {
-	u64 d, copy, addr, k, ch, start, dlen;
+	u64 d, addr, k, ch, start, dlen;
 	long len;
 
 	strsize = dt_fstrsize(strsize);
+	if (strsize > DT_STRTOK_SIZE) /* refused by the translator */
+		return dt_fault(m, DTRACEFLT_ILLOP, 0);
 	d = dt_alloc(m, strsize);
 	if (!d)
 		return 0;
@@ -32,12 +45,10 @@ DT_API u64 dt_subr_strtok(struct dt_bpf_mem *m, u64 strsize, u64 s, u64 delims)
 		if (!addr)
 			return dt_fault(m, DTRACEFLT_BADADDR, 0);
 	} else {
-		copy = dt_alloc(m, strsize);
-		if (!copy)
+		m->strtok_addr = 0; /* until the copy is whole */
+		if (dt_rd_str(m, DT_OFF(scratch) + DT_STRTOK_BUF, strsize, s, 0) < 0)
 			return 0;
-		if (dt_rd_str(m, DT_OFF(scratch) + DT_BPF_TAG_OFF(copy), strsize, s, 0) < 0)
-			return 0;
-		addr = copy;
+		addr = DT_BPF_TAG_SCRATCH | DT_STRTOK_BUF;
 	}
 	/* The delimiter set. */
 	len = dt_fetch(m, delims, DT_TMP_B, strsize);
@@ -58,10 +69,17 @@ DT_API u64 dt_subr_strtok(struct dt_bpf_mem *m, u64 strsize, u64 s, u64 delims)
 		ch = DT_TB(m, DT_TMP_B, k);
 		DT_SP(m, DT_TMP_C)[(ch >> 3) & 31] |= (uint8_t)(1 << (ch & 7));
 	}
-	/* The string from the position (the NUL is not a delimiter). */
-	len = dt_fetch(m, dt_res(m, 1), DT_TMP_A, strsize);
-	if (len < 0)
-		return 0;
+	/*
+	 * The string from the position (the NUL is not a delimiter), out
+	 * of the strtok buffer, which ends with a NUL within its
+	 * DT_STRTOK_SIZE bytes: a helper copy, as dt_fetch's.
+	 */
+	k = DT_BPF_TAG_OFF(dt_res(m, 1)) - DT_STRTOK_BUF;
+	len = bpf_probe_read_kernel_str(DT_SP(m, DT_TMP_A), DT_STRTOK_SIZE,
+					DT_SP(m, DT_STRTOK_BUF) + DT_CLAMP(k, DT_STRTOK_SIZE - 1));
+	if (len < 1)
+		return dt_fault(m, DTRACEFLT_BADADDR, 0);
+	len--;
 	DT_SP(m, DT_TMP_C)[0] &= 0xfe;
 	dt_res_set(m, 0, (u64)len);
 	dt_res_set(m, 3, (u64)len);
