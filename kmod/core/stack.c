@@ -5,8 +5,9 @@
  * what ustack(), jstack(), ustackdepth, ucaller, stackdepth and caller see.
  *
  *   kernel  the kernel's unwinder (stack_trace_save()), less the frames of
- *           dtrace.ko itself and the probe's artificial frames (aframes):
- *           the first frame left is where the probe is
+ *           dtrace.ko itself and the probe's artificial frames (aframes),
+ *           and a tracepoint's iterator above a provider's handler: the
+ *           first frame left is where the probe is
  *   user    the thread's user registers (task_pt_regs()): the pc, then a
  *           walk along the saved frame pointers, each frame read with
  *           copy_from_user_nofault() (no fault, no sleep, NMI-safe); it
@@ -17,11 +18,13 @@
  *
  * Probe context only: interrupts off, nothing allocated, bounded loops.
  */
+#include <linux/kallsyms.h>
 #include <linux/kprobes.h>
 #include <linux/module.h>
 #include <linux/sched.h>
 #include <linux/sched/task_stack.h>
 #include <linux/stacktrace.h>
+#include <linux/string.h>
 #include <linux/uaccess.h>
 #include <asm/ptrace.h>
 
@@ -30,6 +33,25 @@
 #define DTRACE_KSTACK_MAX	64	/* kernel frames looked at */
 #define DTRACE_USTACK_MAX	1024	/* user frames walked (depth) */
 #define DTRACE_ENTRY_SPAN	16	/* a function's entry: its first bytes */
+
+/* dtrace_tp_iterator()'s symbol name; probe context owns it (interrupts off). */
+static DEFINE_PER_CPU(char[KSYM_SYMBOL_LEN], dtrace_symbuf);
+
+/*
+ * Whether pc is in a tracepoint's iterator (__traceiter_<name>). A
+ * tracepoint with one probe calls it directly (a static call); with more
+ * (another tracer on it too) it calls its iterator, which calls each:
+ * then that frame lies between a provider's handler (aframes) and the
+ * tracepoint's call site, and is the tracer's, not the traced code's.
+ */
+static bool dtrace_tp_iterator(unsigned long pc)
+{
+	char *name = this_cpu_ptr(dtrace_symbuf);
+
+	sprint_symbol_no_offset(name, pc);
+	return !strncmp(name, "__traceiter_", strlen("__traceiter_"));
+}
+NOKPROBE_SYMBOL(dtrace_tp_iterator);
 
 /* The current thread's user registers, or NULL (kernel thread, 32-bit). */
 static struct pt_regs *dtrace_user_regs(void)
@@ -114,8 +136,10 @@ u32 dtrace_getpcstack(u64 *pcs, u32 max, int aframes)
 			break;
 	if (start && j < n)
 		i = trace[j] == start ? j : j + 1;
-	else
-		i += min_t(unsigned int, max(aframes, 0), n - i);
+	else if (aframes > 0)
+		i += min_t(unsigned int, aframes, n - i);
+	if (!start && aframes > 0 && i < n && dtrace_tp_iterator(trace[i]))
+		i++;
 	for (; i < n; i++, out++)
 		if (pcs && out < max)
 			pcs[out] = trace[i];

@@ -8,7 +8,9 @@
 #   1. entry counts: vfs_read's entries from `dd` with a fixed count, by pid
 #   2. return values: args[1] of vfs_read:return (typed ssize_t), as
 #      @[args[1]] and as quantize()
-#   3. typed entry arguments: args[2] (size_t count) of vfs_read
+#   3. typed entry arguments: args[2] (size_t count) of vfs_read; 3a.
+#      kernel stacks at fbt::ksys_write and syscall::write against
+#      ftrace's (the kernel's unwinder); 3b. bpf: fentry/fexit and kprobes
 #   4. a module's functions: fbt:9p:: (the guest's root is 9p) while a
 #      file is read; fbt:loop:: with loop.ko unloaded while its probes are
 #      enabled (kmod: the probes die with the module, no oops)
@@ -215,7 +217,7 @@ torture() {
 		p=/sys/module/dtrace_fbt/parameters
 		echo "# torture: dtrace_fbt has $(cat $p/functions 2>/dev/null) functions," \
 			"registered $(cat $p/by_address 2>/dev/null) kprobes by address (enablings interrupted and rolled back)"
-		for m in dtrace_fbt dtrace_profile dtrace; do
+		for m in dtrace_fbt dtrace_profile dtrace_syscall dtrace; do
 			if loaded $m; then check "torture: rmmod $m" rmmod $m; fi
 		done
 		check "torture: no module left" bash -c '! grep -q "^dtrace" /proc/modules'
@@ -271,25 +273,102 @@ check "-x engines: fbt runs on the bpf and kmod engines" \
 # As illumos' aframes: at fbt entry and return the stack begins at the probed
 # function's caller (its return site), past the tracer's own frames (the BPF
 # program and its trampoline, kprobe/ftrace/rethook handlers) and the
-# function's entry; caller is that frame and stackdepth counts from it.
-# kstack NAME (after VAR=value...): each firing prints "<probe> caller X
-# depth D", stack(1), stack() and "end"; a check per probe that its frames
-# agree and begin outside the tracer.
+# function's entry; caller is that frame and stackdepth counts from it. At a
+# system call probe (a tracepoint) it begins at the tracepoint's call site,
+# past the tracepoint's dispatch (bpf_trace_runN, __bpf_trace_sys_enter, and
+# __traceiter_sys_enter while another probe shares the tracepoint).
+#
+# The kernel's own unwinder says what the frames are: ftrace's stacktrace
+# trigger (with offsets) on a kprobe event at ksys_write and on the
+# raw_syscalls events of write(2); each of its stacks less the tracer's
+# frames up to ksys_write's entry or the event's handler (and iterator) is
+# the reference, "do_syscall_64+0x5d" per line, in $w/ref-<kind>. With
+# ITER=1 the raw_syscalls triggers stay while dtrace runs, so that the
+# tracepoints call their probes through their iterators.
+#
+# kstack NAME (after VAR=value...): dd writes one byte; each firing of
+# fbt::ksys_write and syscall::write entry and return prints "<prov>:<name>
+# caller X depth D", stack(1), stack() and "end", and @[stack()] counts;
+# per probe: its frames agree (stack(1), caller, stackdepth), none is the
+# tracer's, none shows twice in a row, they are the reference's, and the
+# aggregation's key holds them.
+kstack_ref() {
+	local t=/sys/kernel/tracing e
+	echo 1 >$t/options/sym-offset
+	echo 'p:dtvm_kw ksys_write' >>$t/kprobe_events && echo stacktrace >$t/events/kprobes/dtvm_kw/trigger
+	for e in sys_enter sys_exit; do
+		echo 'stacktrace if id == 1' >$t/events/raw_syscalls/$e/trigger
+	done
+	echo >$t/trace
+	echo 1 >$t/tracing_on
+	dd if=/dev/zero of=/dev/null bs=1 count=1 status=none
+	# Nothing more (every write(2) would add a stack), while read and after;
+	# read before the kprobe event goes (that empties the buffer).
+	echo 0 >$t/tracing_on
+	cp $t/trace "$w/ftrace.txt"
+	echo >$t/trace
+	echo '!stacktrace' >$t/events/kprobes/dtvm_kw/trigger && echo '-:dtvm_kw' >>$t/kprobe_events
+	# The first stack of each kind, from the frame after the tracer's.
+	awk -v w="$w" '/^ => / { f = $2; sub(/\/0x[0-9a-f]+$/, "", f)
+		    if (f ~ /^ksys_write\+/) { kind = "fbt"; n = 0; next }
+		    if (f ~ /^(trace_event_raw_event_sys_|__traceiter_sys_)(enter|exit)\+/) {
+			kind = f ~ /enter/ ? "sys_enter" : "sys_exit"; n = 0; next }
+		    if (kind != "" && !(kind in done)) { fr[kind, ++n] = f; cnt[kind] = n } next }
+		{ if (kind != "") done[kind] = 1; kind = "" }
+		END { for (k in cnt) for (i = 1; i <= cnt[k]; i++) print fr[k, i] > (w "/ref-" k) }' \
+		"$w/ftrace.txt"
+}
+kstack_unref() {
+	local e
+	for e in sys_enter sys_exit; do
+		echo '!stacktrace' >/sys/kernel/tracing/events/raw_syscalls/$e/trigger
+	done
+	echo 1 >/sys/kernel/tracing/tracing_on
+}
 kstack() {
-	local n=$1 p
-	dt "$n" -qn 'fbt::ksys_write:entry,fbt::ksys_write:return /pid == $target/ {
-	    printf("%s caller %a depth %d\n", probename, caller, stackdepth); stack(1); stack();
-	    printf("end\n"); }' -c 'dd if=/dev/zero of=/dev/null bs=1 count=1 status=none'
-	for p in entry return; do
-		check "$n: fbt $p: stack(), stack(1) and caller begin at ksys_write's caller, stackdepth from there" \
-			[ "$(awk -v p="$p" '$1 == p && $2 == "caller" { c = $3; d = $5; n = 0; next }
-			c != "" && $1 == "end" { if (n > 1 && f[1] == c && f[2] == c && n - 1 == d &&
-			    c !~ /ksys_write|kprobe|ftrace|rethook|trampoline|__this_module|^bpf`/) print "ok"
-			    else print "bad"; c = ""; next }
-			c != "" && NF { f[++n] = $1 }' "$w/$n.out")" = ok ]
+	local n=$1 p ref
+	rm -f "$w"/ref-*
+	kstack_ref
+	[ "${ITER:-0}" = 1 ] || kstack_unref
+	dt "$n" -qn 'fbt::ksys_write:entry,fbt::ksys_write:return,syscall::write:entry,syscall::write:return
+	    /pid == $target/ {
+	    printf("%s:%s caller %a depth %d\n", probeprov, probename, caller, stackdepth); stack(1); stack();
+	    printf("end\n"); @[stack()] = count(); }' -c 'dd if=/dev/zero of=/dev/null bs=1 count=1 status=none'
+	[ "${ITER:-0}" = 1 ] && kstack_unref
+	for p in fbt:entry fbt:return syscall:entry syscall:return; do
+		ref=$w/ref-fbt
+		[ "$p" = syscall:entry ] && ref=$w/ref-sys_enter
+		[ "$p" = syscall:return ] && ref=$w/ref-sys_exit
+		# Frame k of the firing's stack() (symbol+offset, no module) in
+		# f[k]; "bad: why" or "ok".
+		awk -v p="$p" -v ref="$ref" -v agg="$w/$n.out" '
+			BEGIN { while ((getline l < ref) > 0) r[++nr] = l }
+			$1 == p && $2 == "caller" { c = $3; d = $5; n = 0; next }
+			c != "" && $1 == "end" { why = ""
+			    if (n < 2 || f[1] != c || f[2] != c || n - 1 != d) why = "stack(1), caller, stackdepth disagree"
+			    else if (c ~ /kprobe|ftrace|rethook|trampoline|__this_module|^bpf`|bpf_trace|__traceiter/ ||
+				c ~ /ksys_write/ && p ~ /^fbt/) why = "a tracer frame first"
+			    for (k = 2; k < n && why == ""; k++) if (f[k] == f[k + 1]) why = "frame " f[k] " twice in a row"
+			    if (why == "" && nr == 0) why = "no reference stack from ftrace"
+			    if (why == "" && nr != n - 1) why = "frames: " n - 1 " here, " nr " by ftrace"
+			    for (k = 1; k <= nr && why == ""; k++) { g = f[k + 1]; sub(/^[^`]*`/, "", g)
+				if (g != r[k]) why = "frame " k ": " g " here, " r[k] " by ftrace" }
+			    # The aggregation printed at the end: these frames, in order, then a count.
+			    if (why == "") { key = ""; for (k = 2; k <= n; k++) key = key "\n" f[k]
+				m = 0; while ((getline l < agg) > 0) { gsub(/^ +| +$/, "", l); a[++m] = l }
+				close(agg); hit = 0
+				for (i = 1; i + n - 2 <= m && !hit; i++) { s = ""
+				    for (k = 0; k < n - 1; k++) s = s "\n" a[i + k]
+				    if (s == key && a[i + n - 1] ~ /^[0-9]+$/ && a[i - 1] == "") hit = 1 }
+				if (!hit) why = "no @[stack()] key of these frames" }
+			    print why == "" ? "ok" : "bad: " why; c = ""; done = 1; exit }
+			c != "" && NF { f[++n] = $1 }
+			END { if (!done) print "bad: no firing" }' "$w/$n.out" >"$w/$n.$p.chk"
+		check "$n: $p: stack() from where the probe is, each frame once, as the kernel's unwinder: $(cat "$w/$n.$p.chk")" \
+			[ "$(cat "$w/$n.$p.chk")" = ok ]
 	done
 }
-kstack kstack
+ITER=1 kstack kstack
 
 # ---- 3b. bpf: fentry/fexit, and kprobes as the fallback ------------------------
 

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The fbt provider on both engines (ctest vm.fbt, label vm): builds
-# dtrace.ko, dtrace_fbt.ko (plugins/fbt/kernel) and dtrace_profile.ko for the
+# dtrace.ko, dtrace_fbt.ko (plugins/fbt/kernel), dtrace_profile.ko and
+# dtrace_syscall.ko (kernel stacks at system call probes beside fbt's) for the
 # guest, boots it once (one CPU) and runs tests/vm/fbt-guest.sh for the kmod
 # engine, then for the bpf engine: entry counts of a known workload,
 # return values, typed arguments, a module's functions (and one unloaded
@@ -38,7 +39,7 @@ mkdir -p "$mods"
 if [[ " $engines " == *" kmod "* ]]; then
 	vm_kbuild "$top/kmod/core" "$vm_work/build/core" DTRACE_TOP="$top"
 	cp "$vm_work/build/core/dtrace.ko" "$mods/"
-	for p in fbt profile; do
+	for p in fbt profile syscall; do
 		vm_kbuild "$top/plugins/$p/kernel" "$vm_work/build/$p" DTRACE_TOP="$top" \
 			KBUILD_EXTRA_SYMBOLS="$vm_work/build/core/Module.symvers"
 		cp "$vm_work/build/$p/dtrace_$p.ko" "$mods/"

@@ -53,6 +53,7 @@
 #include "pair.hpp"
 #include "ring.hpp"
 #include "spec_buffer.hpp"
+#include "tracer_text.hpp"
 #include "translate.hpp"
 #include "util/assert.hpp"
 
@@ -187,6 +188,7 @@ private:
 	bool started_ = false, stopped_ = false;
 	// The EPIDs the probe map has room for.
 	uint32_t epid_capacity_ = 0;
+	tracer_text tracer_text_; // kallsyms, read once a program needs it
 
 	void read_options();
 	// The ECBs of `en` into eps_ (an EPID known already is not added
@@ -625,6 +627,14 @@ probe_spec bpf_engine::spec_for(const group &g)
 		s.ecbs.push_back(r);
 	for (uint32_t e : error_)
 		s.errors.push_back({eps_[e - 1].clause, e, -1, 0});
+	// A raw tracepoint's stack begins in the tracer: the program skips
+	// its frames (tracer_text.hpp) where a clause looks at the stack.
+	auto reads = [&](const ecb_ref &r) {
+		return reads_kernel_stack(prog_.clauses.at(r.clause));
+	};
+	if (g.at.kind == DT_BPF_ATTACH_RAW_TRACEPOINT &&
+	    (std::ranges::any_of(s.ecbs, reads) || std::ranges::any_of(s.errors, reads)))
+		s.tracer_text = tracer_text_.of(g.at.target);
 	return s;
 }
 

@@ -672,6 +672,19 @@ void codegen::user_entry_return()
 		a.ldx(BPF_DW, BPF_REG_3, BPF_REG_6, 152);
 		a.call_helper(BPF_FUNC_probe_read_user);
 	}
+	// m->ktracer: the raw tracepoint's tracing machinery (spec_.tracer_text),
+	// else none (ktracer[1], the first size, 0).
+	mem_off_ptr(BPF_REG_1, DT_M(ktracer));
+	a.st_imm(BPF_DW, BPF_REG_1, 8, 0);
+	for (size_t i = 0; i < spec_.tracer_text.size() && i < DT_BPF_KTRACER; i++) {
+		a.ld_imm64(BPF_REG_2, spec_.tracer_text[i].first);
+		a.stx(BPF_DW, BPF_REG_1, static_cast<int16_t>(16 * i), BPF_REG_2);
+		a.ld_imm64(BPF_REG_2, spec_.tracer_text[i].second);
+		a.stx(BPF_DW, BPF_REG_1, static_cast<int16_t>(16 * i + 8), BPF_REG_2);
+	}
+	for (size_t i = spec_.tracer_text.size(); !spec_.tracer_text.empty() && i < DT_BPF_KTRACER;
+	     i++)
+		a.st_imm(BPF_DW, BPF_REG_1, static_cast<int16_t>(16 * i + 8), 0);
 	// m->kfunc_ip: the probed kernel function's address (fbt), else 0.
 	mem_off_ptr(BPF_REG_1, DT_M(kfunc_ip));
 	a.st_imm(BPF_DW, BPF_REG_1, 0, 0);

@@ -33,6 +33,7 @@
 #include <cstdint>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace dt::engines::bpf {
@@ -200,6 +201,11 @@ struct probe_spec {
 	// Appended: a program at a kernel function's entry or return (fentry,
 	// fexit, kprobe, kretprobe): m->kfunc_ip = bpf_get_func_ip(), else 0.
 	bool kernel_func = false;
+	// Appended: a raw tracepoint whose clauses read the kernel stack: the
+	// text of the tracing machinery between its call site and the program
+	// ({start, size}, at most DT_BPF_KTRACER: tracer_text.hpp), for
+	// m->ktracer (dt_bpf_abi.h); empty elsewhere.
+	std::vector<std::pair<uint64_t, uint64_t>> tracer_text;
 	// Appended (translator): sys_enter/sys_exit whose every ECB is
 	// filtered by the system call's number: when non-empty, the program
 	// returns at its first instructions unless the number is one of these,

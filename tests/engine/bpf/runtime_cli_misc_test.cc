@@ -163,6 +163,57 @@ TEST(bpf_cli_misc, zonename_is_global_as_on_the_user_engine)
 	EXPECT_TRUE(std::regex_search(r.out, std::regex(R"(\n  global +[1-9]\d*\n)"))) << r.out;
 }
 
+// At a system call probe (the sys_enter and sys_exit raw tracepoints) the
+// kernel stack begins at the tracepoint's call site, past the program's own
+// frames and the tracepoint's dispatch (bpf_trace_runN, __bpf_trace_<tp>,
+// __traceiter_<tp>), as on the kmod engine and as an SDT probe's in illumos:
+// stack(1) is that frame, caller the same (a probe in a function),
+// stackdepth counts the frames stack() shows, no frame shows twice in a row,
+// and a stack(2) key holds the first two.
+TEST(bpf_cli_misc, kernel_stack_at_a_tracepoint_begins_at_its_call_site)
+{
+	REQUIRE_BPF();
+	result r = dtrace({"-x", "engine=bpf", "-qn",
+			   "syscall::getppid:entry,syscall::getppid:return /pid == $target/ {"
+			   " printf(\"%s caller %a depth %d\\n\", probename, caller, stackdepth);"
+			   " stack(1); stack(); printf(\"end\\n\"); @[stack(2)] = count(); }",
+			   "-n", "END { printf(\"key\\n\"); }", "-c",
+			   std::string(DT_BPF_WORKLOAD) + " getppid 1"});
+	ASSERT_EQ(r.status, 0) << r.err;
+	std::vector<std::string> ls = dt::test::lines(r.out);
+	int firings = 0;
+	for (size_t i = 0; i < ls.size(); i++) {
+		std::smatch h;
+		if (!std::regex_match(ls[i], h,
+				      std::regex(R"((entry|return) caller (\S+) depth (\d+))")))
+			continue;
+		std::vector<std::string> f; // stack(1)'s frame, then stack()'s
+		for (i++; i < ls.size() && ls[i] != "end"; i++) {
+			std::string t = std::regex_replace(ls[i], std::regex(R"(^\s+|\s+$)"), "");
+			if (!t.empty())
+				f.push_back(t);
+		}
+		firings++;
+		SCOPED_TRACE(h[1].str() + "\n" + r.out);
+		ASSERT_GE(f.size(), 3u);
+		EXPECT_EQ(f[0], h[2].str());
+		EXPECT_EQ(f[1], h[2].str());
+		EXPECT_EQ(std::to_string(f.size() - 1), h[3].str());
+		for (size_t k = 1; k < f.size(); k++) {
+			EXPECT_FALSE(std::regex_search(
+				f[k],
+				std::regex(R"(^bpf`|bpf_trace_run|__bpf_trace_|__traceiter_)")))
+				<< f[k];
+			if (k + 1 < f.size()) {
+				EXPECT_NE(f[k], f[k + 1]);
+			}
+		}
+		std::string key = "\n              " + f[1] + "\n              " + f[2] + "\n";
+		EXPECT_NE(r.out.find(key, r.out.find("\nkey\n")), std::string::npos) << key;
+	}
+	EXPECT_EQ(firings, 2) << r.out;
+}
+
 // copyoutstr() into one buffer and copyout() of two bytes into the other,
 // at the target's write() entries: the target prints what it then holds.
 TEST(bpf_cli_misc, copyout_writes_into_the_process)

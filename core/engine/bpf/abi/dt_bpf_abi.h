@@ -91,6 +91,9 @@ struct dt_bpf_fault_state {
  * program that interrupts another on the same CPU (perf events in IRQ
  * context) from using it: that firing is counted in nested_drops instead.
  */
+/* dt_bpf_mem.ktracer: the text ranges of a raw tracepoint's machinery. */
+#define DT_BPF_KTRACER 3
+
 struct dt_bpf_mem {
 	uint32_t active;
 	uint32_t cpu;
@@ -175,6 +178,18 @@ struct dt_bpf_mem {
 	 * them so that the first frame is the caller, as illumos' aframes do.
 	 */
 	uint64_t kfunc_ip;
+	/*
+	 * Appended: at a raw tracepoint, the kernel text of the tracing
+	 * machinery between the tracepoint's call site and the program, as
+	 * {start, size} pairs (size 0: none): bpf_trace_run1..12, the
+	 * tracepoint's __bpf_trace_<tp> and __traceiter_<tp> (which run
+	 * depends on the kernel and on how many probes the tracepoint has).
+	 * stack(), caller and stackdepth skip the frames up to the last one
+	 * in them, so that the first frame is the tracepoint's call site, as
+	 * the kmod engine's (an SDT probe's in illumos). ktracer[1] == 0:
+	 * none given (every other kind of probe).
+	 */
+	uint64_t ktracer[DT_BPF_KTRACER * 2];
 };
 
 /* Every dt_ring sample begins with this. */

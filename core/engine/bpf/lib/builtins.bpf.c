@@ -54,28 +54,43 @@ DT_INLINE u64 dt_frame(void *ctx, struct dt_bpf_mem *m, u64 k, u64 flags)
 }
 
 /*
- * How many kernel frames to skip so that the stack begins at the probed
- * function's caller (m->kfunc_ip: fbt), as illumos' aframes do: the frames
- * up to the function's own entry (a return address within its first
- * bytes: func+5 after fentry's call, func+1 at a kprobe's int3 or ftrace
- * handler); 0 when it is not among the first DT_KSKIP_MAX frames (a
- * kretprobe's stack already begins at the return site) or elsewhere.
+ * How many kernel frames to skip so that the stack begins where the probe
+ * is, past the tracer's own frames (the program, its trampoline or
+ * kprobe handler, the tracepoint's dispatch), as illumos' aframes do:
+ *   fbt (m->kfunc_ip)  the frames up to the probed function's own entry
+ *                      (a return address within its first bytes: func+5
+ *                      after fentry's call, func+1 at a kprobe's int3 or
+ *                      ftrace handler), so that the stack begins at its
+ *                      caller; 0 when it is not among the first
+ *                      DT_KSKIP_MAX frames (a kretprobe's stack already
+ *                      begins at the return site)
+ *   raw tracepoints    the frames up to the last one in the tracing
+ *   (m->ktracer)       machinery's text, so that the stack begins at the
+ *                      tracepoint's call site
+ * and 0 elsewhere.
  */
-#define DT_KSKIP_MAX 8
+#define DT_KSKIP_MAX 10
 #define DT_KFUNC_SPAN 16
 DT_INLINE u64 dt_kskip(void *ctx, struct dt_bpf_mem *m)
 {
 	u64 *f = (u64 *)DT_SP(m, DT_TMP_A);
+	u64 i, k, skip = 0;
 	long n;
-	u64 i;
 
-	if (!m->kfunc_ip)
+	if (!m->kfunc_ip && !m->ktracer[1])
 		return 0;
 	n = bpf_get_stack(ctx, f, DT_KSKIP_MAX * 8, 0);
-	for (i = 0; i < DT_KSKIP_MAX; i++)
-		if ((long)(i * 8) < n && f[i] - m->kfunc_ip < DT_KFUNC_SPAN)
-			return i + 1;
-	return 0;
+	for (i = 0; i < DT_KSKIP_MAX && (long)(i * 8) < n; i++) {
+		if (m->kfunc_ip) {
+			if (f[i] - m->kfunc_ip < DT_KFUNC_SPAN)
+				return i + 1;
+			continue;
+		}
+		for (k = 0; k < DT_BPF_KTRACER; k++)
+			if (f[i] - m->ktracer[2 * k] < m->ktracer[2 * k + 1])
+				skip = i + 1;
+	}
+	return skip;
 }
 
 /* The kernel word of `size` (4 or 8) bytes at addr; 0 for a NULL addr. */
@@ -238,6 +253,16 @@ DT_API u64 dt_builtin(void *ctx, struct dt_bpf_mem *m, u64 var, u64 strsize)
 		/* At fbt the first frame left is the caller's return site. */
 		if (m->kfunc_ip)
 			return dt_frame(ctx, m, 0, dt_kskip(ctx, m));
+		/*
+		 * At a raw tracepoint the first frame left is the call site:
+		 * as illumos (and the kmod engine), the caller of a probe in
+		 * a function (anchored) is that frame, of one that names no
+		 * function the frame after it.
+		 */
+		if (m->ktracer[1]) {
+			p = bpf_map_lookup_elem(&dt_probes, &epid);
+			return dt_frame(ctx, m, p && p->func[0] ? 0 : 1, dt_kskip(ctx, m));
+		}
 		return dt_frame(ctx, m, 1, 0);
 	/*
 	 * illumos: caller is the probed function's caller (kernel frame 1);
