@@ -176,7 +176,8 @@ exec_stop::exec_stop()
 {
 	pending_ = make_hash("dt_exec_pending", 4, sizeof(file_key), k_pending_max);
 	skip_ = make_hash("dt_exec_skip", sizeof(file_key), 1, k_skip_max);
-	std::vector<bpf_insn> code = program(kernel_offsets(), pending_.get(), skip_.get(), getpid());
+	std::vector<bpf_insn> code =
+		program(kernel_offsets(), pending_.get(), skip_.get(), getpid());
 	LIBBPF_OPTS(bpf_prog_load_opts, po);
 	int p = bpf_prog_load(BPF_PROG_TYPE_RAW_TRACEPOINT, "dt_exec_stop", k_license, code.data(),
 			      code.size(), &po);

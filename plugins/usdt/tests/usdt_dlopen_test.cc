@@ -10,6 +10,7 @@
 // their arguments, exactly for the calls made while it was dlopen()ed.
 #include "child_process.hpp"
 #include "cli_support.hpp"
+#include "usdt_build.hpp"
 
 #include <gtest/gtest.h>
 
@@ -24,8 +25,6 @@ namespace {
 using dt::test::bpf_cli::bpf;
 using dt::test::bpf_cli::dtrace;
 namespace fs = std::filesystem;
-
-const char *const k_cc = "/usr/bin/cc";
 
 const char *const k_provider = "provider dlo { probe hit(int, char *); };\n";
 
@@ -103,45 +102,19 @@ int main(int argc, char **argv)
 }
 )";
 
-#define REQUIRE_CC()                                                                    \
-	do {                                                                            \
-		if (!fs::exists(k_cc))                                                  \
-			GTEST_SKIP() << "no C compiler (" << k_cc << ") to build with"; \
-	} while (0)
+struct dlopen_build : dt::test::usdt_build {
+	std::string lib, app;
 
-struct dlopen_build {
-	fs::path dir;
-	std::string lib, app, err;
-	bool ok = false;
-
-	dlopen_build()
+	dlopen_build() : usdt_build("dt_usdt_dlopen")
 	{
-		dir = fs::temp_directory_path() / ("dt_usdt_dlopen_" + std::to_string(getpid()));
-		fs::create_directories(dir);
 		lib = dir / "libdlo.so";
 		app = dir / "dlo_main";
-		std::ofstream(dir / "dlo.d") << k_provider;
-		std::ofstream(dir / "dlo.c") << k_lib;
-		std::ofstream(dir / "main.c") << k_main;
-		auto h = dtrace({"-h", "-s", dir / "dlo.d", "-o", dir / "dlo.h"});
-		if (h.status != 0) {
-			err = "dtrace -h: " + h.err;
-			return;
-		}
-		auto l = dt::test::run(
-			{k_cc, "-O1", "-fPIC", "-shared", "-I", dir, dir / "dlo.c", "-o", lib});
-		if (l.status != 0) {
-			err = "cc (library): " + l.err;
-			return;
-		}
-		auto m = dt::test::run({k_cc, "-O1", dir / "main.c", "-o", app, "-ldl"});
-		if (m.status != 0) {
-			err = "cc (main): " + m.err;
-			return;
-		}
-		ok = true;
+		write("dlo.c", k_lib);
+		write("main.c", k_main);
+		if (header("dlo", k_provider) &&
+		    cc({"-fPIC", "-shared", dir / "dlo.c", "-o", lib}, "library"))
+			cc({dir / "main.c", "-o", app, "-ldl"}, "main");
 	}
-	~dlopen_build() { fs::remove_all(dir); }
 };
 
 TEST(UsdtDlopen, ProbesInALibraryLoadedLaterFireOnlyWhileItIsLoaded)

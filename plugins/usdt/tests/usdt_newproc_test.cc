@@ -10,6 +10,7 @@
 // grabbed with -p) is neither stopped nor traced.
 #include "child_process.hpp"
 #include "cli_support.hpp"
+#include "usdt_build.hpp"
 
 #include <gtest/gtest.h>
 
@@ -25,8 +26,6 @@ namespace {
 using dt::test::bpf_cli::bpf;
 using dt::test::bpf_cli::dtrace;
 namespace fs = std::filesystem;
-
-const char *const k_cc = "/usr/bin/cc";
 
 const char *const k_provider = "provider nwp { probe hit(int, char *); probe last(); "
 			       "probe work__entry(); probe carpentry(); probe work__return(); };\n";
@@ -61,37 +60,16 @@ int main(int argc, char **argv)
 }
 )";
 
-#define REQUIRE_CC()                                                                    \
-	do {                                                                            \
-		if (!fs::exists(k_cc))                                                  \
-			GTEST_SKIP() << "no C compiler (" << k_cc << ") to build with"; \
-	} while (0)
+struct newproc_build : dt::test::usdt_build {
+	std::string app;
 
-struct newproc_build {
-	fs::path dir;
-	std::string app, err;
-	bool ok = false;
-
-	newproc_build()
+	newproc_build() : usdt_build("dt_usdt_newproc")
 	{
-		dir = fs::temp_directory_path() / ("dt_usdt_newproc_" + std::to_string(getpid()));
-		fs::create_directories(dir);
 		app = dir / "nwp_app";
-		std::ofstream(dir / "nwp.d") << k_provider;
-		std::ofstream(dir / "app.c") << k_app;
-		auto h = dtrace({"-h", "-s", dir / "nwp.d", "-o", dir / "nwp.h"});
-		if (h.status != 0) {
-			err = "dtrace -h: " + h.err;
-			return;
-		}
-		auto c = dt::test::run({k_cc, "-O1", "-I", dir, dir / "app.c", "-o", app});
-		if (c.status != 0) {
-			err = "cc: " + c.err;
-			return;
-		}
-		ok = true;
+		write("app.c", k_app);
+		if (header("nwp", k_provider))
+			cc({dir / "app.c", "-o", app}, "main");
 	}
-	~newproc_build() { fs::remove_all(dir); }
 };
 
 const char *const k_hit = "nwp*:::hit { printf(\"%s %s:%s:%s %d %s\\n\", "
@@ -215,7 +193,8 @@ TEST(UsdtNewProcess, AShellOnATerminalSeesItsCommandsRunToTheEnd)
 {
 	REQUIRE_BPF();
 	if (access("/usr/bin/script", X_OK) != 0)
-		GTEST_SKIP() << "script(1) (util-linux) is not installed: no terminal to run a shell on";
+		GTEST_SKIP()
+			<< "script(1) (util-linux) is not installed: no terminal to run a shell on";
 	dt::test::background_dtrace d(
 		{"-Z", "-n", "nwq_nothing*::: { trace(1); }", "-n", "tick-4s { exit(0); }"});
 	ASSERT_TRUE(d.begun()) << d.out;
