@@ -133,8 +133,11 @@ char state_of(pid_t pid)
 bool wait_stopped(pid_t pid)
 {
 	// The thread sent itself SIGSTOP in a probe: it stops as it returns
-	// to user space, microseconds from now.
-	auto until = std::chrono::steady_clock::now() + std::chrono::seconds(1);
+	// to user space, microseconds from now, or once it is scheduled on a
+	// machine that is busy. A pending SIGSTOP cannot be ignored, so the
+	// wait ends at the stop or the exit; the limit only guards against a
+	// stop that another tracer takes (ptrace) and never shows.
+	auto until = std::chrono::steady_clock::now() + std::chrono::seconds(10);
 	char st;
 	while ((st = state_of(pid)) != 0 && st != 'T' && st != 't' && st != 'Z' && st != 'X' &&
 	       std::chrono::steady_clock::now() < until)
